@@ -1,0 +1,83 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Pos is a place in a template file.
+type Pos struct {
+	File   string // the path as the caller gave it, or "<inline>"
+	Line   int    // 1-based
+	Column int    // 1-based
+}
+
+func (p Pos) String() string {
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+}
+
+// Error is every error the engine returns from a render. It never carries
+// the value of a variable: only the template's own text.
+type Error struct {
+	Pos Pos
+	// Path is the directive path of the offending node, e.g.
+	// "items[0].$for.$do.metadata.name.$eval". Empty at a document root.
+	Path string
+	// Msg says what is wrong.
+	Msg string
+	// Expr is the CEL expression, when the error comes from one.
+	Expr string
+	// Offset is the byte offset in Expr that the caret points at, or -1.
+	Offset int
+	// Chain is the include chain, the innermost $include first: each entry
+	// is the position of an $include directive that led here.
+	Chain []Pos
+	// Limit names the limit that was hit (e.g. "MaxIncludeDepth"), if any.
+	Limit string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Pos.String())
+	b.WriteString(": ")
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	if e.Expr != "" {
+		writeCaret(&b, e.Expr, e.Offset)
+	}
+	for _, c := range e.Chain {
+		b.WriteString("\n  included from ")
+		b.WriteString(c.String())
+	}
+	return b.String()
+}
+
+// writeCaret writes the expression on its own line and, when offset is
+// known, a caret under the offending column. Multi-line expressions show
+// only the line that holds the offset.
+func writeCaret(b *strings.Builder, expr string, offset int) {
+	line, col := expr, -1
+	if offset >= 0 && offset <= len(expr) {
+		start := strings.LastIndexByte(expr[:offset], '\n') + 1
+		end := strings.IndexByte(expr[offset:], '\n')
+		if end < 0 {
+			end = len(expr)
+		} else {
+			end += offset
+		}
+		line = expr[start:end]
+		col = len([]rune(expr[start:offset]))
+	} else if i := strings.IndexByte(expr, '\n'); i >= 0 {
+		line = expr[:i] + " ..."
+	}
+	b.WriteString("\n  | ")
+	b.WriteString(line)
+	if col >= 0 {
+		b.WriteString("\n  | ")
+		b.WriteString(strings.Repeat(".", col))
+		b.WriteString("^")
+	}
+}

@@ -1,0 +1,113 @@
+package engine
+
+// Value is an engine value. It is always one of:
+//
+//   - nil (YAML/JSON null)
+//   - bool
+//   - int64
+//   - float64
+//   - string
+//   - *Map (an ordered mapping with string keys)
+//   - []Value (a sequence)
+//   - Unknown (a value that is not known yet, e.g. during terraform plan)
+//
+// Everything the engine returns and accepts is built from these kinds only.
+// Values that YAML cannot hold (timestamps, durations, bytes, Kubernetes
+// quantities, ...) are turned into strings when they leave CEL.
+type Value = any
+
+// Unknown stands for a value that is not known yet. It flows through CEL:
+// an expression that reads it gives Unknown, one that does not stays known.
+type Unknown struct{}
+
+// IsUnknown reports whether v is the Unknown value.
+func IsUnknown(v Value) bool {
+	_, ok := v.(Unknown)
+	return ok
+}
+
+// Map is a mapping with string keys that keeps insertion order. Mappings
+// written in a template keep template order; maps that come from CEL or from
+// the caller's variables are built with sorted keys.
+type Map struct {
+	keys  []string
+	vals  []Value
+	index map[string]int // built once the map grows past mapIndexThreshold
+}
+
+const mapIndexThreshold = 8
+
+// NewMap returns an empty map with room for n entries.
+func NewMap(n int) *Map {
+	return &Map{keys: make([]string, 0, n), vals: make([]Value, 0, n)}
+}
+
+// Len returns the number of entries.
+func (m *Map) Len() int {
+	if m == nil {
+		return 0
+	}
+	return len(m.keys)
+}
+
+// At returns the i-th entry in order.
+func (m *Map) At(i int) (string, Value) { return m.keys[i], m.vals[i] }
+
+// Keys returns the keys in order. The slice must not be modified.
+func (m *Map) Keys() []string {
+	if m == nil {
+		return nil
+	}
+	return m.keys
+}
+
+func (m *Map) find(k string) int {
+	if m.index != nil {
+		if i, ok := m.index[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, kk := range m.keys {
+		if kk == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value stored under k.
+func (m *Map) Get(k string) (Value, bool) {
+	if m == nil {
+		return nil, false
+	}
+	if i := m.find(k); i >= 0 {
+		return m.vals[i], true
+	}
+	return nil, false
+}
+
+// Has reports whether k is present.
+func (m *Map) Has(k string) bool {
+	return m != nil && m.find(k) >= 0
+}
+
+// Set stores v under k. A new key is appended; an existing key keeps its
+// place and gets the new value. It reports whether the key already existed.
+func (m *Map) Set(k string, v Value) bool {
+	if i := m.find(k); i >= 0 {
+		m.vals[i] = v
+		return true
+	}
+	m.keys = append(m.keys, k)
+	m.vals = append(m.vals, v)
+	if m.index != nil {
+		m.index[k] = len(m.keys) - 1
+	} else if len(m.keys) > mapIndexThreshold {
+		m.index = make(map[string]int, len(m.keys)*2)
+		for i, kk := range m.keys {
+			m.index[kk] = i
+		}
+	}
+	return false
+}
