@@ -1,6 +1,6 @@
 package engine
 
-// STUB: replaced by the scanner work. Signatures are the contract.
+import "strings"
 
 // segment is one piece of a string scanned for ${{ }}.
 type segment struct {
@@ -10,4 +10,209 @@ type segment struct {
 }
 
 // scanSegments splits s into literal and ${{ }} segments.
-func scanSegments(s string) ([]segment, *exprError) { panic("not implemented") }
+//
+// Rules (LANGUAGE.md §3):
+//   - A literal segment holds the text between expressions. Adjacent literal
+//     pieces are merged, so two literal segments are never next to each
+//     other. Empty literal pieces are left out, except that a string with no
+//     ${{ at all (including "") gives exactly one literal segment.
+//   - "$${{" stands for a literal "${{": the first "$" is consumed. The off
+//     of a literal segment is where its first piece starts in s; when an
+//     escape was applied, text is no longer a substring of s.
+//   - Inside ${{ … }} the scanner understands CEL lexically: it skips string
+//     literals (single, double and triple quoted, raw r'…', bytes b'…',
+//     and the br/rb combinations) and counts braces. The expression ends at
+//     the first "}}" met at brace depth 0. Its text is returned untrimmed and
+//     off is the byte offset just after "${{".
+//
+// Errors carry an Offset into s: the "${{" of an unclosed or empty
+// expression, or the start (prefix or quote) of an unterminated string
+// literal. The scan is a single pass over bytes, so invalid UTF-8 is
+// harmless, and a string without "${{" costs one strings.Index and one
+// one-element slice.
+func scanSegments(s string) ([]segment, *exprError) {
+	j := strings.Index(s, "${{")
+	if j < 0 {
+		return []segment{{text: s}}, nil
+	}
+
+	var (
+		segs     []segment
+		pos      int             // s[pos:] is not consumed yet
+		litStart int             // offset of the pending literal
+		esc      strings.Builder // pending literal text, once it has an escape
+		escaped  bool
+	)
+	flush := func(end int) {
+		switch {
+		case escaped:
+			esc.WriteString(s[pos:end])
+			segs = append(segs, segment{text: esc.String(), off: litStart})
+			esc.Reset()
+			escaped = false
+		case end > pos:
+			segs = append(segs, segment{text: s[pos:end], off: pos})
+		}
+	}
+
+	for j >= 0 {
+		if j > 0 && s[j-1] == '$' {
+			// "$${{": a literal "${{". The "$" is at j-1 >= pos, because
+			// s[pos-1] is never '$' (pos follows "}}" or "${{").
+			if !escaped {
+				litStart = pos
+				escaped = true
+			}
+			esc.WriteString(s[pos : j-1])
+			esc.WriteString("${{")
+			pos = j + 3
+		} else {
+			flush(j)
+			start := j + 3
+			end, err := scanExpr(s, start)
+			if err != nil {
+				if err.Offset < 0 {
+					err.Offset = j
+				}
+				return nil, err
+			}
+			if isBlank(s[start:end]) {
+				return nil, &exprError{Msg: "empty expression", Offset: j}
+			}
+			segs = append(segs, segment{text: s[start:end], expr: true, off: start})
+			pos = end + 2
+		}
+		if k := strings.Index(s[pos:], "${{"); k >= 0 {
+			j = pos + k
+		} else {
+			j = -1
+		}
+	}
+	flush(len(s))
+	return segs, nil
+}
+
+// scanExpr scans the expression that starts at s[start] (just after "${{")
+// and returns the index of the "}}" that closes it. An unclosed expression
+// is an error with Offset -1, for the caller to fill in.
+func scanExpr(s string, start int) (int, *exprError) {
+	depth := 0
+	i := start
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '{':
+			depth++
+			i++
+		case c == '}':
+			if depth > 0 {
+				depth--
+			} else if i+1 < len(s) && s[i+1] == '}' {
+				return i, nil
+			}
+			// A stray "}" at depth 0 is CEL's to report.
+			i++
+		case c == '\'' || c == '"':
+			next, err := skipString(s, i, i, false)
+			if err != nil {
+				return -1, err
+			}
+			i = next
+		case isIdentByte(c):
+			k := i + 1
+			for k < len(s) && isIdentByte(s[k]) {
+				k++
+			}
+			if k < len(s) && (s[k] == '\'' || s[k] == '"') {
+				if raw, ok := stringPrefix(s[i:k]); ok {
+					next, err := skipString(s, i, k, raw)
+					if err != nil {
+						return -1, err
+					}
+					i = next
+					continue
+				}
+			}
+			i = k
+		default:
+			i++
+		}
+	}
+	msg := "unclosed ${{: no matching }}"
+	if depth > 0 {
+		msg = "unclosed ${{: a { in the expression has no matching }"
+	}
+	return -1, &exprError{Msg: msg, Offset: -1}
+}
+
+// skipString skips the CEL string literal whose token starts at tok (its
+// prefix, if any) and whose opening quote is at q. It returns the index just
+// after the closing quote. In a raw string a backslash does not escape.
+func skipString(s string, tok, q int, raw bool) (int, *exprError) {
+	quote := s[q]
+	if q+2 < len(s) && s[q+1] == quote && s[q+2] == quote {
+		// Triple-quoted: may span lines, ends at the first unescaped
+		// triple quote.
+		for i := q + 3; i < len(s); {
+			c := s[i]
+			if c == '\\' && !raw {
+				i += 2
+				continue
+			}
+			if c == quote && i+2 < len(s) && s[i+1] == quote && s[i+2] == quote {
+				return i + 3, nil
+			}
+			i++
+		}
+		return -1, &exprError{Msg: "unterminated string literal", Offset: tok}
+	}
+	for i := q + 1; i < len(s); {
+		switch c := s[i]; {
+		case c == quote:
+			return i + 1, nil
+		case c == '\n' || c == '\r':
+			return -1, &exprError{Msg: "unterminated string literal: a quoted string cannot span lines; use ''' or \"\"\"", Offset: tok}
+		case c == '\\' && !raw:
+			i += 2
+		default:
+			i++
+		}
+	}
+	return -1, &exprError{Msg: "unterminated string literal", Offset: tok}
+}
+
+// stringPrefix reports whether p is a CEL string literal prefix (r, b, and
+// their two-letter combinations, any case), and whether it makes the
+// literal raw.
+func stringPrefix(p string) (raw, ok bool) {
+	switch len(p) {
+	case 1:
+		switch p[0] {
+		case 'r', 'R':
+			return true, true
+		case 'b', 'B':
+			return false, true
+		}
+	case 2:
+		a, b := p[0]|0x20, p[1]|0x20 // ASCII lower case
+		if (a == 'b' && b == 'r') || (a == 'r' && b == 'b') {
+			return true, true
+		}
+	}
+	return false, false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
+
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+		default:
+			return false
+		}
+	}
+	return true
+}
