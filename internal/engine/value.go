@@ -111,3 +111,16 @@ func (m *Map) Set(k string, v Value) bool {
 	}
 	return false
 }
+
+// unknownStream marks a document stream whose length is not known.
+type unknownStream struct{}
+
+// UnknownStream is the only element of the document list Render returns when
+// the number of documents is not known yet: a document-root $for over an
+// unknown collection, or a stream-position $if whose condition is unknown.
+var UnknownStream Value = unknownStream{}
+
+// IsUnknownStream reports whether docs is the unknown stream.
+func IsUnknownStream(docs []Value) bool {
+	return len(docs) == 1 && docs[0] == UnknownStream
+}
