@@ -7,7 +7,6 @@
 // file:line:column.
 package engine
 
-
 // Options configure an Engine. Zero fields take the defaults shown in
 // DefaultOptions.
 type Options struct {
@@ -76,11 +75,13 @@ func (o Options) withDefaults() Options {
 type Engine struct {
 	opts  Options
 	progs *programCache
+	files *fileCache
 }
 
 // New returns an Engine with the given options.
 func New(opts Options) *Engine {
-	return &Engine{opts: opts.withDefaults(), progs: newProgramCache(opts.withDefaults().MaxCostPerExpression)}
+	opts = opts.withDefaults()
+	return &Engine{opts: opts, progs: newProgramCache(opts.MaxCostPerExpression), files: &fileCache{}}
 }
 
 // Options returns the options in force, defaults filled in.

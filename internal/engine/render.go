@@ -1,20 +1,342 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"go.yaml.in/yaml/v3"
+)
+
+// position is where a node stands (LANGUAGE.md §1).
+type position uint8
+
+const (
+	posValue  position = iota // the value of a key, $value, or a $with/$let entry
+	posItem                   // an element of a sequence
+	posStream                 // the root of a document
+)
+
+// errUnknownShape says that how many items or documents a node gives
+// depends on an unknown value. The enclosing sequence (or the stream)
+// becomes unknown as a whole.
+var errUnknownShape = errors.New("shape depends on an unknown value")
+
+// frame is the file being rendered and how it was reached.
+type frame struct {
+	file  string   // the file as shown in errors
+	dir   string   // directory its $include paths resolve against
+	real  string   // cleaned path, for cycle detection ("" for inline)
+	chain []Pos    // $include positions that led here, innermost first
+	files []string // real paths of the files on the chain, outermost first
+}
+
+// renderer holds the state of one render.
+type renderer struct {
+	e      *Engine
+	ctx    context.Context
+	budget uint64
+	nodes  int
+	bytes  int
+	files  map[string]*compiledFile // read and parsed at most once per render
+	steps  int
+}
+
+func (e *Engine) newRenderer(ctx context.Context) *renderer {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return &renderer{e: e, ctx: ctx, budget: e.opts.MaxCostPerRender}
+}
 
 // Render renders a template with variables and returns its documents.
 // Documents that render to nothing or null are dropped. Errors are *Error.
 func (e *Engine) Render(ctx context.Context, src Source, vars map[string]Value) ([]Value, error) {
-	panic("not implemented")
+	fr := &frame{file: src.Name, dir: src.BaseDir}
+	if src.Name == "" {
+		fr.file = InlineName
+	} else {
+		fr.dir = filepath.Dir(src.Name)
+		fr.real = filepath.Clean(src.Name)
+		fr.files = []string{fr.real}
+	}
+	if fr.dir == "" {
+		fr.dir = "."
+	}
+	return e.render(ctx, fr, src.Text, vars)
 }
 
 // RenderFile reads the template at path through the Loader and renders it.
 // Its $include directives resolve against the file's directory.
 func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]Value) ([]Value, error) {
-	panic("not implemented")
+	text, err := e.opts.Loader.ReadFile(path)
+	if err != nil {
+		return nil, &Error{Pos: Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + loadErrText(err), Offset: -1}
+	}
+	return e.Render(ctx, Source{Name: path, Text: text}, vars)
+}
+
+func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[string]Value) ([]Value, error) {
+	if len(text) > e.opts.MaxTemplateBytes {
+		return nil, &Error{Pos: Pos{File: fr.file, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
+			Msg: "template is " + itoa(len(text)) + " bytes, more than MaxTemplateBytes (" + itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
+	}
+	r := e.newRenderer(ctx)
+	f := e.files.get(text)
+	if fr.real != "" {
+		r.files = map[string]*compiledFile{fr.real: f}
+	}
+	if f.err != nil {
+		return nil, r.compileErr(fr, f.err)
+	}
+	sc := rootScope(vars)
+	docs := make([]Value, 0, len(f.docs))
+	for _, d := range f.docs {
+		var err error
+		docs, err = r.multi(d, sc, fr, posStream, docs)
+		if errors.Is(err, errUnknownShape) {
+			return []Value{UnknownStream}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := docs[:0]
+	for _, d := range docs {
+		if d != nil {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// rootScope converts the caller's variables to CEL once per render.
+func rootScope(vars map[string]Value) *scope {
+	sc := &scope{names: make([]string, 0, len(vars)), vals: make([]ref.Val, 0, len(vars))}
+	names := make([]string, 0, len(vars))
+	for k := range vars {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		sc.names = append(sc.names, k)
+		sc.vals = append(sc.vals, toCEL(vars[k]))
+	}
+	return sc
 }
 
 // Eval evaluates one CEL expression with variables.
 func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (Value, error) {
-	panic("not implemented")
+	r := e.newRenderer(ctx)
+	sc := rootScope(vars)
+	fr := &frame{file: InlineName, dir: "."}
+	x := &exprRef{text: expr, shown: expr, node: &yaml.Node{Line: 1, Column: 1}}
+	v, err := r.evalExpr(x, sc, fr)
+	if err != nil {
+		return nil, err
+	}
+	out, present, cerr := fromCEL(v)
+	if cerr != nil {
+		return nil, r.errAt(fr, x.node, "", cerr.Error())
+	}
+	if !present {
+		return nil, nil
+	}
+	return out, nil
 }
+
+// value renders t in value position.
+func (r *renderer) value(t tnode, sc *scope, fr *frame) (Value, bool, error) {
+	switch t := t.(type) {
+	case *constNode:
+		if err := r.count(fr, nil, "", t.nodes, t.bytes); err != nil {
+			return nil, false, err
+		}
+		return t.v, true, nil
+	case *seqNode:
+		out := make([]Value, 0, len(t.elems))
+		for _, el := range t.elems {
+			var err error
+			out, err = r.multi(el, sc, fr, posItem, out)
+			if errors.Is(err, errUnknownShape) {
+				return Unknown{}, true, nil
+			}
+			if err != nil {
+				return nil, false, err
+			}
+		}
+		if err := r.count(fr, t.n, t.path, 1, 2); err != nil {
+			return nil, false, err
+		}
+		return out, true, nil
+	case *mapNode:
+		return r.mapValue(t, sc, fr)
+	}
+	return nil, false, nil
+}
+
+// multi renders t in item or stream position, appending what it gives.
+func (r *renderer) multi(t tnode, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
+	if m, ok := t.(*mapNode); ok {
+		return r.mapMulti(m, sc, fr, pos, dst)
+	}
+	v, ok, err := r.value(t, sc, fr)
+	if err != nil {
+		return dst, err
+	}
+	if ok {
+		dst = append(dst, v)
+	}
+	return dst, nil
+}
+
+// splice renders a body written as a YAML sequence in item or stream
+// position: its items are added in place.
+func (r *renderer) splice(body tnode, key *yaml.Node, path string, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
+	if pos == posStream {
+		return dst, r.errAt(fr, key, path, "a body written as a sequence cannot stand at a document root: documents are not lists; write one document per iteration, or put the sequence under a key")
+	}
+	switch b := body.(type) {
+	case *constNode:
+		items, _ := b.v.([]Value)
+		if err := r.count(fr, key, path, b.nodes, b.bytes); err != nil {
+			return dst, err
+		}
+		return append(dst, items...), nil
+	case *seqNode:
+		for _, el := range b.elems {
+			var err error
+			if dst, err = r.multi(el, sc, fr, posItem, dst); err != nil {
+				return dst, err
+			}
+		}
+		return dst, nil
+	}
+	return r.multi(body, sc, fr, pos, dst)
+}
+
+// count charges output nodes and bytes against the render's limits.
+func (r *renderer) count(fr *frame, n *yaml.Node, path string, nodes, bytes int) error {
+	r.nodes += nodes
+	r.bytes += bytes
+	if r.nodes > r.e.opts.MaxNodes {
+		return r.limitErr(fr, n, path, "MaxNodes", "the output has more than MaxNodes ("+itoa(r.e.opts.MaxNodes)+") nodes")
+	}
+	if r.bytes > r.e.opts.MaxOutputBytes {
+		return r.limitErr(fr, n, path, "MaxOutputBytes", "the output is larger than MaxOutputBytes ("+itoa(r.e.opts.MaxOutputBytes)+" bytes)")
+	}
+	return nil
+}
+
+// tick is called once per loop iteration: it notices cancellation.
+func (r *renderer) tick(fr *frame, n *yaml.Node, path string) error {
+	r.steps++
+	if r.steps&63 == 0 {
+		if err := r.ctx.Err(); err != nil {
+			return r.errAt(fr, n, path, "rendering cancelled: "+err.Error())
+		}
+	}
+	return nil
+}
+
+func (r *renderer) limitErr(fr *frame, n *yaml.Node, path, limit, msg string) error {
+	e := r.errAt(fr, n, path, msg+"; raise the engine option "+limit+" if this is intended").(*Error)
+	e.Limit = limit
+	return e
+}
+
+// errAt builds an *Error at node n of the file in fr.
+func (r *renderer) errAt(fr *frame, n *yaml.Node, path, msg string) error {
+	p := Pos{File: fr.file, Line: 1, Column: 1}
+	if n != nil && n.Line > 0 {
+		p.Line, p.Column = n.Line, n.Column
+	}
+	return &Error{Pos: p, Path: path, Msg: msg, Offset: -1, Chain: fr.chain}
+}
+
+func (r *renderer) compileErr(fr *frame, c *compileError) error {
+	p := Pos{File: fr.file, Line: c.line, Column: c.column}
+	if c.node != nil {
+		p.Line, p.Column = c.node.Line, c.node.Column
+	}
+	if p.Line == 0 {
+		p.Line, p.Column = 1, 1
+	}
+	return &Error{Pos: p, Path: c.path, Msg: c.msg, Expr: c.expr, Offset: c.offset, Chain: fr.chain}
+}
+
+// evalExpr compiles (through the cache) and evaluates one expression.
+func (r *renderer) evalExpr(x *exprRef, sc *scope, fr *frame) (ref.Val, error) {
+	p, xerr := r.e.progs.compile(x.text, sc.has)
+	if xerr == nil {
+		var v ref.Val
+		v, xerr = p.eval(r.ctx, sc, &r.budget)
+		if xerr == nil {
+			return v, nil
+		}
+	}
+	off := -1
+	if xerr.Offset >= 0 {
+		off = x.off + xerr.Offset
+	}
+	p0 := Pos{File: fr.file, Line: x.node.Line, Column: x.node.Column}
+	return nil, &Error{Pos: p0, Path: x.path, Msg: xerr.Msg, Expr: x.shown, Offset: off, Chain: fr.chain, Limit: xerr.Limit}
+}
+
+// evalBool evaluates a condition. unknown reports an undecidable one.
+func (r *renderer) evalBool(x *exprRef, sc *scope, fr *frame, what string) (val, unknown bool, err error) {
+	v, err := r.evalExpr(x, sc, fr)
+	if err != nil {
+		return false, false, err
+	}
+	switch b := v.(type) {
+	case types.Bool:
+		return bool(b), false, nil
+	case *types.Unknown:
+		return false, true, nil
+	}
+	return false, false, &Error{Pos: Pos{File: fr.file, Line: x.node.Line, Column: x.node.Column}, Path: x.path,
+		Msg: what + " must be a bool, got " + celTypeName(v), Expr: x.shown, Offset: -1, Chain: fr.chain}
+}
+
+func celTypeName(v ref.Val) string {
+	if v == nil {
+		return "nothing"
+	}
+	switch v.(type) {
+	case *types.Unknown:
+		return "unknown"
+	}
+	return v.Type().TypeName()
+}
+
+// valueKind names the kind of an engine value, for messages. It never
+// shows the value itself.
+func valueKind(v Value) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a bool"
+	case int64:
+		return "an int"
+	case float64:
+		return "a double"
+	case string:
+		return "a string"
+	case *Map:
+		return "a mapping"
+	case []Value:
+		return "a list"
+	case Unknown:
+		return "an unknown value"
+	}
+	return "a value"
+}
+
+func itoa(i int) string     { return strconv.Itoa(i) }
+func quote(s string) string { return strconv.Quote(s) }

@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/google/cel-go/common/types"
+	"go.yaml.in/yaml/v3"
+)
+
+// $eval evaluates the ${{ }} segments of a string at render time. A string
+// that is exactly one segment (spaces around it allowed) keeps the
+// expression's type; otherwise each segment is turned into text and joined
+// with the literal parts. $${{ stands for a literal ${{.
+
+// textTemplate is a string with ${{ }} segments.
+type textTemplate struct {
+	node  *yaml.Node
+	path  string
+	parts []textPart
+	exact *exprRef // set when the string is exactly one segment
+}
+
+type textPart struct {
+	lit  string
+	expr *exprRef // nil for a literal part
+}
+
+func compileText(n *yaml.Node, path, what string) (*textTemplate, *compileError) {
+	s, ok := stringScalar(n)
+	n = deref(n)
+	if !ok {
+		return nil, cerr(n, path, what+" takes a string with ${{ }} expressions, got a "+kindName(n))
+	}
+	segs, xerr := scanSegments(s)
+	if xerr != nil {
+		return nil, &compileError{node: n, path: path, msg: xerr.Msg, expr: s, offset: xerr.Offset}
+	}
+	t := &textTemplate{node: n, path: path}
+	nexpr := 0
+	blank := true
+	for _, sg := range segs {
+		if sg.expr {
+			nexpr++
+			t.parts = append(t.parts, textPart{expr: &exprRef{text: sg.text, shown: s, off: sg.off, node: n, path: path}})
+			continue
+		}
+		if strings.TrimSpace(sg.text) != "" {
+			blank = false
+		}
+		t.parts = append(t.parts, textPart{lit: sg.text})
+	}
+	if nexpr == 1 && blank {
+		for _, p := range t.parts {
+			if p.expr != nil {
+				t.exact = p.expr
+			}
+		}
+	}
+	return t, nil
+}
+
+// renderText renders every part as text and joins them.
+func (r *renderer) renderText(t *textTemplate, sc *scope, fr *frame) (string, bool, error) {
+	if len(t.parts) == 1 && t.parts[0].expr == nil {
+		return t.parts[0].lit, false, nil
+	}
+	var b strings.Builder
+	for _, p := range t.parts {
+		if p.expr == nil {
+			b.WriteString(p.lit)
+			continue
+		}
+		v, err := r.evalExpr(p.expr, sc, fr)
+		if err != nil {
+			return "", false, err
+		}
+		if _, ok := v.(*types.Unknown); ok {
+			return "", true, nil
+		}
+		s, serr := stringify(v)
+		if serr != nil {
+			return "", false, &Error{Pos: Pos{File: fr.file, Line: t.node.Line, Column: t.node.Column}, Path: t.path,
+				Msg: serr.Error(), Expr: p.expr.shown, Offset: p.expr.off, Chain: fr.chain}
+		}
+		b.WriteString(s)
+		if b.Len() > r.e.opts.MaxOutputBytes {
+			return "", false, r.limitErr(fr, t.node, t.path, "MaxOutputBytes", "the string built here is larger than MaxOutputBytes ("+itoa(r.e.opts.MaxOutputBytes)+" bytes)")
+		}
+	}
+	return b.String(), false, nil
+}
+
+type evalDir struct {
+	key *yaml.Node
+	t   *textTemplate
+}
+
+func compileEval(key, n *yaml.Node, path string) (producer, *compileError) {
+	t, err := compileText(n, path, "$eval")
+	if err != nil {
+		return nil, err
+	}
+	return &evalDir{key: key, t: t}, nil
+}
+
+func (d *evalDir) keyNode() *yaml.Node { return d.key }
+func (d *evalDir) name() string        { return "$eval" }
+
+func (d *evalDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
+	t := d.t
+	if t.exact == nil {
+		s, unknown, err := r.renderText(t, sc, fr)
+		if err != nil {
+			return nil, false, err
+		}
+		if unknown {
+			return Unknown{}, true, nil
+		}
+		if err := r.count(fr, t.node, t.path, 1, len(s)); err != nil {
+			return nil, false, err
+		}
+		return s, true, nil
+	}
+	v, err := r.evalExpr(t.exact, sc, fr)
+	if err != nil {
+		return nil, false, err
+	}
+	out, present, cerr := fromCEL(v)
+	if cerr != nil {
+		return nil, false, &Error{Pos: Pos{File: fr.file, Line: t.node.Line, Column: t.node.Column}, Path: t.path,
+			Msg: cerr.Error(), Expr: t.exact.shown, Offset: t.exact.off, Chain: fr.chain}
+	}
+	if !present {
+		return nil, false, nil
+	}
+	size := 8
+	if s, ok := out.(string); ok {
+		size = len(s)
+	}
+	if err := r.count(fr, t.node, t.path, 1, size); err != nil {
+		return nil, false, err
+	}
+	return out, true, nil
+}
+
+func (d *evalDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
+	v, ok, err := d.value(r, sc, fr)
+	if err != nil {
+		return dst, err
+	}
+	if ok {
+		dst = append(dst, v)
+	}
+	return dst, nil
+}

@@ -1,0 +1,209 @@
+package engine
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+	"go.yaml.in/yaml/v3"
+)
+
+// $for / $do renders the body once per element. Lists are walked in
+// order, maps in sorted key order. `x in MAP` binds keys; `a, b in MAP`
+// binds key and value; `a, b in LIST` binds index and element.
+
+type forDir struct {
+	key     *yaml.Node
+	v1, v2  string
+	coll    *exprRef
+	body    tnode
+	bodySeq bool
+	path    string
+}
+
+var forSyntax = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\s+in\s`)
+
+func (c *compiler) forDir(key, spec, do *yaml.Node, path string) (producer, *compileError) {
+	sn := deref(spec)
+	s, ok := stringScalar(sn)
+	if !ok {
+		return nil, cerr(sn, path, `$for takes a string "x in EXPR" or "a, b in EXPR", got a `+kindName(sn))
+	}
+	m := forSyntax.FindStringSubmatchIndex(s)
+	if m == nil || strings.TrimSpace(s[m[1]:]) == "" {
+		return nil, cerr(sn, path, `$for must be "x in EXPR" or "a, b in EXPR", e.g. "svc in services" or "k, v in labels"`)
+	}
+	d := &forDir{key: key, path: path, v1: s[m[2]:m[3]]}
+	if m[4] >= 0 {
+		d.v2 = s[m[4]:m[5]]
+		if d.v2 == d.v1 {
+			return nil, cerr(sn, path, "$for binds "+d.v1+" twice: use two different names")
+		}
+	}
+	for _, v := range []string{d.v1, d.v2} {
+		if v != "" && !isIdent(v) {
+			return nil, cerr(sn, path, quote(v)+" is not a valid variable name")
+		}
+	}
+	d.coll = &exprRef{text: s[m[1]:], shown: s, off: m[1], node: sn, path: path}
+	var err *compileError
+	if d.body, err = c.node(do, path+".$do"); err != nil {
+		return nil, err
+	}
+	d.bodySeq = deref(do).Kind == yaml.SequenceNode
+	return d, nil
+}
+
+func (d *forDir) keyNode() *yaml.Node { return d.key }
+func (d *forDir) name() string        { return "$for" }
+
+// iterate evaluates the collection and calls fn with a scope holding the
+// loop variables. unknown reports an unknown collection.
+func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) error) (n int, unknown bool, err error) {
+	coll, err := r.evalExpr(d.coll, sc, fr)
+	if err != nil {
+		return 0, false, err
+	}
+	it := &scope{parent: sc, names: []string{d.v1}, vals: []ref.Val{nil}}
+	if d.v2 != "" {
+		it.names = append(it.names, d.v2)
+		it.vals = append(it.vals, nil)
+	}
+	switch c := coll.(type) {
+	case *types.Unknown:
+		return 0, true, nil
+	case traits.Mapper:
+		keys := sortedKeys(c)
+		for _, k := range keys {
+			if err := r.tick(fr, d.key, d.path); err != nil {
+				return 0, false, err
+			}
+			it.vals[0] = k
+			if d.v2 != "" {
+				it.vals[1] = c.Get(k)
+			}
+			if err := fn(it); err != nil {
+				return 0, false, err
+			}
+		}
+		return len(keys), false, nil
+	case traits.Lister:
+		size, ok := c.Size().(types.Int)
+		if !ok {
+			return 0, false, r.errAt(fr, d.coll.node, d.path, "$for cannot tell the size of the list")
+		}
+		for i := types.Int(0); i < size; i++ {
+			if err := r.tick(fr, d.key, d.path); err != nil {
+				return 0, false, err
+			}
+			el := c.Get(i)
+			if d.v2 == "" {
+				it.vals[0] = el
+			} else {
+				it.vals[0], it.vals[1] = i, el
+			}
+			if err := fn(it); err != nil {
+				return 0, false, err
+			}
+		}
+		return int(size), false, nil
+	}
+	return 0, false, &Error{Pos: Pos{File: fr.file, Line: d.coll.node.Line, Column: d.coll.node.Column}, Path: d.path,
+		Msg: "$for can only iterate over a list or a map, got " + celTypeName(coll), Expr: d.coll.shown, Offset: d.coll.off, Chain: fr.chain}
+}
+
+// sortedKeys returns a map's keys in order: strings and numbers by value,
+// mixed kinds by kind first.
+func sortedKeys(m traits.Mapper) []ref.Val {
+	var keys []ref.Val
+	itr := m.Iterator()
+	for itr.HasNext() == types.True {
+		keys = append(keys, itr.Next())
+	}
+	sort.SliceStable(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		ta, tb := a.Type().TypeName(), b.Type().TypeName()
+		if ta != tb {
+			return ta < tb
+		}
+		switch av := a.(type) {
+		case types.String:
+			return av < b.(types.String)
+		case types.Int:
+			return av < b.(types.Int)
+		case types.Uint:
+			return av < b.(types.Uint)
+		case types.Bool:
+			return !bool(av) && bool(b.(types.Bool))
+		}
+		return false
+	})
+	return keys
+}
+
+func (d *forDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
+	var out *Map
+	unknownBody := false
+	n, unknown, err := d.iterate(r, sc, fr, func(it *scope) error {
+		v, ok, err := r.value(d.body, it, fr)
+		if err != nil || !ok || v == nil {
+			return err
+		}
+		switch v := v.(type) {
+		case *Map:
+			if out == nil {
+				out = NewMap(v.Len())
+			}
+			for i := 0; i < v.Len(); i++ {
+				k, x := v.At(i)
+				if out.Set(k, x) {
+					return r.errAt(fr, d.key, joinPath(d.path, k), "duplicate key "+quote(k)+": two iterations of this $for produce it")
+				}
+			}
+			return nil
+		case Unknown:
+			unknownBody = true
+			return errUnknownShape
+		}
+		return r.errAt(fr, d.key, d.path, "in value position each iteration of $for must give a mapping (or nothing), got "+valueKind(v)+
+			"; to build a list, write the $for as an item: `key: [ {$for: …, $do: …} ]`")
+	})
+	if unknown || unknownBody {
+		return Unknown{}, true, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if n == 0 {
+		return nil, false, nil
+	}
+	if out == nil {
+		out = NewMap(0)
+	}
+	if err := r.count(fr, d.key, d.path, 1, 2); err != nil {
+		return nil, false, err
+	}
+	return out, true, nil
+}
+
+func (d *forDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
+	if d.bodySeq && pos == posStream {
+		return dst, r.errAt(fr, d.key, d.path+".$do", "a $do body written as a sequence cannot stand at a document root: documents are not lists; give one mapping per document")
+	}
+	_, unknown, err := d.iterate(r, sc, fr, func(it *scope) error {
+		var err error
+		if d.bodySeq {
+			dst, err = r.splice(d.body, d.key, d.path+".$do", it, fr, pos, dst)
+		} else {
+			dst, err = r.multi(d.body, it, fr, pos, dst)
+		}
+		return err
+	})
+	if unknown {
+		return dst, errUnknownShape
+	}
+	return dst, err
+}

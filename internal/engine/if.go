@@ -1,0 +1,110 @@
+package engine
+
+import "go.yaml.in/yaml/v3"
+
+// $if / $then / $else renders one branch. A missing branch gives nothing.
+
+type ifDir struct {
+	key              *yaml.Node
+	cond             *exprRef
+	constCond        *bool // a YAML bool written as the condition
+	then, els        tnode // nil when the branch is absent
+	thenKey, elseKey *yaml.Node
+	thenSeq, elseSeq bool // the body is written as a YAML sequence
+	path             string
+}
+
+func (c *compiler) ifDir(key, cond, thenN, elseN *yaml.Node, path string) (producer, *compileError) {
+	d := &ifDir{key: key, path: path}
+	cn := deref(cond)
+	if s, ok := stringScalar(cn); ok {
+		d.cond = &exprRef{text: s, shown: s, node: cn, path: path}
+	} else if cn.Kind == yaml.ScalarNode && cn.ShortTag() == "!!bool" {
+		v, _ := scalarValue(cn)
+		b := v.(bool)
+		d.constCond = &b
+	} else {
+		return nil, cerr(cn, path, "$if takes a CEL expression string, got a "+kindName(cn))
+	}
+	var err *compileError
+	if d.then, err = c.node(thenN, path+".$then"); err != nil {
+		return nil, err
+	}
+	d.thenSeq = deref(thenN).Kind == yaml.SequenceNode
+	if elseN != nil {
+		if d.els, err = c.node(elseN, path+".$else"); err != nil {
+			return nil, err
+		}
+		d.elseSeq = deref(elseN).Kind == yaml.SequenceNode
+	}
+	return d, nil
+}
+
+func (d *ifDir) keyNode() *yaml.Node { return d.key }
+func (d *ifDir) name() string        { return "$if" }
+
+// branch decides the condition: the chosen body (nil for none), whether it
+// is a sequence body, and whether the condition is unknown.
+func (d *ifDir) branch(r *renderer, sc *scope, fr *frame) (tnode, bool, string, bool, error) {
+	var ok bool
+	if d.constCond != nil {
+		ok = *d.constCond
+	} else {
+		v, unknown, err := r.evalBool(d.cond, sc, fr, "the $if condition")
+		if err != nil || unknown {
+			return nil, false, "", unknown, err
+		}
+		ok = v
+	}
+	if ok {
+		return d.then, d.thenSeq, d.path + ".$then", false, nil
+	}
+	return d.els, d.elseSeq, d.path + ".$else", false, nil
+}
+
+func (d *ifDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
+	body, _, _, unknown, err := d.branch(r, sc, fr)
+	if err != nil {
+		return nil, false, err
+	}
+	if unknown {
+		return Unknown{}, true, nil
+	}
+	if body == nil {
+		return nil, false, nil
+	}
+	return r.value(body, sc, fr)
+}
+
+func (d *ifDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
+	body, seq, path, unknown, err := d.branch(r, sc, fr)
+	if err != nil {
+		return dst, err
+	}
+	if unknown {
+		// One item whatever the branch, when both bodies are plain
+		// values; otherwise the count itself is unknown.
+		if pos == posItem && d.els != nil && !d.thenSeq && !d.elseSeq && isPlain(d.then) && isPlain(d.els) {
+			return append(dst, Unknown{}), nil
+		}
+		return dst, errUnknownShape
+	}
+	if body == nil {
+		return dst, nil
+	}
+	if seq {
+		return r.splice(body, d.key, path, sc, fr, pos, dst)
+	}
+	return r.multi(body, sc, fr, pos, dst)
+}
+
+// isPlain reports whether t gives exactly one value in item position.
+func isPlain(t tnode) bool {
+	switch t := t.(type) {
+	case *constNode, *seqNode:
+		return true
+	case *mapNode:
+		return !t.replaces() && t.asserts == nil
+	}
+	return false
+}

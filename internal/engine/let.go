@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"github.com/google/cel-go/common/types/ref"
+	"go.yaml.in/yaml/v3"
+)
+
+// $let binds variables for the mapping and everything below it. Entries
+// bind in order and each sees the ones before it. A string is a CEL
+// expression; anything else is rendered as a template and bound as data.
+
+type letEntry struct {
+	name string
+	key  *yaml.Node
+	expr *exprRef // a string entry
+	body tnode    // any other entry
+	path string
+}
+
+func (c *compiler) lets(key, n *yaml.Node, path string) ([]letEntry, *compileError) {
+	n = deref(n)
+	if n.Kind != yaml.MappingNode {
+		return nil, cerr(key, path, "$let takes a mapping from variable names to expressions, got a "+kindName(n))
+	}
+	seen := map[string]*yaml.Node{}
+	var out []letEntry
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		name, kerr := mapKey(k)
+		if kerr != nil {
+			return nil, fromNodeError(kerr, path)
+		}
+		ep := joinPath(path, name)
+		if prev, dup := seen[name]; dup {
+			return nil, cerr(k, ep, dupKeyMsg(name, prev))
+		}
+		seen[name] = k
+		if !isIdent(name) {
+			return nil, cerr(k, ep, quote(name)+" is not a valid variable name: use letters, digits and _, not starting with a digit, and not a CEL keyword")
+		}
+		e := letEntry{name: name, key: k, path: ep}
+		if s, ok := stringScalar(v); ok {
+			e.expr = &exprRef{text: s, shown: s, node: deref(v), path: ep}
+		} else {
+			t, err := c.node(v, ep)
+			if err != nil {
+				return nil, err
+			}
+			e.body = t
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func (r *renderer) bindLets(lets []letEntry, sc *scope, fr *frame) (*scope, error) {
+	inner := &scope{parent: sc, names: make([]string, 0, len(lets)), vals: make([]ref.Val, 0, len(lets))}
+	for i := range lets {
+		e := &lets[i]
+		if e.expr != nil {
+			v, err := r.evalExpr(e.expr, inner, fr)
+			if err != nil {
+				return nil, err
+			}
+			inner.bind(e.name, v)
+			continue
+		}
+		v, ok, err := r.value(e.body, inner, fr)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			v = nil
+		}
+		inner.bind(e.name, toCEL(v))
+	}
+	return inner, nil
+}

@@ -1,0 +1,373 @@
+package engine
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// A mapping is where directives live. This file compiles a mapping into a
+// mapNode and renders it: first $schema, $let and $assert, then the
+// producers ($if, $for, $eval, $key/$value, $include) in that order, then
+// the regular keys. One producer and no regular keys: the producer's result
+// replaces the mapping. Otherwise every producer must give a mapping (or
+// nothing) and its entries merge where the producer's key stands.
+
+// producer is a directive that produces content.
+type producer interface {
+	// keyNode is the directive's key in the template.
+	keyNode() *yaml.Node
+	// name is the directive, e.g. "$if".
+	name() string
+	// value renders in value position: a value, or nothing (false).
+	value(r *renderer, sc *scope, fr *frame) (Value, bool, error)
+	// multi renders in item or stream position, appending to dst.
+	multi(r *renderer, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error)
+}
+
+// mapEntry is one key of a mapping, in template order: a regular key, or
+// the place of a producer.
+type mapEntry struct {
+	name string     // output key of a regular entry
+	key  *yaml.Node // the key in the template
+	val  tnode      // value of a regular entry
+	prod int        // index into mapNode.prods, or -1
+}
+
+type mapNode struct {
+	n        *yaml.Node
+	path     string
+	schema   *schemaDir
+	lets     []letEntry
+	asserts  *assertDir
+	prods    []producer // in directive order
+	entries  []mapEntry // in template order
+	nRegular int
+}
+
+// replaces reports whether the single producer's result replaces the
+// mapping.
+func (m *mapNode) replaces() bool { return len(m.prods) == 1 && m.nRegular == 0 }
+
+// kvPair is one key and value of a mapping being compiled.
+type kvPair struct {
+	k, v *yaml.Node
+	key  string // the output key, or the directive
+	dir  bool   // key is a directive
+}
+
+// producerOrder is the order in which producers run.
+var producerOrder = []string{"$if", "$for", "$eval", "$key", "$include"}
+
+func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
+	var (
+		regular []kvPair
+		dirs    = map[string]kvPair{}
+		order   []kvPair // every pair, template order
+		seen    = make(map[string]*yaml.Node, len(n.Content)/2)
+	)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		key, kerr := mapKey(k)
+		if kerr != nil {
+			return nil, fromNodeError(kerr, path)
+		}
+		if prev, dup := seen[key]; dup {
+			return nil, cerr(k, joinPath(path, key), dupKeyMsg(key, prev))
+		}
+		seen[key] = k
+		p := kvPair{k: deref(k), v: v, key: key}
+		switch {
+		case strings.HasPrefix(key, "$$"):
+			p.key = key[1:]
+			regular = append(regular, p)
+		case strings.HasPrefix(key, "$"):
+			if !isDirective(key) {
+				msg := "unknown directive " + key
+				if s := suggest(key); s != "" {
+					msg += ": did you mean " + s + "?"
+				} else {
+					msg += ": keys that start with $ are directives; write $" + key + " to output a key " + key
+				}
+				return nil, cerr(k, joinPath(path, key), msg)
+			}
+			p.dir = true
+			dirs[key] = p
+		default:
+			regular = append(regular, p)
+		}
+		order = append(order, p)
+	}
+
+	if len(dirs) == 0 {
+		return c.plainMapping(n, path, regular)
+	}
+	for _, pr := range partners {
+		if p, ok := dirs[pr[0]]; ok {
+			if _, ok := dirs[pr[1]]; !ok {
+				msg := pr[0] + " without " + pr[1]
+				switch pr[0] {
+				case "$if":
+					msg = "$if without $then: write the value to use when the condition is true under $then"
+				case "$for":
+					msg = "$for without $do: write the body to render for each element under $do"
+				case "$key":
+					msg = "$key without $value: $key and $value make one entry together"
+				case "$value":
+					msg = "$value without $key: $key and $value make one entry together"
+				default:
+					msg += ": " + pr[0] + " belongs to " + pr[1] + " in the same mapping"
+				}
+				return nil, cerr(p.k, joinPath(path, pr[0]), msg)
+			}
+		}
+	}
+
+	m := &mapNode{n: n, path: path}
+	if p, ok := dirs["$schema"]; ok {
+		s, err := compileSchemaDir(p.k, p.v, joinPath(path, "$schema"))
+		if err != nil {
+			return nil, err
+		}
+		m.schema = s
+	}
+	if p, ok := dirs["$let"]; ok {
+		lets, err := c.lets(p.k, p.v, joinPath(path, "$let"))
+		if err != nil {
+			return nil, err
+		}
+		m.lets = lets
+	}
+	if p, ok := dirs["$assert"]; ok {
+		var msgNode *yaml.Node
+		if q, ok := dirs["$msg"]; ok {
+			msgNode = q.v
+		}
+		a, err := compileAssert(p.k, p.v, msgNode, joinPath(path, "$assert"))
+		if err != nil {
+			return nil, err
+		}
+		m.asserts = a
+	}
+	prodIndex := map[string]int{}
+	for _, d := range producerOrder {
+		p, ok := dirs[d]
+		if !ok {
+			continue
+		}
+		var (
+			prod producer
+			err  *compileError
+			dp   = joinPath(path, d)
+		)
+		switch d {
+		case "$if":
+			var thenN, elseN *yaml.Node
+			thenN = dirs["$then"].v
+			if q, ok := dirs["$else"]; ok {
+				elseN = q.v
+			}
+			prod, err = c.ifDir(p.k, p.v, thenN, elseN, dp)
+		case "$for":
+			prod, err = c.forDir(p.k, p.v, dirs["$do"].v, dp)
+		case "$eval":
+			prod, err = compileEval(p.k, p.v, dp)
+		case "$key":
+			prod, err = c.kvDir(p.k, p.v, dirs["$value"].v, path)
+		case "$include":
+			var with *yaml.Node
+			if q, ok := dirs["$with"]; ok {
+				with = q.v
+			}
+			prod, err = c.includeDir(p.k, p.v, with, dp)
+		}
+		if err != nil {
+			return nil, err
+		}
+		prodIndex[d] = len(m.prods)
+		m.prods = append(m.prods, prod)
+	}
+	for _, p := range order {
+		if p.dir {
+			if i, ok := prodIndex[p.key]; ok {
+				m.entries = append(m.entries, mapEntry{key: p.k, prod: i})
+			}
+			continue // a partner or a prelude directive
+		}
+		t, err := c.node(p.v, joinPath(path, p.key))
+		if err != nil {
+			return nil, err
+		}
+		m.entries = append(m.entries, mapEntry{name: p.key, key: p.k, val: t, prod: -1})
+		m.nRegular++
+	}
+	return m, nil
+}
+
+// plainMapping compiles a mapping without directives: a constant when all
+// its values are constant.
+func (c *compiler) plainMapping(n *yaml.Node, path string, regular []kvPair) (tnode, *compileError) {
+	m := &mapNode{n: n, path: path}
+	allConst := true
+	for _, p := range regular {
+		t, err := c.node(p.v, joinPath(path, p.key))
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := t.(*constNode); !ok {
+			allConst = false
+		}
+		m.entries = append(m.entries, mapEntry{name: p.key, key: p.k, val: t, prod: -1})
+		m.nRegular++
+	}
+	if !allConst {
+		return m, nil
+	}
+	out := NewMap(len(m.entries))
+	cn := &constNode{nodes: 1, bytes: 2}
+	for _, e := range m.entries {
+		k := e.val.(*constNode)
+		out.Set(e.name, k.v)
+		cn.nodes = addSat(cn.nodes, k.nodes+1)
+		cn.bytes = addSat(cn.bytes, k.bytes+len(e.name)+3)
+	}
+	cn.v = out
+	return cn, nil
+}
+
+// prelude runs $schema, $let and $assert. unknown is true when an $assert
+// cannot be decided yet, which makes the whole mapping unknown.
+func (r *renderer) prelude(m *mapNode, sc *scope, fr *frame) (*scope, bool, error) {
+	if m.schema != nil {
+		var err error
+		if sc, err = r.checkSchema(m.schema, sc, fr); err != nil {
+			return nil, false, err
+		}
+	}
+	if len(m.lets) > 0 {
+		var err error
+		if sc, err = r.bindLets(m.lets, sc, fr); err != nil {
+			return nil, false, err
+		}
+	}
+	if m.asserts != nil {
+		unknown, err := r.checkAsserts(m.asserts, sc, fr)
+		if err != nil || unknown {
+			return nil, unknown, err
+		}
+	}
+	return sc, false, nil
+}
+
+func (r *renderer) mapValue(m *mapNode, sc *scope, fr *frame) (Value, bool, error) {
+	sc, unknown, err := r.prelude(m, sc, fr)
+	if err != nil {
+		return nil, false, err
+	}
+	if unknown {
+		return Unknown{}, true, nil
+	}
+	if m.replaces() {
+		return m.prods[0].value(r, sc, fr)
+	}
+	return r.merge(m, sc, fr)
+}
+
+func (r *renderer) mapMulti(m *mapNode, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
+	sc, unknown, err := r.prelude(m, sc, fr)
+	if err != nil {
+		return dst, err
+	}
+	if unknown {
+		if m.replaces() {
+			return dst, errUnknownShape
+		}
+		return append(dst, Unknown{}), nil
+	}
+	if m.replaces() {
+		return m.prods[0].multi(r, sc, fr, pos, dst)
+	}
+	v, ok, err := r.merge(m, sc, fr)
+	if err != nil {
+		return dst, err
+	}
+	if ok {
+		dst = append(dst, v)
+	}
+	return dst, nil
+}
+
+// merge builds the mapping from its producers and regular keys.
+func (r *renderer) merge(m *mapNode, sc *scope, fr *frame) (Value, bool, error) {
+	results := make([]*Map, len(m.prods))
+	for i, p := range m.prods {
+		v, ok, err := p.value(r, sc, fr)
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok || v == nil {
+			continue
+		}
+		switch v := v.(type) {
+		case *Map:
+			results[i] = v
+		case Unknown:
+			return Unknown{}, true, nil
+		default:
+			why := "has other keys"
+			if m.nRegular == 0 {
+				why = "has several producers"
+			}
+			return nil, false, r.errAt(fr, p.keyNode(), joinPath(m.path, p.name()),
+				"this mapping "+why+", so "+p.name()+" must give a mapping to merge into it (or nothing), got "+valueKind(v))
+		}
+	}
+	out := NewMap(len(m.entries))
+	from := make([]*yaml.Node, 0, len(m.entries))
+	fromProd := make([]string, 0, len(m.entries))
+	set := func(k string, v Value, key *yaml.Node, prod string) error {
+		if i := out.find(k); i >= 0 {
+			return r.errAt(fr, key, joinPath(m.path, k), "duplicate key "+quote(k)+": "+
+				origin(fromProd[i], from[i])+", and again "+origin(prod, key))
+		}
+		out.Set(k, v)
+		from = append(from, key)
+		fromProd = append(fromProd, prod)
+		return nil
+	}
+	for _, e := range m.entries {
+		if e.prod >= 0 {
+			res := results[e.prod]
+			name := m.prods[e.prod].name()
+			for i := 0; i < res.Len(); i++ {
+				k, v := res.At(i)
+				if err := set(k, v, e.key, name); err != nil {
+					return nil, false, err
+				}
+			}
+			continue
+		}
+		v, ok, err := r.value(e.val, sc, fr)
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok {
+			continue
+		}
+		if err := set(e.name, v, e.key, ""); err != nil {
+			return nil, false, err
+		}
+	}
+	if err := r.count(fr, m.n, m.path, 1, 2); err != nil {
+		return nil, false, err
+	}
+	return out, true, nil
+}
+
+func origin(prod string, key *yaml.Node) string {
+	at := "line " + itoa(key.Line) + ", column " + itoa(key.Column)
+	if prod == "" {
+		return "written at " + at
+	}
+	return "produced by " + prod + " at " + at
+}

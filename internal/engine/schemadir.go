@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// $schema checks the variables visible at a mapping against JSON Schemas
+// (schema.go compiles and runs them). Absent variables with a default are
+// bound to it.
+
+type schemaDir struct {
+	key  *yaml.Node
+	set  *schemaSet
+	path string
+}
+
+func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *compileError) {
+	s, err := compileSchemaSet(deref(n))
+	if err != nil {
+		return nil, fromNodeError(err, path)
+	}
+	return &schemaDir{key: key, set: s, path: path}, nil
+}
+
+func (r *renderer) checkSchema(d *schemaDir, sc *scope, fr *frame) (*scope, error) {
+	defaults, failures := d.set.check(func(name string) (Value, bool) {
+		v, ok := sc.lookup(name)
+		if !ok {
+			return nil, false
+		}
+		out, present, err := fromCEL(v)
+		if err != nil || !present {
+			return nil, true
+		}
+		return out, true
+	})
+	if len(failures) > 0 {
+		msg := "the variables do not match the schema:"
+		if len(failures) == 1 {
+			msg = "the variables do not match the schema: " + failures[0]
+		} else {
+			msg += "\n    " + strings.Join(failures, "\n    ")
+		}
+		return nil, r.errAt(fr, d.key, d.path, msg)
+	}
+	if len(defaults) == 0 {
+		return sc, nil
+	}
+	inner := &scope{parent: sc}
+	for _, b := range defaults {
+		inner.bind(b.name, toCEL(b.val))
+	}
+	return inner, nil
+}
