@@ -1,0 +1,510 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// schemaNode parses src, the value of a $schema key, into its node.
+func schemaNode(t testing.TB, src string) *yaml.Node {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatalf("bad test YAML: %v", err)
+	}
+	return doc.Content[0]
+}
+
+func mustCompileSchema(t testing.TB, src string) *schemaSet {
+	t.Helper()
+	s, err := compileSchemaSet(schemaNode(t, src))
+	if err != nil {
+		t.Fatalf("compileSchemaSet: %d:%d: %s", err.node.Line, err.node.Column, err.msg)
+	}
+	return s
+}
+
+// compileSchemaErr returns the compile error as "LINE:COL: msg".
+func compileSchemaErr(t testing.TB, src string) string {
+	t.Helper()
+	s, err := compileSchemaSet(schemaNode(t, src))
+	if err == nil {
+		t.Fatalf("compileSchemaSet succeeded: %+v", s)
+	}
+	if err.node == nil {
+		return "?:?: " + err.msg
+	}
+	return fmt.Sprintf("%d:%d: %s", err.node.Line, err.node.Column, err.msg)
+}
+
+func schLookup(vars map[string]Value) func(string) (Value, bool) {
+	return func(name string) (Value, bool) {
+		v, ok := vars[name]
+		return v, ok
+	}
+}
+
+// schMap builds an ordered map from key, value pairs.
+func schMap(kv ...any) *Map {
+	m := NewMap(len(kv) / 2)
+	for i := 0; i < len(kv); i += 2 {
+		m.Set(kv[i].(string), kv[i+1])
+	}
+	return m
+}
+
+func schExpectFailures(t *testing.T, schema string, vars map[string]Value, want ...string) {
+	t.Helper()
+	s := mustCompileSchema(t, schema)
+	defs, got := s.check(schLookup(vars))
+	if len(defs) != 0 {
+		t.Errorf("unexpected defaults: %v", defs)
+	}
+	if len(want) == 0 {
+		want = nil
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("failures:\n got: %q\nwant: %q", got, want)
+	}
+}
+
+func TestSchema_typeMismatchNamesPathAndBothTypes(t *testing.T) {
+	schema := `
+services:
+  type: array
+  items:
+    type: object
+    properties:
+      name: {type: string}
+      ha: {type: boolean}
+`
+	vars := map[string]Value{"services": []Value{
+		schMap("name", "cart", "ha", true),
+		schMap("name", "catalog", "ha", "yes"),
+	}}
+	schExpectFailures(t, schema, vars, "services[1].ha: expected boolean, got string")
+}
+
+func TestSchema_shorthandMeansType(t *testing.T) {
+	schema := "env: string\nreplicas: integer\nratio: number\non: boolean\nitems: array\nconf: object\nnothing: \"null\"\n"
+	ok := map[string]Value{
+		"env": "prod", "replicas": int64(3), "ratio": 0.5, "on": true,
+		"items": []Value{}, "conf": NewMap(0), "nothing": nil,
+	}
+	schExpectFailures(t, schema, ok)
+	bad := map[string]Value{
+		"env": int64(5), "replicas": 2.5, "ratio": "x", "on": nil,
+		"items": NewMap(0), "conf": []Value{}, "nothing": false,
+	}
+	schExpectFailures(t, schema, bad,
+		"conf: expected object, got array",
+		"env: expected string, got integer",
+		"items: expected array, got object",
+		"nothing: expected null, got boolean",
+		"on: expected boolean, got null",
+		"ratio: expected number, got string",
+		"replicas: expected integer, got number",
+	)
+}
+
+func TestSchema_keywordMessages(t *testing.T) {
+	cases := []struct {
+		name   string
+		schema string
+		value  Value
+		want   []string
+	}{
+		{"type list", `v: {type: [string, integer]}`, true,
+			[]string{"v: expected integer or string, got boolean"}},
+		{"items", `v: {type: array, items: {type: integer}}`, []Value{int64(1), "two", int64(3), 4.5},
+			[]string{"v[1]: expected integer, got string", "v[3]: expected integer, got number"}},
+		{"properties", `v: {properties: {port: {type: integer}, host: {type: string}}}`, schMap("host", int64(1), "port", "80"),
+			[]string{"v.host: expected string, got integer", "v.port: expected integer, got string"}},
+		{"pattern", `v: {type: string, pattern: "^[a-z]+$"}`, "Hello",
+			[]string{`v: does not match pattern "^[a-z]+$"`}},
+		{"pattern with backslash", `v: {pattern: '^\d+$'}`, "abc",
+			[]string{`v: does not match pattern "^\\d+$"`}},
+		{"enum", `v: {enum: [dev, prod]}`, "staging",
+			[]string{`v: must be one of ["dev", "prod"]`}},
+		{"enum mixed", `v: {enum: [1, "a", null, true, {k: v}]}`, "b",
+			[]string{`v: must be one of [1, "a", null, true, {"k":"v"}]`}},
+		{"const", `v: {const: on-call}`, "off",
+			[]string{`v: must be "on-call"`}},
+		{"minimum", `v: {minimum: 1}`, int64(0),
+			[]string{"v: must be at least 1"}},
+		{"maximum", `v: {maximum: 10}`, int64(11),
+			[]string{"v: must be at most 10"}},
+		{"maximum fractional", `v: {maximum: 2.5}`, 2.75,
+			[]string{"v: must be at most 2.5"}},
+		{"exclusiveMinimum", `v: {exclusiveMinimum: 0}`, int64(0),
+			[]string{"v: must be greater than 0"}},
+		{"exclusiveMaximum", `v: {exclusiveMaximum: 100}`, int64(100),
+			[]string{"v: must be less than 100"}},
+		{"multipleOf", `v: {multipleOf: 5}`, int64(12),
+			[]string{"v: must be a multiple of 5"}},
+		{"minLength", `v: {minLength: 8}`, "short",
+			[]string{"v: must be at least 8 characters long"}},
+		{"maxLength", `v: {maxLength: 3}`, "toolong",
+			[]string{"v: must be at most 3 characters long"}},
+		{"required", `v: {type: object, required: [name, port, host]}`, schMap("port", int64(1)),
+			[]string{`v: missing required property "host"`, `v: missing required property "name"`}},
+		{"additionalProperties false", `v: {properties: {a: {}}, additionalProperties: false}`, schMap("a", int64(1), "zz", int64(2), "b", int64(3)),
+			[]string{"v.b: property is not allowed", "v.zz: property is not allowed"}},
+		{"additionalProperties schema", `v: {additionalProperties: {type: string}}`, schMap("a", "x", "b", int64(2)),
+			[]string{"v.b: expected string, got integer"}},
+		{"minItems", `v: {minItems: 2}`, []Value{"x"},
+			[]string{"v: must have at least 2 items, got 1"}},
+		{"maxItems", `v: {maxItems: 1}`, []Value{"x", "y"},
+			[]string{"v: must have at most 1 item, got 2"}},
+		{"minProperties", `v: {minProperties: 1}`, NewMap(0),
+			[]string{"v: must have at least 1 property, got 0"}},
+		{"maxProperties", `v: {maxProperties: 1}`, schMap("a", int64(1), "b", int64(2)),
+			[]string{"v: must have at most 1 property, got 2"}},
+		{"uniqueItems", `v: {uniqueItems: true}`, []Value{"a", "b", "a"},
+			[]string{"v: items must be unique, but [0] and [2] are equal"}},
+		{"format email", `v: {format: email}`, "not-an-email",
+			[]string{"v: is not a valid email"}},
+		{"format ipv4", `v: {format: ipv4}`, "300.1.1.1",
+			[]string{"v: is not a valid ipv4"}},
+		{"format date-time", `v: {format: date-time}`, "yesterday",
+			[]string{"v: is not a valid date-time"}},
+		{"contains", `v: {contains: {const: admin}}`, []Value{"user"},
+			[]string{"v: no item matches the contains schema"}},
+		{"not", `v: {not: {type: string}}`, "x",
+			[]string{`v: must not match the schema in "not"`}},
+		{"anyOf", `v: {anyOf: [{type: string}, {type: integer}]}`, true,
+			[]string{"v: must match at least one schema in anyOf"}},
+		{"oneOf none", `v: {oneOf: [{type: string}, {type: integer}]}`, true,
+			[]string{"v: must match exactly one schema in oneOf, but matches none"}},
+		{"oneOf two", `v: {oneOf: [{type: integer}, {minimum: 0}]}`, int64(5),
+			[]string{"v: must match exactly one schema in oneOf, but matches [0] and [1]"}},
+		{"allOf lists each failure", `v: {allOf: [{minimum: 10}, {multipleOf: 3}]}`, int64(4),
+			[]string{"v: must be a multiple of 3", "v: must be at least 10"}},
+		{"dependentRequired", `v: {dependentRequired: {tls: [cert]}}`, schMap("tls", true),
+			[]string{`v: property "cert" is required when "tls" is present`}},
+		{"propertyNames", `v: {propertyNames: {pattern: "^[a-z]+$"}}`, schMap("Bad", int64(1)),
+			[]string{"v.Bad: property name does not match propertyNames"}},
+		{"false schema", `v: {properties: {legacy: false}}`, schMap("legacy", int64(1)),
+			[]string{"v.legacy: is not allowed"}},
+		{"if then", `v: {if: {properties: {tls: {const: true}}}, then: {required: [cert]}}`, schMap("tls", true),
+			[]string{`v: missing required property "cert"`}},
+		{"ref to defs", "v:\n  $defs: {port: {type: integer, maximum: 65535}}\n  items: {$ref: '#/$defs/port'}\n", []Value{int64(80), int64(70000)},
+			[]string{"v[1]: must be at most 65535"}},
+		{"non-identifier keys are quoted", `v: {additionalProperties: {type: string}}`, schMap("app.kubernetes.io/name", int64(1)),
+			[]string{`v["app.kubernetes.io/name"]: expected string, got integer`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			schExpectFailures(t, c.schema, map[string]Value{"v": c.value}, c.want...)
+		})
+	}
+}
+
+func TestSchema_validValuesPass(t *testing.T) {
+	schema := `
+env: {type: string, enum: [dev, prod]}
+replicas: {type: integer, minimum: 1, maximum: 10}
+name: {type: string, pattern: "^[a-z]+$", format: hostname}
+ratio: {type: number, maximum: 1}
+tags: {type: object, additionalProperties: {type: string}, required: [team]}
+ports: {type: array, minItems: 1, uniqueItems: true, items: {type: integer}}
+`
+	vars := map[string]Value{
+		"env": "prod", "replicas": int64(10), "name": "cart", "ratio": int64(1),
+		"tags":  schMap("team", "sre", "owner", "platform"),
+		"ports": []Value{int64(80), int64(443)},
+	}
+	schExpectFailures(t, schema, vars)
+}
+
+func TestSchema_integersKeepFullPrecision(t *testing.T) {
+	schema := `v: {type: integer, maximum: 9007199254740993}`
+	schExpectFailures(t, schema, map[string]Value{"v": int64(9007199254740993)})
+	schExpectFailures(t, schema, map[string]Value{"v": int64(9007199254740994)}, "v: must be at most 9007199254740993")
+	// A whole double is an integer to JSON Schema.
+	schExpectFailures(t, `v: integer`, map[string]Value{"v": 2.0})
+}
+
+func TestSchema_infinityComparesAndNaNIsReported(t *testing.T) {
+	schExpectFailures(t, `v: {maximum: 1.0e308}`, map[string]Value{"v": math.Inf(1)}, "v: must be at most 1e+308")
+	schExpectFailures(t, `v: {minimum: -5}`, map[string]Value{"v": math.Inf(-1)}, "v: must be at least -5")
+	schExpectFailures(t, `v: {type: object}`, map[string]Value{"v": schMap("a", []Value{math.NaN()})}, "v.a[0]: NaN is not a JSON number and cannot be checked")
+}
+
+func TestSchema_everyFailureIsListedInPathOrder(t *testing.T) {
+	schema := `
+services:
+  type: array
+  items:
+    type: object
+    required: [name]
+    properties:
+      name: {type: string, pattern: "^[a-z-]+$"}
+      ha: {type: boolean}
+      port: {type: integer, minimum: 1, maximum: 65535}
+env: {enum: [dev, prod]}
+`
+	var list []Value
+	for i := 0; i < 12; i++ {
+		list = append(list, schMap("name", "svc", "ha", false, "port", int64(80)))
+	}
+	list[2] = schMap("ha", "no", "port", int64(0))
+	list[10] = schMap("name", "Bad_Name", "port", "http")
+	vars := map[string]Value{"services": list, "env": "qa"}
+	schExpectFailures(t, schema, vars,
+		`env: must be one of ["dev", "prod"]`,
+		`services[2]: missing required property "name"`,
+		"services[2].ha: expected boolean, got string",
+		"services[2].port: must be at least 1",
+		`services[10].name: does not match pattern "^[a-z-]+$"`,
+		"services[10].port: expected integer, got string",
+	)
+}
+
+func TestSchema_missingVariableIsAnError(t *testing.T) {
+	s := mustCompileSchema(t, "env: string\nregion: {type: string}\n")
+	defs, failures := s.check(schLookup(map[string]Value{"env": "dev"}))
+	if len(defs) != 0 {
+		t.Errorf("defaults = %v", defs)
+	}
+	want := []string{"region: required variable is missing"}
+	if !reflect.DeepEqual(failures, want) {
+		t.Errorf("failures = %q, want %q", failures, want)
+	}
+}
+
+func TestSchema_defaultIsBoundWhenAbsent(t *testing.T) {
+	schema := `
+replicas: {type: integer, default: 2}
+ratio: {type: number, default: 0.5}
+env: {type: string, default: dev}
+labels:
+  type: object
+  default: {zeta: z, alpha: a, nested: {b: 1, a: [x, 2]}}
+off: {default: null}
+given: {type: integer, default: 7}
+`
+	s := mustCompileSchema(t, schema)
+	defs, failures := s.check(schLookup(map[string]Value{"given": int64(3)}))
+	if failures != nil {
+		t.Fatalf("failures = %q", failures)
+	}
+	want := []binding{
+		{"replicas", int64(2)},
+		{"ratio", 0.5},
+		{"env", "dev"},
+		{"labels", schMap("zeta", "z", "alpha", "a", "nested", schMap("b", int64(1), "a", []Value{"x", int64(2)}))},
+		{"off", nil},
+	}
+	if !reflect.DeepEqual(defs, want) {
+		t.Errorf("defaults:\n got %#v\nwant %#v", defs, want)
+	}
+	// The bound default is a copy: changing it does not change the schema.
+	defs[3].val.(*Map).Set("zeta", "changed")
+	defs2, _ := s.check(schLookup(map[string]Value{"given": int64(3)}))
+	if got, _ := defs2[3].val.(*Map).Get("zeta"); got != "z" {
+		t.Errorf("default was shared: zeta = %v", got)
+	}
+}
+
+func TestSchema_unknownValueSkipsTheVariable(t *testing.T) {
+	schema := `
+a: {type: string, enum: [x]}
+b: {type: array, items: {type: integer}}
+c: {type: object, properties: {n: {type: integer}}}
+d: {type: string}
+`
+	vars := map[string]Value{
+		"a": Unknown{},
+		"b": []Value{"not-an-int", Unknown{}},
+		"c": schMap("n", "bad", "later", schMap("x", Unknown{})),
+		"d": int64(1), // known and wrong: still reported
+	}
+	schExpectFailures(t, schema, vars, "d: expected string, got integer")
+}
+
+func TestSchema_failuresNeverPrintTheValue(t *testing.T) {
+	const secret = "hunter2-S3CR3T-value"
+	schema := `
+a: {enum: [dev, prod]}
+b: {const: fixed}
+c: {pattern: "^[0-9]+$"}
+d: {format: email}
+e: {maxLength: 3}
+f: {type: integer}
+g: {type: array, items: {enum: [x]}, uniqueItems: true}
+h: {format: ipv4}
+i: {not: {type: string}}
+j: {anyOf: [{type: integer}, {const: zz}]}
+k: {type: object, propertyNames: {maxLength: 2}, additionalProperties: {format: uri}}
+`
+	vars := map[string]Value{}
+	for _, n := range []string{"a", "b", "c", "d", "e", "f", "h", "i", "j"} {
+		vars[n] = secret
+	}
+	vars["g"] = []Value{secret, secret}
+	vars["k"] = schMap("ok", secret)
+	s := mustCompileSchema(t, schema)
+	_, failures := s.check(schLookup(vars))
+	if len(failures) != 13 {
+		t.Errorf("got %d failures, want 13: %q", len(failures), failures)
+	}
+	for _, f := range failures {
+		if strings.Contains(f, "hunter2") || strings.Contains(f, "S3CR3T") {
+			t.Errorf("failure leaks the value: %q", f)
+		}
+	}
+}
+
+func TestSchema_compileErrorsPointAtTheSchemaNode(t *testing.T) {
+	cases := []struct {
+		name, schema, want string
+	}{
+		{"not a mapping", "- env\n",
+			"1:1: $schema must be a mapping from variable name to schema, e.g. `env: string` or `replicas: {type: integer}`"},
+		{"unknown shorthand", "env: strin\n",
+			`1:6: invalid schema for "env": "strin" is not a type; expected a mapping, or one of array, boolean, integer, null, number, object, string`},
+		{"null schema", "env:\n",
+			`1:5: invalid schema for "env": expected a mapping, or a type name such as string`},
+		{"unknown type", "env:\n  type: strin\n",
+			`2:9: invalid schema for "env": type: unknown type "strin"; expected one of array, boolean, integer, null, number, object, string`},
+		{"nested unknown type", "cfg:\n  properties:\n    port:\n      type: int\n",
+			`4:13: invalid schema for "cfg": properties.port.type: unknown type "int"; expected one of array, boolean, integer, null, number, object, string`},
+		{"wrong keyword type", "n:\n  type: integer\n  minimum: \"5\"\n",
+			`3:12: invalid schema for "n": minimum: expected number, got string`},
+		{"required not a list", "o: {required: name}\n",
+			`1:15: invalid schema for "o": required: expected array, got string`},
+		{"bad pattern", "s: {pattern: \"(\"}\n",
+			"1:14: invalid schema for \"s\": pattern: not a valid regular expression: error parsing regexp: missing closing ): `(`"},
+		{"external ref", "s: {$ref: \"other.yaml\"}\n",
+			`1:11: invalid schema for "s": $ref "other.yaml": a schema may only refer to itself, e.g. "#/$defs/name"`},
+		{"file ref", "s: {items: {$ref: \"file:///etc/passwd\"}}\n",
+			`1:19: invalid schema for "s": $ref "file:///etc/passwd": a schema may only refer to itself, e.g. "#/$defs/name"`},
+		{"dangling ref", "s: {$ref: \"#/$defs/nope\"}\n",
+			`1:4: invalid schema for "s": json-pointer in "#/$defs/nope" not found`},
+		{"duplicate variable", "env: string\nregion: string\nenv: integer\n",
+			`3:1: variable "env" appears twice in $schema (first at line 1)`},
+		{"duplicate keyword", "env:\n  type: string\n  type: integer\n",
+			`3:3: invalid schema for "env": key "type" appears twice (first at line 2)`},
+		{"merge key", "base: &b {type: string}\nenv:\n  <<: *b\n",
+			`3:3: invalid schema for "env": merge keys (<<) are not supported`},
+		{"custom tag", "env: {type: !secret string}\n",
+			`1:13: invalid schema for "env": unsupported tag !secret`},
+		{"infinite bound", "n: {maximum: .inf}\n",
+			`1:14: invalid schema for "n": numbers in a schema must be finite`},
+		{"key not a name", "[a]: string\n",
+			"1:1: $schema keys must be variable names"},
+		{"default fails its schema", "replicas: {type: integer, maximum: 10, default: 11}\n",
+			`1:49: default for "replicas" does not match its schema: replicas: must be at most 10`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := compileSchemaErr(t, c.schema); got != c.want {
+				t.Errorf("\n got: %s\nwant: %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestSchema_aliasBombInSchemaFailsFast(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a0: &a0 {type: string}\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d {allOf: [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]}\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	got := compileSchemaErr(t, b.String())
+	want := `invalid schema for "a4": the schema has more than 10000 nodes once aliases are expanded`
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("got %s\nwant suffix %s", got, want)
+	}
+}
+
+func TestSchema_legitimateAliasesWork(t *testing.T) {
+	schema := `
+port: &port {type: integer, minimum: 1, maximum: 65535}
+admin_port: *port
+ports: {type: array, items: *port}
+`
+	vars := map[string]Value{"port": int64(80), "admin_port": int64(0), "ports": []Value{int64(443), int64(70000)}}
+	schExpectFailures(t, schema, vars, "admin_port: must be at least 1", "ports[1]: must be at most 65535")
+}
+
+func TestSchema_booleanSchemas(t *testing.T) {
+	schExpectFailures(t, "anything: true\n", map[string]Value{"anything": schMap("x", []Value{nil})})
+	schExpectFailures(t, "never: false\n", map[string]Value{"never": int64(1)}, "never: is not allowed")
+}
+
+func TestSchema_draftCanBeChosenBySchemaKeyword(t *testing.T) {
+	// Draft 7 has no dependentRequired; the keyword is then ignored.
+	schema := "v:\n  $schema: http://json-schema.org/draft-07/schema#\n  dependentRequired: {tls: [cert]}\n  maximum: 3\n"
+	schExpectFailures(t, schema, map[string]Value{"v": int64(4)}, "v: must be at most 3")
+	schExpectFailures(t, schema, map[string]Value{"v": schMap("tls", true)})
+}
+
+func TestSchema_checkIsSafeForConcurrentUse(t *testing.T) {
+	s := mustCompileSchema(t, `
+services:
+  type: array
+  items: {type: object, properties: {ha: {type: boolean}, name: {pattern: "^[a-z]+$"}}}
+`)
+	vars := map[string]Value{"services": []Value{schMap("ha", "yes", "name", "X")}}
+	want := []string{`services[0].ha: expected boolean, got string`, `services[0].name: does not match pattern "^[a-z]+$"`}
+	var wg sync.WaitGroup
+	errs := make(chan string, 16)
+	for g := 0; g < 16; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				if _, got := s.check(schLookup(vars)); !reflect.DeepEqual(got, want) {
+					errs <- fmt.Sprintf("%q", got)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("concurrent check gave %s", e)
+	}
+}
+
+func BenchmarkSchema_compile(b *testing.B) {
+	n := schemaNode(b, `
+services:
+  type: array
+  items: {type: object, required: [name], properties: {name: {type: string, pattern: "^[a-z]+$"}, ha: {type: boolean}}}
+env: {enum: [dev, prod]}
+`)
+	for b.Loop() {
+		if _, err := compileSchemaSet(n); err != nil {
+			b.Fatal(err.msg)
+		}
+	}
+}
+
+func BenchmarkSchema_check(b *testing.B) {
+	s := mustCompileSchema(b, `
+services:
+  type: array
+  items: {type: object, required: [name], properties: {name: {type: string, pattern: "^[a-z]+$"}, ha: {type: boolean}}}
+env: {enum: [dev, prod]}
+`)
+	var list []Value
+	for i := 0; i < 20; i++ {
+		list = append(list, schMap("name", "svc", "ha", true))
+	}
+	vars := map[string]Value{"services": list, "env": "prod"}
+	for b.Loop() {
+		if _, f := s.check(schLookup(vars)); f != nil {
+			b.Fatal(f)
+		}
+	}
+}
