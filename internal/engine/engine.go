@@ -24,6 +24,9 @@ type Options struct {
 	// MaxNodes caps the number of output nodes (scalars, mappings and
 	// sequences) one render may produce.
 	MaxNodes int
+	// MaxIterations caps the total number of $for iterations in one
+	// render, so nested loops whose bodies give nothing still end fast.
+	MaxIterations int
 	// MaxOutputBytes caps the size of the encoded output (checked by the
 	// encoders) and of strings built while rendering.
 	MaxOutputBytes int
@@ -39,6 +42,7 @@ func DefaultOptions() Options {
 		MaxCostPerRender:     100_000_000,
 		MaxIncludeDepth:      64,
 		MaxNodes:             1_000_000,
+		MaxIterations:        2_000_000,
 		MaxOutputBytes:       64 << 20,
 		MaxTemplateBytes:     16 << 20,
 	}
@@ -60,6 +64,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxNodes == 0 {
 		o.MaxNodes = d.MaxNodes
+	}
+	if o.MaxIterations == 0 {
+		o.MaxIterations = d.MaxIterations
 	}
 	if o.MaxOutputBytes == 0 {
 		o.MaxOutputBytes = d.MaxOutputBytes

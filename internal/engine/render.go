@@ -235,6 +235,9 @@ func (r *renderer) count(fr *frame, n *yaml.Node, path string, nodes, bytes int)
 // tick is called once per loop iteration: it notices cancellation.
 func (r *renderer) tick(fr *frame, n *yaml.Node, path string) error {
 	r.steps++
+	if r.steps > r.e.opts.MaxIterations {
+		return r.limitErr(fr, n, path, "MaxIterations", "the render runs more than MaxIterations ("+itoa(r.e.opts.MaxIterations)+") $for iterations")
+	}
 	if r.steps&63 == 0 {
 		if err := r.ctx.Err(); err != nil {
 			return r.errAt(fr, n, path, "rendering cancelled: "+err.Error())
