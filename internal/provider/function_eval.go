@@ -1,0 +1,88 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+)
+
+var _ function.Function = &evalFunction{}
+
+// evalFunction is provider::celyaml::eval(expression, context).
+type evalFunction struct {
+	engine func(context.Context) *engine.Engine
+}
+
+func (f *evalFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "eval"
+}
+
+func (f *evalFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "Evaluate one CEL expression",
+		MarkdownDescription: "Evaluates the CEL expression `expression` with the variables in `context` and " +
+			"returns its value: CEL maps become objects, lists become tuples, `int` and `uint` become " +
+			"exact numbers, and values Terraform cannot hold (timestamps, durations, bytes, quantities, " +
+			"...) become strings, as in a template's `$eval`. The expression sees the same environment as " +
+			"templates: CEL's standard library, cel-go's extensions, the Kubernetes CEL libraries and the " +
+			"template helpers (`json.encode`, `yaml.encode`, `sha256`, ...).\n\n" +
+			"Example: `provider::celyaml::eval(\"quantity(limit).compareTo(quantity('1Gi')) > 0\", { limit = \"2Gi\" })` " +
+			"is `true`.\n\n" +
+			"Errors are function errors that show the expression with a caret under the failing column.\n\n" +
+			"**Unknown values.** If the expression reads a variable that is unknown during plan, the result " +
+			"is unknown; an expression that does not read it stays known. If `expression` itself is " +
+			"unknown, so is the result.\n\n" +
+			"**Sensitive values.** If an argument is sensitive, Terraform marks the result sensitive.",
+		Parameters: []function.Parameter{
+			function.StringParameter{
+				Name:                "expression",
+				MarkdownDescription: "A CEL expression, e.g. `\"replicas * 2\"`. It is not wrapped in `${{ }}`.",
+				AllowUnknownValues:  true,
+			},
+			contextParameter(),
+		},
+		Return: function.DynamicReturn{},
+	}
+}
+
+func (f *evalFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var expr types.String
+	var c types.Dynamic
+	if resp.Error = req.Arguments.Get(ctx, &expr, &c); resp.Error != nil {
+		return
+	}
+	if expr.IsNull() {
+		resp.Error = function.NewArgumentFuncError(0, "the expression must not be null")
+		return
+	}
+	if expr.IsUnknown() {
+		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
+		return
+	}
+	vars, unknown, err := contextVars(ctx, c)
+	if err != nil {
+		resp.Error = function.NewArgumentFuncError(1, err.Error())
+		return
+	}
+	if unknown {
+		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
+		return
+	}
+	tflog.Trace(ctx, "celyaml eval: evaluating", map[string]any{"variables": len(vars)})
+	v, err := f.engine(ctx).Eval(ctx, expr.ValueString(), vars)
+	if err != nil {
+		tflog.Debug(ctx, "celyaml eval: evaluation failed")
+		resp.Error = function.NewFuncError(err.Error())
+		return
+	}
+	tv, err := fromEngine(v)
+	if err != nil {
+		resp.Error = function.NewFuncError(err.Error())
+		return
+	}
+	resp.Error = resp.Result.Set(ctx, toDynamic(tv))
+}

@@ -1,0 +1,131 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+)
+
+var _ function.Function = &renderFunction{}
+
+// renderFunction is provider::celyaml::render(template, context).
+type renderFunction struct {
+	engine func(context.Context) *engine.Engine
+}
+
+func (f *renderFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "render"
+}
+
+// contextParameter is the context parameter every rendering function takes.
+func contextParameter() function.DynamicParameter {
+	return function.DynamicParameter{
+		Name: "context",
+		MarkdownDescription: "An object whose top-level attributes become the template's variables, " +
+			"e.g. `{ env = \"prod\", replicas = 3 }`. `null` means no variables. Objects and maps become " +
+			"CEL maps; lists, tuples and sets become CEL lists; whole numbers within 64 bits become `int`, " +
+			"other numbers `double`. Values may be unknown during plan.",
+		AllowNullValue:     true,
+		AllowUnknownValues: true,
+	}
+}
+
+// unknownAndResultDoc is the part of every rendering function's
+// description that explains unknown values and sensitivity.
+const unknownAndResultDoc = "\n\n" +
+	"**Unknown values.** The context may hold values that are unknown during `terraform plan` " +
+	"(for example the attribute of a resource that is not created yet). The result is then as " +
+	"known as possible: a value that reads an unknown is unknown; a structure decided by an unknown " +
+	"(an `$if` condition, a `$for` collection, a `$key`, an `$include` path) is unknown as a whole at " +
+	"the smallest enclosing node; everything else is known. If the number of documents depends on " +
+	"an unknown, or the first argument itself is unknown, the whole result is unknown.\n\n" +
+	"**Sensitive values.** If an argument is sensitive, Terraform marks the whole result sensitive."
+
+func (f *renderFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "Render a CEL-YAML template given as a string",
+		MarkdownDescription: "Renders the CEL-YAML template `template` with the variables in `context` and " +
+			"returns what the `celyaml_render` data source's `result` holds: the document itself when the " +
+			"template renders exactly one document, otherwise a tuple of the documents (an empty tuple for " +
+			"none). Mappings become objects and sequences tuples; integers stay exact.\n\n" +
+			"`$include` paths in the template resolve against Terraform's working directory (the root " +
+			"module), as relative paths in `file()` do. To include files next to a module, use " +
+			"`render_file` or the data source's `base_dir`.\n\n" +
+			"Errors are function errors whose text starts with `<inline>:LINE:COLUMN:` and shows the " +
+			"directive path and, for a CEL error, the expression with a caret under the failing column." +
+			unknownAndResultDoc,
+		Parameters: []function.Parameter{
+			function.StringParameter{
+				Name:                "template",
+				MarkdownDescription: "The template text: a YAML stream that may hold several `---` documents.",
+				AllowUnknownValues:  true,
+			},
+			contextParameter(),
+		},
+		Return: function.DynamicReturn{},
+	}
+}
+
+func (f *renderFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var tmpl types.String
+	var vars types.Dynamic
+	if resp.Error = req.Arguments.Get(ctx, &tmpl, &vars); resp.Error != nil {
+		return
+	}
+	runRender(ctx, resp, "render", tmpl, vars, func(e *engine.Engine, v map[string]engine.Value) ([]engine.Value, error) {
+		return e.Render(ctx, engine.Source{Text: []byte(tmpl.ValueString())}, v)
+	}, f.engine)
+}
+
+// runRender is the body that render and render_file share: unknown and
+// null handling, the context conversion, the engine call and the result.
+func runRender(ctx context.Context, resp *function.RunResponse, name string, first types.String, c types.Dynamic,
+	render func(*engine.Engine, map[string]engine.Value) ([]engine.Value, error), eng func(context.Context) *engine.Engine) {
+	if first.IsNull() {
+		resp.Error = function.NewArgumentFuncError(0, "the first argument must not be null")
+		return
+	}
+	if first.IsUnknown() {
+		tflog.Trace(ctx, "celyaml function: first argument unknown, result unknown", map[string]any{"function": name})
+		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
+		return
+	}
+	vars, unknown, err := contextVars(ctx, c)
+	if err != nil {
+		resp.Error = function.NewArgumentFuncError(1, err.Error())
+		return
+	}
+	if unknown {
+		tflog.Trace(ctx, "celyaml function: context wholly unknown, result unknown", map[string]any{"function": name})
+		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
+		return
+	}
+	tflog.Trace(ctx, "celyaml function: rendering", map[string]any{"function": name, "variables": len(vars)})
+	docs, err := render(eng(ctx), vars)
+	if err != nil {
+		tflog.Debug(ctx, "celyaml function: rendering failed", map[string]any{"function": name})
+		resp.Error = function.NewFuncError(err.Error())
+		return
+	}
+	vals, unknown, err := documentsToTerraform(docs)
+	if err != nil {
+		resp.Error = function.NewFuncError(err.Error())
+		return
+	}
+	if unknown {
+		tflog.Debug(ctx, "celyaml function: number of documents unknown, result unknown", map[string]any{"function": name})
+		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
+		return
+	}
+	result, err := resultOf(vals)
+	if err != nil {
+		resp.Error = function.NewFuncError(err.Error())
+		return
+	}
+	tflog.Debug(ctx, "celyaml function: rendered", map[string]any{"function": name, "documents": len(vals)})
+	resp.Error = resp.Result.Set(ctx, toDynamic(result))
+}

@@ -1,0 +1,59 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+)
+
+var _ function.Function = &renderFileFunction{}
+
+// renderFileFunction is provider::celyaml::render_file(path, context).
+type renderFileFunction struct {
+	engine func(context.Context) *engine.Engine
+}
+
+func (f *renderFileFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "render_file"
+}
+
+func (f *renderFileFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "Render a CEL-YAML template file",
+		MarkdownDescription: "Reads the CEL-YAML template at `path`, renders it with the variables in " +
+			"`context` and returns what the `celyaml_render` data source's `result` holds: the document " +
+			"itself when the file renders exactly one document, otherwise a tuple of the documents (an " +
+			"empty tuple for none).\n\n" +
+			"A relative `path` resolves against Terraform's working directory, as with `file()`; write " +
+			"`\"${path.module}/app.yaml\"` so that the module works wherever it is called from. `$include` " +
+			"paths in the file resolve against the file's own directory, so a module finds its own " +
+			"includes, also when Terraform installed it under `.terraform/modules`. Like `file()` and " +
+			"`templatefile()`, the function can read any file Terraform can read.\n\n" +
+			"Errors are function errors whose text starts with `PATH:LINE:COLUMN:` and shows the " +
+			"directive path, the include chain and, for a CEL error, the expression with a caret." +
+			unknownAndResultDoc,
+		Parameters: []function.Parameter{
+			function.StringParameter{
+				Name:                "path",
+				MarkdownDescription: "Path to the template file, usually `\"${path.module}/NAME.yaml\"`.",
+				AllowUnknownValues:  true,
+			},
+			contextParameter(),
+		},
+		Return: function.DynamicReturn{},
+	}
+}
+
+func (f *renderFileFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var path types.String
+	var vars types.Dynamic
+	if resp.Error = req.Arguments.Get(ctx, &path, &vars); resp.Error != nil {
+		return
+	}
+	runRender(ctx, resp, "render_file", path, vars, func(e *engine.Engine, v map[string]engine.Value) ([]engine.Value, error) {
+		return e.RenderFile(ctx, path.ValueString(), v)
+	}, f.engine)
+}
