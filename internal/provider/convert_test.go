@@ -184,7 +184,7 @@ func TestToEngine_everyKind(t *testing.T) {
 
 func TestToEngine_bigIntegerStaysExact(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"9007199254740993", "int(9007199254740993)"},   // 2^53+1: not a float64
+		{"9007199254740993", "int(9007199254740993)"},       // 2^53+1: not a float64
 		{"9223372036854775807", "int(9223372036854775807)"}, // max int64
 		{"-9223372036854775808", "int(-9223372036854775808)"},
 		{"9223372036854775808", "double(9.223372036854776e+18)"}, // 2^63 does not fit
