@@ -1,0 +1,400 @@
+package engine_test
+
+// The golden corpus: every file in testdata/*.txtar is one case.
+//
+// A case is a txtar archive. Its comment (the text before the first
+// section) names the LANGUAGE.md rule the case covers. Sections:
+//
+//   - template.yaml: the template, rendered with RenderFile through an
+//     FSLoader over the archive, so positions read template.yaml:L:C;
+//   - any other file the template includes, e.g. common/x.yaml;
+//   - vars.json (optional): a JSON object of root variables. Whole numbers
+//     that fit in int64 become int64, other numbers float64, objects *Map
+//     with sorted keys, arrays []Value;
+//   - options.json (optional): engine limits by Options field name;
+//   - exactly one of out.yaml (the exact EncodeYAMLStream output) and error
+//     (the exact err.Error() text; the section's final newline is not part
+//     of it);
+//   - out.json (optional, only with out.yaml): the documents as one compact
+//     JSON array, each written by AppendJSON with sortKeys=false.
+//
+// go test ./internal/engine -run TestGolden -update rewrites the expectation
+// sections from what the engine does now. Every rewritten expectation must
+// be checked by hand against LANGUAGE.md before it is committed: the flag
+// is a convenience, not an oracle.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"math/big"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+)
+
+const (
+	goldenDir      = "testdata"
+	goldenMinCases = 150
+
+	secTemplate = "template.yaml"
+	secVars     = "vars.json"
+	secOptions  = "options.json"
+	secOutYAML  = "out.yaml"
+	secOutJSON  = "out.json"
+	secError    = "error"
+)
+
+// expectationSections are the sections the test reads instead of handing
+// them to the template's loader.
+var expectationSections = []string{secVars, secOptions, secOutYAML, secOutJSON, secError}
+
+// ruleComment is what a case's comment must contain: a reference to the
+// rule it covers, e.g. "LANGUAGE.md §2" or "seed §3.4".
+var ruleComment = regexp.MustCompile(`(LANGUAGE\.md|seed) §\d`)
+
+func init() {
+	// Another test file of this binary may already own -update; share it.
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the expectation sections of testdata/*.txtar (check every change by hand)")
+	}
+}
+
+func updating() bool {
+	f := flag.Lookup("update")
+	if f == nil {
+		return false
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return false
+	}
+	b, _ := g.Get().(bool)
+	return b
+}
+
+// goldenCase is one parsed archive.
+type goldenCase struct {
+	name string // file name without .txtar
+	path string
+	ar   *txtar.Archive
+}
+
+func (c *goldenCase) section(name string) ([]byte, bool) {
+	for _, f := range c.ar.Files {
+		if f.Name == name {
+			return f.Data, true
+		}
+	}
+	return nil, false
+}
+
+func loadGoldenCases(t *testing.T) []*goldenCase {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(goldenDir, "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(paths)
+	cases := make([]*goldenCase, 0, len(paths))
+	for _, p := range paths {
+		ar, err := txtar.ParseFile(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		cases = append(cases, &goldenCase{
+			name: strings.TrimSuffix(filepath.Base(p), ".txtar"),
+			path: p,
+			ar:   ar,
+		})
+	}
+	return cases
+}
+
+func TestGolden(t *testing.T) {
+	for _, c := range loadGoldenCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			runGoldenCase(t, c)
+		})
+	}
+}
+
+// TestGolden_corpusSize keeps the corpus from shrinking below what the
+// engine issue asks for.
+func TestGolden_corpusSize(t *testing.T) {
+	if n := len(loadGoldenCases(t)); n < goldenMinCases {
+		t.Fatalf("golden corpus has %d cases, want at least %d", n, goldenMinCases)
+	}
+}
+
+// TestGolden_casesNameTheirRule checks that every case starts with a
+// comment naming the LANGUAGE.md (or seed) rule it covers, and that its
+// sections are well formed.
+func TestGolden_casesNameTheirRule(t *testing.T) {
+	for _, c := range loadGoldenCases(t) {
+		comment := strings.TrimSpace(string(c.ar.Comment))
+		if comment == "" {
+			t.Errorf("%s: no comment before the first section; say which rule the case covers", c.path)
+		} else if !ruleComment.MatchString(comment) {
+			t.Errorf("%s: comment does not name its rule (want e.g. \"LANGUAGE.md §2\" or \"seed §3.4\"): %q", c.path, comment)
+		}
+		seen := map[string]bool{}
+		for _, f := range c.ar.Files {
+			if seen[f.Name] {
+				t.Errorf("%s: section %s appears twice", c.path, f.Name)
+			}
+			seen[f.Name] = true
+		}
+		if !seen[secTemplate] {
+			t.Errorf("%s: no %s section", c.path, secTemplate)
+		}
+		if seen[secOutYAML] == seen[secError] {
+			t.Errorf("%s: want exactly one of %s and %s", c.path, secOutYAML, secError)
+		}
+		if seen[secOutJSON] && !seen[secOutYAML] {
+			t.Errorf("%s: %s without %s", c.path, secOutJSON, secOutYAML)
+		}
+	}
+}
+
+func runGoldenCase(t *testing.T, c *goldenCase) {
+	opts := engine.DefaultOptions()
+	if data, ok := c.section(secOptions); ok {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&opts); err != nil {
+			t.Fatalf("%s: %v", secOptions, err)
+		}
+	}
+	fsys, err := txtar.FS(templateFiles(c.ar))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Loader = engine.FSLoader{FS: fsys}
+
+	vars := map[string]engine.Value{}
+	if data, ok := c.section(secVars); ok {
+		vars, err = decodeVars(data)
+		if err != nil {
+			t.Fatalf("%s: %v", secVars, err)
+		}
+	}
+
+	docs, renderErr := renderGuarded(t, t.Context(), engine.New(opts), vars)
+
+	var gotYAML, gotJSON []byte
+	if renderErr == nil {
+		gotYAML, err = engine.EncodeYAMLStream(docs)
+		if err != nil {
+			t.Fatalf("EncodeYAMLStream: %v", err)
+		}
+		gotJSON, err = jsonArray(docs)
+		if err != nil {
+			t.Fatalf("AppendJSON: %v", err)
+		}
+	}
+
+	if updating() {
+		updateGoldenCase(t, c, gotYAML, gotJSON, renderErr)
+		return
+	}
+
+	if want, ok := c.section(secError); ok {
+		want := strings.TrimSuffix(string(want), "\n")
+		if renderErr == nil {
+			t.Fatalf("rendered, want error\n--- want error:\n%s\n--- got out.yaml:\n%s", want, gotYAML)
+		}
+		if got := renderErr.Error(); got != want {
+			t.Errorf("error text differs\n--- want:\n%s\n--- got:\n%s", want, got)
+		}
+		if _, ok := renderErr.(*engine.Error); !ok {
+			t.Errorf("error is %T, want *engine.Error", renderErr)
+		}
+		return
+	}
+
+	want, _ := c.section(secOutYAML)
+	if renderErr != nil {
+		t.Fatalf("render failed, want output\n--- want out.yaml:\n%s--- got error:\n%s", want, renderErr)
+	}
+	if !bytes.Equal(gotYAML, want) {
+		t.Errorf("out.yaml differs\n--- want:\n%s--- got:\n%s", want, gotYAML)
+	}
+	if wantJSON, ok := c.section(secOutJSON); ok {
+		wantJSON = bytes.TrimSuffix(wantJSON, []byte("\n"))
+		if !bytes.Equal(gotJSON, wantJSON) {
+			t.Errorf("out.json differs\n--- want:\n%s\n--- got:\n%s", wantJSON, gotJSON)
+		}
+	}
+}
+
+// renderGuarded renders template.yaml and turns a panic into a test
+// failure: the engine must never panic.
+func renderGuarded(t *testing.T, ctx context.Context, e *engine.Engine, vars map[string]engine.Value) (docs []engine.Value, err error) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("engine panicked: %v", r)
+		}
+	}()
+	return e.RenderFile(ctx, secTemplate, vars)
+}
+
+// templateFiles returns the archive without its expectation sections, so a
+// template cannot read them.
+func templateFiles(ar *txtar.Archive) *txtar.Archive {
+	out := &txtar.Archive{}
+	for _, f := range ar.Files {
+		if !slices.Contains(expectationSections, f.Name) {
+			out.Files = append(out.Files, f)
+		}
+	}
+	return out
+}
+
+func jsonArray(docs []engine.Value) ([]byte, error) {
+	out := []byte{'['}
+	for i, d := range docs {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		var err error
+		out, err = engine.AppendJSON(out, d, false)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return append(out, ']'), nil
+}
+
+// decodeVars decodes vars.json the way the provider hands Terraform values
+// to the engine: whole numbers that fit in int64 are int64, other numbers
+// float64, objects *Map with sorted keys, arrays []Value.
+func decodeVars(data []byte) (map[string]engine.Value, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var raw map[string]any
+	if err := dec.Decode(&raw); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("trailing data after the JSON object")
+	}
+	vars := make(map[string]engine.Value, len(raw))
+	for k, v := range raw {
+		cv, err := convertJSON(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		vars[k] = cv
+	}
+	return vars, nil
+}
+
+func convertJSON(v any) (engine.Value, error) {
+	switch v := v.(type) {
+	case nil, bool, string:
+		return v, nil
+	case json.Number:
+		return convertNumber(v)
+	case []any:
+		out := make([]engine.Value, len(v))
+		for i, e := range v {
+			ce, err := convertJSON(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = ce
+		}
+		return out, nil
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		m := engine.NewMap(len(keys))
+		for _, k := range keys {
+			ce, err := convertJSON(v[k])
+			if err != nil {
+				return nil, err
+			}
+			m.Set(k, ce)
+		}
+		return m, nil
+	}
+	return nil, fmt.Errorf("unexpected JSON value %T", v)
+}
+
+func convertNumber(n json.Number) (engine.Value, error) {
+	if i, err := strconv.ParseInt(n.String(), 10, 64); err == nil {
+		return i, nil
+	}
+	f, _, err := big.ParseFloat(n.String(), 10, 256, big.ToNearestEven)
+	if err != nil {
+		return nil, err
+	}
+	if f.IsInt() {
+		if i, acc := f.Int64(); acc == big.Exact {
+			return i, nil
+		}
+	}
+	x, _ := f.Float64()
+	if math.IsInf(x, 0) {
+		return nil, fmt.Errorf("number %s is out of range", n)
+	}
+	return x, nil
+}
+
+// updateGoldenCase rewrites the expectation sections of c from what the
+// engine produced, keeping the comment and the input sections.
+func updateGoldenCase(t *testing.T, c *goldenCase, gotYAML, gotJSON []byte, renderErr error) {
+	_, hadJSON := c.section(secOutJSON)
+	files := make([]txtar.File, 0, len(c.ar.Files)+1)
+	for _, f := range c.ar.Files {
+		switch f.Name {
+		case secOutYAML, secOutJSON, secError:
+			continue
+		}
+		files = append(files, f)
+	}
+	if renderErr != nil {
+		files = append(files, txtar.File{Name: secError, Data: []byte(renderErr.Error() + "\n")})
+	} else {
+		files = append(files, txtar.File{Name: secOutYAML, Data: gotYAML})
+		if hadJSON {
+			files = append(files, txtar.File{Name: secOutJSON, Data: append(gotJSON, '\n')})
+		}
+	}
+	ar := &txtar.Archive{Comment: c.ar.Comment, Files: files}
+	if data := txtar.Format(ar); !bytes.Equal(data, mustRead(t, c.path)) {
+		if err := os.WriteFile(c.path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("updated %s: check the new expectation by hand against LANGUAGE.md", c.path)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return data
+}
