@@ -1,0 +1,241 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+func renderSchema(t *testing.T) datasource.SchemaResponse {
+	t.Helper()
+	var resp datasource.SchemaResponse
+	(&renderDataSource{}).Schema(context.Background(), datasource.SchemaRequest{}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatal(resp.Diagnostics)
+	}
+	return resp
+}
+
+// dsConfig builds a celyaml_render configuration; attributes not given are
+// null.
+func dsConfig(t *testing.T, vals map[string]tftypes.Value) tfsdk.Config {
+	t.Helper()
+	s := renderSchema(t).Schema
+	typ := s.Type().TerraformType(context.Background()).(tftypes.Object)
+	attrs := make(map[string]tftypes.Value, len(typ.AttributeTypes))
+	for name, at := range typ.AttributeTypes {
+		if v, ok := vals[name]; ok {
+			attrs[name] = v
+		} else {
+			attrs[name] = tftypes.NewValue(at, nil)
+		}
+	}
+	return tfsdk.Config{Schema: s, Raw: tftypes.NewValue(typ, attrs)}
+}
+
+func str(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+
+func validate(t *testing.T, vals map[string]tftypes.Value) diag.Diagnostics {
+	t.Helper()
+	var resp datasource.ValidateConfigResponse
+	(&renderDataSource{}).ValidateConfig(context.Background(), datasource.ValidateConfigRequest{Config: dsConfig(t, vals)}, &resp)
+	return resp.Diagnostics
+}
+
+func TestRenderDataSource_validateExactlyOneTemplate(t *testing.T) {
+	if d := validate(t, map[string]tftypes.Value{"template": str("a: 1")}); d.HasError() {
+		t.Fatalf("template only: %v", d)
+	}
+	if d := validate(t, map[string]tftypes.Value{"template_file": str("x.yaml")}); d.HasError() {
+		t.Fatalf("template_file only: %v", d)
+	}
+	if d := validate(t, map[string]tftypes.Value{"template_file": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}); d.HasError() {
+		t.Fatalf("unknown template_file only: %v", d)
+	}
+
+	d := validate(t, nil)
+	if len(d) != 1 || d[0].Summary() != "Missing template" ||
+		d[0].Detail() != `Set exactly one of "template" (inline template text) and "template_file" (path to a template file); neither is set.` {
+		t.Fatalf("neither: %v", d)
+	}
+	if p := d[0].(diag.DiagnosticWithPath).Path(); !p.Equal(path.Root("template")) {
+		t.Fatalf("neither: path %s", p)
+	}
+
+	d = validate(t, map[string]tftypes.Value{"template": str("a: 1"), "template_file": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})
+	if len(d) != 1 || d[0].Summary() != "Conflicting template arguments" ||
+		d[0].Detail() != `Set exactly one of "template" (inline template text) and "template_file" (path to a template file); both are set.` {
+		t.Fatalf("both: %v", d)
+	}
+	if p := d[0].(diag.DiagnosticWithPath).Path(); !p.Equal(path.Root("template_file")) {
+		t.Fatalf("both: path %s", p)
+	}
+}
+
+// read runs the data source and returns its state or its diagnostics.
+func read(t *testing.T, vals map[string]tftypes.Value) (renderModel, diag.Diagnostics) {
+	t.Helper()
+	cfg := dsConfig(t, vals)
+	resp := datasource.ReadResponse{State: tfsdk.State{Schema: cfg.Schema, Raw: tftypes.NewValue(cfg.Raw.Type(), nil)}}
+	(&renderDataSource{engine: testEngine}).Read(context.Background(), datasource.ReadRequest{Config: cfg}, &resp)
+	var m renderModel
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Get(context.Background(), &m)...)
+	}
+	return m, resp.Diagnostics
+}
+
+func readOK(t *testing.T, vals map[string]tftypes.Value) renderModel {
+	t.Helper()
+	m, d := read(t, vals)
+	if d.HasError() {
+		t.Fatalf("read: %v", d)
+	}
+	return m
+}
+
+func yamlDocs(t *testing.T, m renderModel) string {
+	t.Helper()
+	var out []string
+	for _, v := range m.YAMLDocuments.Elements() {
+		out = append(out, dumpTerraform(v))
+	}
+	return "[" + strings.Join(out, ", ") + "]"
+}
+
+func ctxObject(attrs map[string]tftypes.Value) tftypes.Value {
+	typs := make(map[string]tftypes.Type, len(attrs))
+	for k, v := range attrs {
+		typs[k] = v.Type()
+	}
+	return tftypes.NewValue(tftypes.Object{AttributeTypes: typs}, attrs)
+}
+
+func TestRenderDataSource_everyAttributeMultiDocument(t *testing.T) {
+	m := readOK(t, map[string]tftypes.Value{
+		"template": str("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name:\n    $eval: \"${{ name }}\"\n  namespace: prod\n---\n" +
+			"kind: Service\nmetadata:\n  name: cart\n---\nnote: not a manifest\n"),
+		"context": ctxObject(map[string]tftypes.Value{"name": str("cart")}),
+	})
+	if got, want := m.YAML.ValueString(), "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: cart\n  namespace: prod\n---\nkind: Service\nmetadata:\n  name: cart\n---\nnote: not a manifest\n"; got != want {
+		t.Errorf("yaml:\n got %q\nwant %q", got, want)
+	}
+	if got, want := yamlDocs(t, m), `["apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: cart\n  namespace: prod\n", "kind: Service\nmetadata:\n  name: cart\n", "note: not a manifest\n"]`; got != want {
+		t.Errorf("yaml_documents:\n got %s\nwant %s", got, want)
+	}
+	if got, want := m.JSON.ValueString(), `[{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"cart","namespace":"prod"}},{"kind":"Service","metadata":{"name":"cart"}},{"note":"not a manifest"}]`; got != want {
+		t.Errorf("json:\n got %s\nwant %s", got, want)
+	}
+	docs := `tuple[object{apiVersion: "apps/v1", kind: "Deployment", metadata: object{name: "cart", namespace: "prod"}}, ` +
+		`object{kind: "Service", metadata: object{name: "cart"}}, object{note: "not a manifest"}]`
+	if got := dumpTerraform(m.Result.UnderlyingValue()); got != docs {
+		t.Errorf("result:\n got %s\nwant %s", got, docs)
+	}
+	if got := dumpTerraform(m.Documents.UnderlyingValue()); got != docs {
+		t.Errorf("documents:\n got %s\nwant %s", got, docs)
+	}
+	wantM := `object{_/Service/_/cart: object{kind: "Service", metadata: object{name: "cart"}}, ` +
+		`apps/Deployment/prod/cart: object{apiVersion: "apps/v1", kind: "Deployment", metadata: object{name: "cart", namespace: "prod"}}}`
+	if got := dumpTerraform(m.Manifests.UnderlyingValue()); got != wantM {
+		t.Errorf("manifests:\n got %s\nwant %s", got, wantM)
+	}
+}
+
+func TestRenderDataSource_singleDocument(t *testing.T) {
+	m := readOK(t, map[string]tftypes.Value{"template": str("b: 2\na: [1, x]\n")})
+	if got := dumpTerraform(m.Result.UnderlyingValue()); got != `object{a: tuple[number(1), "x"], b: number(2)}` {
+		t.Errorf("result: %s", got)
+	}
+	if got := dumpTerraform(m.Documents.UnderlyingValue()); got != `tuple[object{a: tuple[number(1), "x"], b: number(2)}]` {
+		t.Errorf("documents: %s", got)
+	}
+	if got := m.JSON.ValueString(); got != `{"b":2,"a":[1,"x"]}` {
+		t.Errorf("json keeps template order: %s", got)
+	}
+	if got := m.YAML.ValueString(); got != "b: 2\na:\n  - 1\n  - x\n" {
+		t.Errorf("yaml: %q", got)
+	}
+}
+
+func TestRenderDataSource_zeroDocuments(t *testing.T) {
+	m := readOK(t, map[string]tftypes.Value{
+		"template": str("$if: \"enabled\"\n$then:\n  a: 1\n"),
+		"context":  ctxObject(map[string]tftypes.Value{"enabled": tftypes.NewValue(tftypes.Bool, false)}),
+	})
+	if m.YAML.ValueString() != "" || m.JSON.ValueString() != "[]" || yamlDocs(t, m) != "[]" ||
+		dumpTerraform(m.Result.UnderlyingValue()) != "tuple[]" || dumpTerraform(m.Documents.UnderlyingValue()) != "tuple[]" ||
+		dumpTerraform(m.Manifests.UnderlyingValue()) != "object{}" {
+		t.Fatalf("got yaml %q json %q yaml_documents %s result %s documents %s manifests %s", m.YAML.ValueString(), m.JSON.ValueString(),
+			yamlDocs(t, m), m.Result, m.Documents, m.Manifests)
+	}
+}
+
+func TestRenderDataSource_templateFileWithInclude(t *testing.T) {
+	m := readOK(t, map[string]tftypes.Value{
+		"template_file": str("testdata/files/app.yaml"),
+		"context":       ctxObject(map[string]tftypes.Value{"name": str("cart"), "env": str("prod"), "image": str("nginx:1.27")}),
+	})
+	if got := dumpTerraform(m.Documents.UnderlyingValue()); got != appWant {
+		t.Fatalf("got  %s\nwant %s", got, appWant)
+	}
+	if got := manifestKeys(t, m.Manifests.UnderlyingValue()); got != "_/Service/_/cart apps/Deployment/prod/cart" {
+		t.Fatalf("manifests: %s", got)
+	}
+}
+
+func TestRenderDataSource_baseDirForInlineIncludes(t *testing.T) {
+	m := readOK(t, map[string]tftypes.Value{
+		"template": str("labels:\n  $include: parts/labels.yaml\n"),
+		"base_dir": str("testdata/files"),
+		"context":  ctxObject(map[string]tftypes.Value{"name": str("web")}),
+	})
+	if got := dumpTerraform(m.Result.UnderlyingValue()); got != `object{labels: object{app: "web", team: "sre"}}` {
+		t.Fatalf("got %s", got)
+	}
+}
+
+func TestRenderDataSource_errorIsOneDiagnosticOnTheTemplate(t *testing.T) {
+	_, d := read(t, map[string]tftypes.Value{"template": str("kind: x\nsum:\n  $eval: \"${{ 1 + 1.0 }}\"\n")})
+	if len(d) != 1 || d[0].Summary() != "Template rendering failed" {
+		t.Fatalf("got %v", d)
+	}
+	want := "<inline>:3:10: sum.$eval: found no matching overload for '_+_' applied to '(int, double)'\n  | ${{ 1 + 1.0 }}\n  | ......^"
+	if d[0].Detail() != want {
+		t.Fatalf("detail:\n got %q\nwant %q", d[0].Detail(), want)
+	}
+	if p := d[0].(diag.DiagnosticWithPath).Path(); !p.Equal(path.Root("template")) {
+		t.Fatalf("path %s", p)
+	}
+
+	_, d = read(t, map[string]tftypes.Value{"template_file": str("testdata/files/broken.yaml")})
+	if len(d) != 1 || d[0].Summary() != "Template rendering failed" || !strings.HasPrefix(d[0].Detail(), "testdata/files/broken.yaml:4:12: ") {
+		t.Fatalf("file: got %v", d)
+	}
+	if p := d[0].(diag.DiagnosticWithPath).Path(); !p.Equal(path.Root("template_file")) {
+		t.Fatalf("file: path %s", p)
+	}
+}
+
+func TestRenderDataSource_duplicateManifestIsAnError(t *testing.T) {
+	_, d := read(t, map[string]tftypes.Value{"template": str("kind: A\nmetadata: {name: x}\n---\nkind: A\nmetadata: {name: x}\n")})
+	if len(d) != 1 || d[0].Summary() != "Duplicate manifest ID" ||
+		d[0].Detail() != "documents 0 and 1 have the same manifest ID (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)" {
+		t.Fatalf("got %v", d)
+	}
+}
+
+func TestRenderDataSource_contextMustBeAnObject(t *testing.T) {
+	_, d := read(t, map[string]tftypes.Value{"template": str("a: 1\n"), "context": str("x")})
+	if len(d) != 1 || d[0].Summary() != "Invalid context" {
+		t.Fatalf("got %v", d)
+	}
+	if p := d[0].(diag.DiagnosticWithPath).Path(); !p.Equal(path.Root("context")) {
+		t.Fatalf("path %s", p)
+	}
+}

@@ -1,0 +1,76 @@
+package provider
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+)
+
+func TestEvalFunction_Known(t *testing.T) {
+	f := &evalFunction{engine: testEngine}
+	for _, tc := range []struct {
+		expr string
+		ctx  types.Dynamic
+		want string
+	}{
+		{"replicas * 2", vars(t, "replicas", 3), "number(6)"},
+		{"name + '-' + env", vars(t, "name", "cart", "env", "prod"), `"cart-prod"`},
+		{"{'b': 1, 'a': [true, null]}", vars(t), `object{a: tuple[true, null(basetypes.DynamicType)], b: number(1)}`},
+		{"9007199254740993 + 0", vars(t), "number(9007199254740993)"},
+		{"big + 1", vars(t, "big", int64(9007199254740992)), "number(9007199254740993)"},
+		{"1.5 * 2.0", vars(t), "number(3)"},
+	} {
+		if got := callOK(t, f, types.StringValue(tc.expr), tc.ctx); got != tc.want {
+			t.Errorf("%s: got %s, want %s", tc.expr, got, tc.want)
+		}
+	}
+}
+
+func TestEvalFunction_Null(t *testing.T) {
+	f := &evalFunction{engine: testEngine}
+	if got := callOK(t, f, types.StringValue("[1, 2, 3].size()"), types.DynamicNull()); got != "number(3)" {
+		t.Fatalf("got %s", got)
+	}
+	if got := callOK(t, f, types.StringValue("null"), types.DynamicNull()); got != "null(basetypes.DynamicType)" {
+		t.Fatalf("null: got %s", got)
+	}
+}
+
+func TestEvalFunction_Unknown(t *testing.T) {
+	// reading an unknown variable gives unknown
+	f := &evalFunction{engine: testEngine}
+	v, ferr := callFunction(t, f, types.StringValue("image + ':latest'"), vars(t, "image", engine.Unknown{}, "n", 1))
+	if ferr != nil || !v.IsUnknown() {
+		t.Fatalf("reads unknown: got %s %v", v, ferr)
+	}
+	// not reading it stays known
+	if got := callOK(t, f, types.StringValue("n + 1"), vars(t, "image", engine.Unknown{}, "n", 1)); got != "number(2)" {
+		t.Fatalf("does not read unknown: got %s", got)
+	}
+	// an unknown expression is unknown without evaluating
+	v, ferr = callFunction(t, &evalFunction{engine: noEngine(t)}, types.StringUnknown(), types.DynamicNull())
+	if ferr != nil || !v.IsUnknown() {
+		t.Fatalf("unknown expression: got %s %v", v, ferr)
+	}
+	v, ferr = callFunction(t, &evalFunction{engine: noEngine(t)}, types.StringValue("1"), types.DynamicUnknown())
+	if ferr != nil || !v.IsUnknown() {
+		t.Fatalf("unknown context: got %s %v", v, ferr)
+	}
+}
+
+func TestEvalFunction_errorShowsTheCaretAndNoValue(t *testing.T) {
+	f := &evalFunction{engine: testEngine}
+	_, ferr := callFunction(t, f, types.StringValue("password + 1"), vars(t, "password", "s3cr3t-hunter2"))
+	if ferr == nil {
+		t.Fatal("no error")
+	}
+	if !strings.Contains(ferr.Text, "password + 1\n") || !strings.Contains(ferr.Text, "^") {
+		t.Fatalf("no expression and caret in %q", ferr.Text)
+	}
+	if strings.Contains(ferr.Text, "s3cr3t-hunter2") {
+		t.Fatalf("the error leaks the value: %q", ferr.Text)
+	}
+}
