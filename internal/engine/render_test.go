@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/fstest"
+)
+
+// dump prints a value compactly and deterministically, with unknowns shown
+// as "?" and map keys in their order.
+func dump(v Value) string {
+	var b strings.Builder
+	var walk func(Value)
+	walk = func(v Value) {
+		switch v := v.(type) {
+		case nil:
+			b.WriteString("null")
+		case bool:
+			b.WriteString(strconv.FormatBool(v))
+		case int64:
+			b.WriteString(strconv.FormatInt(v, 10))
+		case float64:
+			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64) + "d")
+		case string:
+			b.WriteString(strconv.Quote(v))
+		case Unknown:
+			b.WriteString("?")
+		case []Value:
+			b.WriteString("[")
+			for i, e := range v {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				walk(e)
+			}
+			b.WriteString("]")
+		case *Map:
+			b.WriteString("{")
+			for i := 0; i < v.Len(); i++ {
+				k, e := v.At(i)
+				if i > 0 {
+					b.WriteString(",")
+				}
+				b.WriteString(k + ":")
+				walk(e)
+			}
+			b.WriteString("}")
+		default:
+			b.WriteString("<" + typeName(v) + ">")
+		}
+	}
+	walk(v)
+	return b.String()
+}
+
+func typeName(v Value) string {
+	if v == UnknownStream {
+		return "stream?"
+	}
+	return "unexpected"
+}
+
+func dumpDocs(docs []Value) string {
+	parts := make([]string, len(docs))
+	for i, d := range docs {
+		parts[i] = dump(d)
+	}
+	return strings.Join(parts, " | ")
+}
+
+func renderInline(t *testing.T, e *Engine, tmpl string, vars map[string]Value) string {
+	t.Helper()
+	docs, err := e.Render(context.Background(), Source{Text: []byte(tmpl)}, vars)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return dumpDocs(docs)
+}
+
+func TestRender_inlineIncludeResolvesAgainstBaseDir(t *testing.T) {
+	fsys := fstest.MapFS{
+		"mod/parts/labels.yaml": {Data: []byte("team: ${{ plain }}\nname: {$eval: '${{ name }}'}\n")},
+	}
+	e := New(Options{Loader: FSLoader{FS: fsys}})
+	docs, err := e.Render(context.Background(), Source{Text: []byte("labels:\n  $include: parts/labels.yaml\n  $with: {name: cart}\n"), BaseDir: "mod"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dumpDocs(docs), `{labels:{team:"${{ plain }}",name:"cart"}}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+func TestRender_inlineErrorsSayInline(t *testing.T) {
+	e := New(Options{})
+	got := renderInline(t, e, "a: 1\nb:\n  $iff: x\n", nil)
+	want := "error: <inline>:3:3: b.$iff: unknown directive $iff: did you mean $if?"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+type countingLoader struct {
+	fs    fstest.MapFS
+	reads atomic.Int64
+}
+
+func (l *countingLoader) ReadFile(name string) ([]byte, error) {
+	l.reads.Add(1)
+	return FSLoader{FS: l.fs}.ReadFile(name)
+}
+
+func TestRender_includedFileIsReadOncePerRender(t *testing.T) {
+	l := &countingLoader{fs: fstest.MapFS{
+		"t.yaml":    {Data: []byte("- $include: part.yaml\n- $include: part.yaml\n- $include: ./part.yaml\n")},
+		"part.yaml": {Data: []byte("x: 1\n")},
+	}}
+	e := New(Options{Loader: l})
+	docs, err := e.RenderFile(context.Background(), "t.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dumpDocs(docs), `[{x:1},{x:1},{x:1}]`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if n := l.reads.Load(); n != 2 {
+		t.Errorf("read %d files, want 2 (the template and part.yaml once)", n)
+	}
+}
+
+func TestRender_errorInIncludedFileShowsChain(t *testing.T) {
+	fsys := fstest.MapFS{
+		"t.yaml":     {Data: []byte("a:\n  $include: sub/a.yaml\n")},
+		"sub/a.yaml": {Data: []byte("b:\n  $include: b.yaml\n")},
+		"sub/b.yaml": {Data: []byte("c:\n  $eval: '${{ 1 + }}'\n")},
+	}
+	e := New(Options{Loader: FSLoader{FS: fsys}})
+	_, err := e.RenderFile(context.Background(), "t.yaml", nil)
+	var ee *Error
+	if !errors.As(err, &ee) {
+		t.Fatalf("got %v, want *Error", err)
+	}
+	if ee.Pos != (Pos{"sub/b.yaml", 2, 10}) {
+		t.Errorf("pos = %v", ee.Pos)
+	}
+	if len(ee.Chain) != 2 || ee.Chain[0] != (Pos{"sub/a.yaml", 2, 3}) || ee.Chain[1] != (Pos{"t.yaml", 2, 3}) {
+		t.Errorf("chain = %v", ee.Chain)
+	}
+}
+
+func TestRender_cancelledContextStopsLoop(t *testing.T) {
+	e := New(Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := e.Render(ctx, Source{Text: []byte("- $for: i in lists.range(1000)\n  $do: x\n")}, nil)
+	if err == nil || !strings.Contains(err.Error(), "cancel") {
+		t.Fatalf("got %v, want a cancellation error", err)
+	}
+}
+
+func TestRender_sameTemplateCompiledOnce(t *testing.T) {
+	e := New(Options{})
+	src := []byte("a: {$eval: '${{ x }}'}\n")
+	for i := int64(0); i < 3; i++ {
+		docs, err := e.Render(context.Background(), Source{Text: src}, map[string]Value{"x": i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := dumpDocs(docs), "{a:"+strconv.FormatInt(i, 10)+"}"; got != want {
+			t.Errorf("got %s, want %s", got, want)
+		}
+	}
+	if n := len(e.files.m); n != 1 {
+		t.Errorf("%d compiled files cached, want 1", n)
+	}
+}
+
+func TestEval_keepsTypeAndPositionsErrors(t *testing.T) {
+	e := New(Options{})
+	v, err := e.Eval(context.Background(), "x * 2", map[string]Value{"x": int64(21)})
+	if err != nil || dump(v) != "42" {
+		t.Fatalf("got %s, %v", dump(v), err)
+	}
+	_, err = e.Eval(context.Background(), "x +", map[string]Value{"x": int64(1)})
+	if err == nil || !strings.HasPrefix(err.Error(), "<inline>:1:1: ") || !strings.Contains(err.Error(), "\n  | x +\n") {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -1,0 +1,68 @@
+package engine
+
+import (
+	"testing"
+)
+
+// Unknown values (terraform plan) flow through the engine: what reads one
+// is unknown, what does not stays known, and a structure decided by one is
+// unknown at the smallest enclosing node.
+
+func TestRender_unknownValues(t *testing.T) {
+	vars := map[string]Value{
+		"image": Unknown{},
+		"name":  "cart",
+		"flag":  Unknown{},
+		"list":  Unknown{},
+		"mixed": []Value{Unknown{}, "cart"},
+		"svc":   mapOf("name", "cart", "port", Unknown{}),
+	}
+	cases := []struct{ name, tmpl, want string }{
+		{"eval exact reading unknown", "image: {$eval: '${{ image }}'}\nname: {$eval: '${{ name }}'}\n", `{image:?,name:"cart"}`},
+		{"eval mixed with unknown segment", "ref: {$eval: 'repo/${{ image }}:1'}\n", `{ref:?}`},
+		{"unknown leaf inside a known map", "port: {$eval: '${{ svc.port }}'}\nn: {$eval: '${{ svc.name }}'}\n", `{port:?,n:"cart"}`},
+		{"if in value position", "a:\n  $if: flag\n  $then: 1\nb: 2\n", `{a:?,b:2}`},
+		{"if merged beside keys makes the mapping unknown", "outer:\n  a: 1\n  $if: flag\n  $then: {b: 2}\nc: 3\n", `{outer:?,c:3}`},
+		{"if in item position with two plain branches is one unknown item", "- 0\n- $if: flag\n  $then: 1\n  $else: 2\n- 3\n", `[0,?,3]`},
+		{"if in item position without else makes the sequence unknown", "s:\n  - 0\n  - $if: flag\n    $then: 1\nt: 1\n", `{s:?,t:1}`},
+		{"for over unknown in item position", "s:\n  - $for: x in list\n    $do: 1\nt: 1\n", `{s:?,t:1}`},
+		{"for over unknown in value position", "s:\n  $for: k, v in list\n  $do: {$key: '${{ k }}', $value: 1}\nt: 1\n", `{s:?,t:1}`},
+		{"for over known list with unknown elements", "s:\n  - $for: x in mixed\n    $do: {$eval: '${{ x }}'}\n", `{s:[?,"cart"]}`},
+		{"key unknown", "m:\n  $key: {$eval: '${{ image }}'}\n  $value: 1\n", `{m:?}`},
+		{"assert undecidable makes its mapping unknown", "m:\n  $assert: flag\n  a: 1\nb: 2\n", `{m:?,b:2}`},
+		{"let binding an unknown flows on", "$let:\n  img: image + ':1'\n  n: name\nref: {$eval: '${{ img }}'}\nn: {$eval: '${{ n }}'}\n", `{ref:?,n:"cart"}`},
+		{"short-circuit keeps known", "a: {$eval: '${{ true || flag }}'}\n", `{a:true}`},
+		{"include path unknown", "a:\n  $include: {$eval: '${{ image }}.yaml'}\nb: 1\n", `{a:?,b:1}`},
+		{"document-root for over unknown makes the stream unknown", "$for: x in list\n$do: {a: 1}\n", `<stream?>`},
+		{"document root if unknown makes the stream unknown", "$if: flag\n$then: {a: 1}\n", `<stream?>`},
+	}
+	e := New(Options{})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := renderInline(t, e, c.tmpl, vars); got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestEval_unknownOnlyWhenRead(t *testing.T) {
+	e := New(Options{})
+	vars := map[string]Value{"a": Unknown{}, "b": int64(2)}
+	v, err := e.Eval(t.Context(), "a + 1", vars)
+	if err != nil || !IsUnknown(v) {
+		t.Errorf("a + 1 = %s, %v; want unknown", dump(v), err)
+	}
+	v, err = e.Eval(t.Context(), "b + 1", vars)
+	if err != nil || dump(v) != "3" {
+		t.Errorf("b + 1 = %s, %v; want 3", dump(v), err)
+	}
+}
+
+func mapOf(kv ...Value) *Map {
+	m := NewMap(len(kv) / 2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m.Set(kv[i].(string), kv[i+1])
+	}
+	return m
+}
