@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"testing"
+)
+
+// fuzzStrings are strings the emitters find hard: every kind of YAML 1.1
+// and 1.2 ambiguity, indicators, escapes, line breaks and unicode. The
+// fuzz value builder picks them by index, or takes raw bytes from the input.
+var fuzzStrings = []string{
+	"", "~", "null", "NULL", "true", "False", "yes", "No", "on", "OFF", "y", "N", "=", "<<",
+	"0", "-1", "+1", "0777", "0o17", "0x1F", "0b101", "1_000", "1e3", "1.5", ".5", "1.", "._5", "1e400",
+	".inf", "-.Inf", ".nan", "1:20", "190:20:30.15", "2001-12-14", "2001-12-14 21:59:43.10 -5",
+	"2001-12-14T21:59:43Z", "1.2.3", "10.0.0.1", "3Gi", "v1", "a: b", "a:b", "a #b", "#a", "- a", "-",
+	"? a", "---", "...", "'", "\"", "\\", "@a", "`a", "%a", "!a", "&a", "*a", "|", ">", "[", "]", "{", "}", ",",
+	" lead", "trail ", "\t", "a\tb", "\x00", "\x7f", "\u0085", "\u00a0", "\ufeff", "\ufeffa", "\ufffe",
+	"\u2028", "a\u2028b", "a\u2029\u2029b", "😀", "日本語", "ñ", "\xff", "a\xfeb",
+	"\n", "\n\n", "a\n", "a\nb", "a\nb\n", "a\nb\n\n", " a\nb", "\ta\nb", "a\n\tb", "a \nb", "a\n b",
+	"a\nb ", "a\r\nb", "\r", "a\n\u2028b", "a\n\u2028", "x\n😀", "\n a", "a\n\n\nb",
+	"key", "name", "apiVersion", "metadata", "labels", "spec", "ports",
+}
+
+// fuzzFloats are doubles at the edges of the integer and float forms.
+var fuzzFloats = []float64{
+	0, math.Copysign(0, -1), 1, -1, 3, 0.5, -2.25, 0.1, 1e-7, 1e-6, 1e20, 1e21, 1e300, -1e300,
+	1e18, 9223372036854775807, 9223372036854775808, -9223372036854775808, -9223372036854777856,
+	math.MaxFloat64, math.SmallestNonzeroFloat64, math.NaN(), math.Inf(1), math.Inf(-1), 123456789.5,
+}
+
+// fuzzReader turns fuzz input into a value tree: each byte picks a kind,
+// and strings come from fuzzStrings or straight from the input.
+type fuzzReader struct{ b []byte }
+
+func (r *fuzzReader) next() byte {
+	if len(r.b) == 0 {
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func (r *fuzzReader) take(n int) []byte {
+	n = min(n, len(r.b))
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *fuzzReader) u64() uint64 {
+	var buf [8]byte
+	copy(buf[:], r.take(8))
+	return binary.LittleEndian.Uint64(buf[:])
+}
+
+func (r *fuzzReader) str() string {
+	c := r.next()
+	if c&1 == 0 {
+		return fuzzStrings[int(c>>1)%len(fuzzStrings)]
+	}
+	return string(r.take(int(c >> 1)))
+}
+
+func (r *fuzzReader) value(depth int) Value {
+	op := r.next()
+	kind := op % 9
+	if depth >= 5 && kind >= 7 {
+		kind = 4
+	}
+	switch kind {
+	case 0:
+		return nil
+	case 1:
+		return op&0x10 != 0
+	case 2:
+		if op&0x10 != 0 {
+			return int64(r.u64())
+		}
+		return int64(int8(r.next()))
+	case 3:
+		if op&0x10 != 0 {
+			return math.Float64frombits(r.u64())
+		}
+		return fuzzFloats[int(r.next())%len(fuzzFloats)]
+	case 7:
+		n := int(r.next() % 6)
+		m := NewMap(n)
+		for i := 0; i < n; i++ {
+			k := r.str()
+			m.Set(k, r.value(depth+1))
+		}
+		return m
+	case 8:
+		n := int(r.next() % 6)
+		items := make([]Value, n)
+		for i := range items {
+			items[i] = r.value(depth + 1)
+		}
+		return items
+	}
+	return r.str()
+}
+
+func fuzzValue(data []byte) Value {
+	r := fuzzReader{b: data}
+	return r.value(0)
+}
+
+// rawString is fuzz input that builds the string s.
+func rawString(s string) []byte {
+	return append([]byte{4, byte(len(s)<<1 | 1)}, s...)
+}
+
+func FuzzAppendYAML(f *testing.F) {
+	for _, s := range fuzzStrings {
+		if len(s) < 128 {
+			f.Add(rawString(s))
+		}
+	}
+	for i := range fuzzStrings {
+		// A mapping whose key and value are the same tricky string, in a
+		// sequence, so keys, values and items all see it.
+		f.Add([]byte{8, 2, 7, 1, byte(i << 1), 4, byte(i << 1), 4, byte(i << 1)})
+	}
+	for i := range fuzzFloats {
+		f.Add([]byte{8, 2, 3, byte(i), 7, 1, 2, 3, byte(i)})
+	}
+	f.Add([]byte{7, 3, 0x1f, 'k', 'e', 'y', 7, 2, 2, 8, 3, 4, 4, 12, 4, 14, 0x0b, 'a', '\n', 'b', 'c', '\n', 8, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v := fuzzValue(data)
+		checkYAMLAgainstV3(t, v)
+		checkJSONAgainstStdlib(t, v)
+
+		docs := []Value{v, v}
+		got, err := EncodeYAMLStream(docs)
+		if err != nil {
+			t.Fatalf("EncodeYAMLStream: %v", err)
+		}
+		want, err := yamlV3Stream(docs)
+		if err != nil {
+			t.Fatalf("yaml.v3 reference: %v", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("EncodeYAMLStream differs from yaml.v3\ngot  %q\nwant %q", got, want)
+		}
+		back, err := decodeYAMLStream(got)
+		if err != nil {
+			t.Fatalf("yaml.v3 cannot read the stream back: %v\n%q", err, got)
+		}
+		if len(back) != 2 || !sameValue(back[0], normalize(v)) || !sameValue(back[1], normalize(v)) {
+			t.Fatalf("stream round trip changed the value\n%q", got)
+		}
+	})
+}
