@@ -17,6 +17,7 @@ import (
 
 type forDir struct {
 	key     *yaml.Node
+	doKey   *yaml.Node
 	v1, v2  string
 	coll    *exprRef
 	body    tnode
@@ -26,17 +27,18 @@ type forDir struct {
 
 var forSyntax = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\s+in\s`)
 
-func (c *compiler) forDir(key, spec, do *yaml.Node, path string) (producer, *compileError) {
+func (c *compiler) forDir(key, spec *yaml.Node, doP kvPair, path string) (producer, *compileError) {
+	do := doP.v
 	sn := deref(spec)
 	s, ok := stringScalar(sn)
 	if !ok {
-		return nil, cerr(sn, path, `$for takes a string "x in EXPR" or "a, b in EXPR", got a `+kindName(sn))
+		return nil, cerr(sn, path, `$for takes a string "x in EXPR" or "a, b in EXPR", got `+aKind(sn))
 	}
 	m := forSyntax.FindStringSubmatchIndex(s)
 	if m == nil || strings.TrimSpace(s[m[1]:]) == "" {
 		return nil, cerr(sn, path, `$for must be "x in EXPR" or "a, b in EXPR", e.g. "svc in services" or "k, v in labels"`)
 	}
-	d := &forDir{key: key, path: path, v1: s[m[2]:m[3]]}
+	d := &forDir{key: key, doKey: doP.k, path: path, v1: s[m[2]:m[3]]}
 	if m[4] >= 0 {
 		d.v2 = s[m[4]:m[5]]
 		if d.v2 == d.v1 {
@@ -191,12 +193,12 @@ func (d *forDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
 
 func (d *forDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
 	if d.bodySeq && pos == posStream {
-		return dst, r.errAt(fr, d.key, d.path+".$do", "a $do body written as a sequence cannot stand at a document root: documents are not lists; give one mapping per document")
+		return dst, r.errAt(fr, d.doKey, d.path+".$do", "a $do body written as a sequence cannot stand at a document root: documents are not lists; give one mapping per document")
 	}
 	_, unknown, err := d.iterate(r, sc, fr, func(it *scope) error {
 		var err error
 		if d.bodySeq {
-			dst, err = r.splice(d.body, d.key, d.path+".$do", it, fr, pos, dst)
+			dst, err = r.splice(d.body, d.doKey, d.path+".$do", it, fr, pos, dst)
 		} else {
 			dst, err = r.multi(d.body, it, fr, pos, dst)
 		}

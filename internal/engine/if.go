@@ -14,8 +14,9 @@ type ifDir struct {
 	path             string
 }
 
-func (c *compiler) ifDir(key, cond, thenN, elseN *yaml.Node, path string) (producer, *compileError) {
-	d := &ifDir{key: key, path: path}
+func (c *compiler) ifDir(key, cond *yaml.Node, thenP, elseP kvPair, path string) (producer, *compileError) {
+	d := &ifDir{key: key, path: path, thenKey: thenP.k, elseKey: elseP.k}
+	thenN, elseN := thenP.v, elseP.v
 	cn := deref(cond)
 	if s, ok := stringScalar(cn); ok {
 		d.cond = &exprRef{text: s, shown: s, node: cn, path: path}
@@ -24,7 +25,7 @@ func (c *compiler) ifDir(key, cond, thenN, elseN *yaml.Node, path string) (produ
 		b := v.(bool)
 		d.constCond = &b
 	} else {
-		return nil, cerr(cn, path, "$if takes a CEL expression string, got a "+kindName(cn))
+		return nil, cerr(cn, path, "$if takes a CEL expression string, got "+aKind(cn))
 	}
 	var err *compileError
 	if d.then, err = c.node(thenN, path+".$then"); err != nil {
@@ -45,21 +46,21 @@ func (d *ifDir) name() string        { return "$if" }
 
 // branch decides the condition: the chosen body (nil for none), whether it
 // is a sequence body, and whether the condition is unknown.
-func (d *ifDir) branch(r *renderer, sc *scope, fr *frame) (tnode, bool, string, bool, error) {
+func (d *ifDir) branch(r *renderer, sc *scope, fr *frame) (tnode, bool, *yaml.Node, bool, error) {
 	var ok bool
 	if d.constCond != nil {
 		ok = *d.constCond
 	} else {
 		v, unknown, err := r.evalBool(d.cond, sc, fr, "the $if condition")
 		if err != nil || unknown {
-			return nil, false, "", unknown, err
+			return nil, false, nil, unknown, err
 		}
 		ok = v
 	}
 	if ok {
-		return d.then, d.thenSeq, d.path + ".$then", false, nil
+		return d.then, d.thenSeq, d.thenKey, false, nil
 	}
-	return d.els, d.elseSeq, d.path + ".$else", false, nil
+	return d.els, d.elseSeq, d.elseKey, false, nil
 }
 
 func (d *ifDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
@@ -77,7 +78,7 @@ func (d *ifDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
 }
 
 func (d *ifDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
-	body, seq, path, unknown, err := d.branch(r, sc, fr)
+	body, seq, bkey, unknown, err := d.branch(r, sc, fr)
 	if err != nil {
 		return dst, err
 	}
@@ -93,7 +94,7 @@ func (d *ifDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst []Val
 		return dst, nil
 	}
 	if seq {
-		return r.splice(body, d.key, path, sc, fr, pos, dst)
+		return r.splice(body, bkey, d.path+"."+bkey.Value, sc, fr, pos, dst)
 	}
 	return r.multi(body, sc, fr, pos, dst)
 }

@@ -49,6 +49,17 @@ type mapNode struct {
 // mapping.
 func (m *mapNode) replaces() bool { return len(m.prods) == 1 && m.nRegular == 0 }
 
+// isDirectiveLike reports whether a key claims to be a directive: "$"
+// followed by a letter or "_". Other keys, such as "${{ x }}" or "$", are
+// plain data.
+func isDirectiveLike(k string) bool {
+	if len(k) < 2 || k[0] != '$' {
+		return false
+	}
+	c := k[1]
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
 // kvPair is one key and value of a mapping being compiled.
 type kvPair struct {
 	k, v *yaml.Node
@@ -81,7 +92,7 @@ func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
 		case strings.HasPrefix(key, "$$"):
 			p.key = key[1:]
 			regular = append(regular, p)
-		case strings.HasPrefix(key, "$"):
+		case isDirectiveLike(key):
 			if !isDirective(key) {
 				msg := "unknown directive " + key
 				if s := suggest(key); s != "" {
@@ -162,14 +173,9 @@ func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
 		)
 		switch d {
 		case "$if":
-			var thenN, elseN *yaml.Node
-			thenN = dirs["$then"].v
-			if q, ok := dirs["$else"]; ok {
-				elseN = q.v
-			}
-			prod, err = c.ifDir(p.k, p.v, thenN, elseN, dp)
+			prod, err = c.ifDir(p.k, p.v, dirs["$then"], dirs["$else"], dp)
 		case "$for":
-			prod, err = c.forDir(p.k, p.v, dirs["$do"].v, dp)
+			prod, err = c.forDir(p.k, p.v, dirs["$do"], dp)
 		case "$eval":
 			prod, err = compileEval(p.k, p.v, dp)
 		case "$key":

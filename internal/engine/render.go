@@ -198,7 +198,7 @@ func (r *renderer) multi(t tnode, sc *scope, fr *frame, pos position, dst []Valu
 // position: its items are added in place.
 func (r *renderer) splice(body tnode, key *yaml.Node, path string, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
 	if pos == posStream {
-		return dst, r.errAt(fr, key, path, "a body written as a sequence cannot stand at a document root: documents are not lists; write one document per iteration, or put the sequence under a key")
+		return dst, r.errAt(fr, key, path, "a "+key.Value+" body written as a sequence cannot stand at a document root: documents are not lists; write a mapping per document, or put the sequence under a key")
 	}
 	switch b := body.(type) {
 	case *constNode:
