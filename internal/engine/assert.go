@@ -24,7 +24,7 @@ func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *compil
 	case yaml.ScalarNode:
 		s, ok := stringScalar(n)
 		if !ok {
-			return nil, cerr(n, path, "$assert takes a CEL expression string (or a list of them), got a "+kindName(n))
+			return nil, cerr(n, path, "$assert takes a CEL expression string (or a list of them), got "+aKind(n))
 		}
 		a.conds = append(a.conds, &exprRef{text: s, shown: s, node: n, path: path})
 	case yaml.SequenceNode:
@@ -32,7 +32,7 @@ func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *compil
 			s, ok := stringScalar(c)
 			ip := path + "[" + itoa(i) + "]"
 			if !ok {
-				return nil, cerr(c, ip, "each $assert entry must be a CEL expression string, got a "+kindName(deref(c)))
+				return nil, cerr(c, ip, "each $assert entry must be a CEL expression string, got "+aKind(deref(c)))
 			}
 			a.conds = append(a.conds, &exprRef{text: s, shown: s, node: deref(c), path: ip})
 		}
@@ -40,7 +40,7 @@ func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *compil
 			return nil, cerr(n, path, "$assert has an empty list: give at least one expression")
 		}
 	default:
-		return nil, cerr(n, path, "$assert takes a CEL expression string (or a list of them), got a "+kindName(n))
+		return nil, cerr(n, path, "$assert takes a CEL expression string (or a list of them), got "+aKind(n))
 	}
 	if msgNode != nil {
 		t, err := compileText(msgNode, path+".$msg", "$msg")

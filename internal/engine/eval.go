@@ -29,7 +29,7 @@ func compileText(n *yaml.Node, path, what string) (*textTemplate, *compileError)
 	s, ok := stringScalar(n)
 	n = deref(n)
 	if !ok {
-		return nil, cerr(n, path, what+" takes a string with ${{ }} expressions, got a "+kindName(n))
+		return nil, cerr(n, path, what+" takes a string with ${{ }} expressions, got "+aKind(n))
 	}
 	segs, xerr := scanSegments(s)
 	if xerr != nil {

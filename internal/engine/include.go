@@ -32,7 +32,7 @@ func (c *compiler) includeDir(key, pathN, with *yaml.Node, path string) (produce
 	if with != nil {
 		w := deref(with)
 		if w.Kind != yaml.MappingNode {
-			return nil, cerr(w, path+".$with", "$with takes a mapping from variable names to values, got a "+kindName(w))
+			return nil, cerr(w, path+".$with", "$with takes a mapping from variable names to values, got "+aKind(w))
 		}
 		seen := map[string]*yaml.Node{}
 		for i := 0; i+1 < len(w.Content); i += 2 {

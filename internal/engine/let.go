@@ -20,7 +20,7 @@ type letEntry struct {
 func (c *compiler) lets(key, n *yaml.Node, path string) ([]letEntry, *compileError) {
 	n = deref(n)
 	if n.Kind != yaml.MappingNode {
-		return nil, cerr(key, path, "$let takes a mapping from variable names to expressions, got a "+kindName(n))
+		return nil, cerr(key, path, "$let takes a mapping from variable names to expressions, got "+aKind(n))
 	}
 	seen := map[string]*yaml.Node{}
 	var out []letEntry

@@ -86,7 +86,7 @@ func mapKey(k *yaml.Node) (string, *nodeError) {
 		k = k.Alias
 	}
 	if k.Kind != yaml.ScalarNode {
-		return "", &nodeError{node: k, msg: "a mapping key must be a scalar, not a " + kindName(k)}
+		return "", &nodeError{node: k, msg: "a mapping key must be a scalar, not " + aKind(k)}
 	}
 	if k.Tag == "!!merge" || (k.Value == "<<" && k.Style == 0) {
 		return "", &nodeError{node: k, msg: "merge keys (<<) are not supported: they mean different things to YAML 1.1 and 1.2 readers; use an alias as a value, $let or $include instead"}
@@ -173,6 +173,19 @@ func intValue(n *yaml.Node) (Value, *nodeError) {
 		return nil, &nodeError{node: n, msg: "integer out of range"}
 	}
 	return f, nil
+}
+
+// aKind names a node's kind with its article: "a mapping", "an int".
+func aKind(n *yaml.Node) string {
+	k := kindName(n)
+	switch k[0] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return "an " + k
+	}
+	if k == "null" {
+		return k
+	}
+	return "a " + k
 }
 
 func kindName(n *yaml.Node) string {
