@@ -288,6 +288,13 @@ type scalarInfo struct {
 // analyzeString decides how s is written, up to the context.
 func analyzeString(s string) scalarInfo {
 	si := scalarInfo{text: s, requested: stylePlain}
+	if flags, ok := analyzeSimpleASCII(s); ok {
+		si.flags = flags
+		if resolvesToNonString(s) || needsExtraQuotes(s) {
+			si.requested = styleDouble
+		}
+		return si
+	}
 	if !utf8.ValidString(s) {
 		si.binary = true
 		si.text = encodeBase64Lines(s)
@@ -579,6 +586,59 @@ func yamlPrintable(s string, i int) bool {
 		return !(s[i+1] == 0xBB && s[i+2] == 0xBF) && !(s[i+1] == 0xBF && (s[i+2] == 0xBE || s[i+2] == 0xBF))
 	}
 	return false
+}
+
+// asciiPlain holds the printable ASCII characters that never affect the
+// analysis away from the first position: all but space, ':' and '#'.
+var asciiPlain = func() (t [256]bool) {
+	for c := 0x21; c <= 0x7E; c++ {
+		t[c] = c != ':' && c != '#'
+	}
+	return t
+}()
+
+// analyzeSimpleASCII is analyzeScalar's fast path for the common case: a
+// non-empty string of printable ASCII without leading or trailing space,
+// without ": ", " #" or a trailing ':'. It reports false for anything else.
+func analyzeSimpleASCII(s string) (uint8, bool) {
+	n := len(s)
+	if n == 0 {
+		return 0, false
+	}
+	for i := 0; i < n; i++ {
+		c := s[i]
+		if asciiPlain[c] {
+			continue
+		}
+		switch c {
+		case ' ':
+			if i > 0 && i < n-1 {
+				continue
+			}
+		case ':':
+			if i+1 < n && s[i+1] != ' ' && s[i+1] != '\t' {
+				continue
+			}
+		case '#':
+			if i > 0 && s[i-1] != ' ' {
+				continue
+			}
+		}
+		return 0, false
+	}
+	flags := uint8(fPlain | fSingle | fBlock)
+	switch s[0] {
+	case '#', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+		flags &^= fPlain
+	case '?', ':', '-':
+		if n == 1 || s[1] == ' ' {
+			flags &^= fPlain
+		}
+	}
+	if strings.HasPrefix(s, "---") || strings.HasPrefix(s, "...") {
+		flags &^= fPlain
+	}
+	return flags, true
 }
 
 // analyzeScalar is yaml_emitter_analyze_scalar for block context. s must be

@@ -130,6 +130,9 @@ func FuzzAppendYAML(f *testing.F) {
 	}
 	f.Add([]byte{7, 3, 0x1f, 'k', 'e', 'y', 7, 2, 2, 8, 3, 4, 4, 12, 4, 14, 0x0b, 'a', '\n', 'b', 'c', '\n', 8, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if flags, ok := analyzeSimpleASCII(string(data)); ok && flags != analyzeScalar(string(data)) {
+			t.Fatalf("fast path flags %b, full analysis %b for %q", flags, analyzeScalar(string(data)), data)
+		}
 		v := fuzzValue(data)
 		checkYAMLAgainstV3(t, v)
 		checkJSONAgainstStdlib(t, v)

@@ -757,3 +757,17 @@ func TestAppendJSON_nonFiniteIsError(t *testing.T) {
 		}
 	}
 }
+
+func TestAnalyzeSimpleASCII_agreesWithFullAnalysis(t *testing.T) {
+	extra := []string{"a", "-", "-a", "- a", "?", "?a", ":", ":a", "a:", "a:b", "a: b", "a:\tb", "#", "a#", "a #", "a#b",
+		" a", "a ", "a b", "---", "--", "...", "..", "a---", "[a", "a]", "a,b", "{}", "'a'", "\"a\"", "a'b", "a\"b", "~"}
+	for _, s := range append(extra, fuzzStrings...) {
+		flags, ok := analyzeSimpleASCII(s)
+		if !ok {
+			continue
+		}
+		if full := analyzeScalar(s); flags != full {
+			t.Errorf("%q: fast path flags %b, full analysis %b", s, flags, full)
+		}
+	}
+}
