@@ -305,18 +305,23 @@ func (r *renderer) mapMulti(m *mapNode, sc *scope, fr *frame, pos position, dst 
 
 // merge builds the mapping from its producers and regular keys.
 func (r *renderer) merge(m *mapNode, sc *scope, fr *frame) (Value, bool, error) {
-	results := make([]*Map, len(m.prods))
-	for i, p := range m.prods {
+	var small [4]*Map
+	results := small[:0]
+	if len(m.prods) > len(small) {
+		results = make([]*Map, 0, len(m.prods))
+	}
+	for _, p := range m.prods {
 		v, ok, err := p.value(r, sc, fr)
 		if err != nil {
 			return nil, false, err
 		}
 		if !ok || v == nil {
+			results = append(results, nil)
 			continue
 		}
 		switch v := v.(type) {
 		case *Map:
-			results[i] = v
+			results = append(results, v)
 		case Unknown:
 			return Unknown{}, true, nil
 		default:
@@ -328,27 +333,18 @@ func (r *renderer) merge(m *mapNode, sc *scope, fr *frame) (Value, bool, error) 
 				"this mapping "+why+", so "+p.name()+" must give a mapping to merge into it (or nothing), got "+valueKind(v))
 		}
 	}
-	out := NewMap(len(m.entries))
-	from := make([]*yaml.Node, 0, len(m.entries))
-	fromProd := make([]string, 0, len(m.entries))
-	set := func(k string, v Value, key *yaml.Node, prod string) error {
-		if i := out.find(k); i >= 0 {
-			return r.errAt(fr, key, joinPath(m.path, k), "duplicate key "+quote(k)+": "+
-				origin(fromProd[i], from[i])+", and again "+origin(prod, key))
-		}
-		out.Set(k, v)
-		from = append(from, key)
-		fromProd = append(fromProd, prod)
-		return nil
+	size := m.nRegular
+	for _, res := range results {
+		size += res.Len()
 	}
-	for _, e := range m.entries {
+	out := NewMap(size)
+	for ei, e := range m.entries {
 		if e.prod >= 0 {
 			res := results[e.prod]
-			name := m.prods[e.prod].name()
 			for i := 0; i < res.Len(); i++ {
 				k, v := res.At(i)
-				if err := set(k, v, e.key, name); err != nil {
-					return nil, false, err
+				if out.Set(k, v) {
+					return nil, false, r.dupErr(m, results, ei, k, fr)
 				}
 			}
 			continue
@@ -360,14 +356,38 @@ func (r *renderer) merge(m *mapNode, sc *scope, fr *frame) (Value, bool, error) 
 		if !ok {
 			continue
 		}
-		if err := set(e.name, v, e.key, ""); err != nil {
-			return nil, false, err
+		if out.Set(e.name, v) {
+			return nil, false, r.dupErr(m, results, ei, e.name, fr)
 		}
 	}
 	if err := r.count(fr, m.n, m.path, 1, 2); err != nil {
 		return nil, false, err
 	}
 	return out, true, nil
+}
+
+// dupErr reports key k, given again by entry ei, naming the entry that gave
+// it first.
+func (r *renderer) dupErr(m *mapNode, results []*Map, ei int, k string, fr *frame) error {
+	where := func(e mapEntry) string {
+		if e.prod >= 0 {
+			return origin(m.prods[e.prod].name(), e.key)
+		}
+		return origin("", e.key)
+	}
+	first := ""
+	for _, e := range m.entries[:ei+1] {
+		if (e.prod >= 0 && results[e.prod].Has(k)) || (e.prod < 0 && e.name == k) {
+			first = where(e)
+			break
+		}
+	}
+	e := m.entries[ei]
+	if first == where(e) {
+		first = "given twice by the same " + m.prods[max(e.prod, 0)].name()
+		return r.errAt(fr, e.key, joinPath(m.path, k), "duplicate key "+quote(k)+": "+first)
+	}
+	return r.errAt(fr, e.key, joinPath(m.path, k), "duplicate key "+quote(k)+": "+first+", and again "+where(e))
 }
 
 func origin(prod string, key *yaml.Node) string {
