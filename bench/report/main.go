@@ -1,0 +1,341 @@
+// Command report prints bench/run's one table: medians of the Go
+// benchmarks, the cold-start runs and the Terraform plans, with their
+// spread, ratios against the yaml.v3 floor and against templatefile(), and
+// whether each goal of issue 6 is met.
+//
+//	report GO_BENCH_OUTPUT COLDSTART_OUTPUT TERRAFORM_TIMINGS
+//
+// GO_BENCH_OUTPUT is `go test -bench` output (any -count); COLDSTART_OUTPUT
+// and TERRAFORM_TIMINGS hold "name value" lines, one per run. A missing or
+// empty file leaves its rows out.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// samples maps "name unit" to the values of every run.
+type samples map[string][]float64
+
+func (s samples) add(name, unit string, v float64) {
+	s[name+" "+unit] = append(s[name+" "+unit], v)
+}
+
+// stat is the median of a measure and its spread: (max-min)/median.
+type stat struct {
+	med, spread float64
+	n           int
+	ok          bool
+}
+
+func (s samples) get(name, unit string) stat {
+	vs := append([]float64(nil), s[name+" "+unit]...)
+	if len(vs) == 0 {
+		return stat{}
+	}
+	sort.Float64s(vs)
+	m := vs[len(vs)/2]
+	if len(vs)%2 == 0 {
+		m = (vs[len(vs)/2-1] + vs[len(vs)/2]) / 2
+	}
+	sp := 0.0
+	if m != 0 {
+		sp = (vs[len(vs)-1] - vs[0]) / m
+	}
+	return stat{med: m, spread: sp, n: len(vs), ok: true}
+}
+
+var procSuffix = regexp.MustCompile(`-\d+$`)
+
+func readBench(path string, s samples) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") {
+			continue
+		}
+		name := procSuffix.ReplaceAllString(strings.TrimPrefix(fields[0], "Benchmark"), "")
+		for i := 2; i+1 < len(fields); i += 2 {
+			v, err := strconv.ParseFloat(fields[i], 64)
+			if err != nil {
+				break
+			}
+			s.add(name, fields[i+1], v)
+		}
+	}
+	return sc.Err()
+}
+
+func readPairs(path string, s samples, unit string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) != 2 {
+			continue
+		}
+		v, err := strconv.ParseFloat(fields[1], 64)
+		if err != nil {
+			continue
+		}
+		s.add(fields[0], unit, v)
+	}
+	return sc.Err()
+}
+
+type row struct {
+	measure, value, spread, allocs, xFloor, xTemplatefile, goal string
+}
+
+type table struct{ rows []row }
+
+func (t *table) add(r row) { t.rows = append(t.rows, r) }
+
+func (t *table) section(title string) { t.rows = append(t.rows, row{measure: "**" + title + "**"}) }
+
+func (t *table) print() {
+	head := row{"measure", "median", "spread", "allocs", "× floor", "× templatefile", "goal"}
+	fmt.Println("| " + strings.Join(cells(head), " | ") + " |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---|")
+	for _, r := range t.rows {
+		fmt.Println("| " + strings.Join(cells(r), " | ") + " |")
+	}
+}
+
+func cells(r row) []string {
+	return []string{r.measure, r.value, r.spread, r.allocs, r.xFloor, r.xTemplatefile, r.goal}
+}
+
+func us(ns float64) string {
+	switch {
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns >= 10e3:
+		return fmt.Sprintf("%.0f µs", ns/1e3)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.1f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}
+
+func pct(s stat) string {
+	if s.n < 2 {
+		return ""
+	}
+	return fmt.Sprintf("±%.0f%%", 50*s.spread)
+}
+
+func ratio(a, b float64) string {
+	if b == 0 || math.IsNaN(a/b) {
+		return ""
+	}
+	return fmt.Sprintf("%.2f", a/b)
+}
+
+func check(ok bool, what string) string {
+	if ok {
+		return "ok: " + what
+	}
+	return "**MISSED**: " + what
+}
+
+func main() {
+	if len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: report GO_BENCH_OUTPUT COLDSTART_OUTPUT TERRAFORM_TIMINGS")
+		os.Exit(2)
+	}
+	s := samples{}
+	for i, read := range []func(string) error{
+		func(p string) error { return readBench(p, s) },
+		func(p string) error { return readPairs(p, s, "us") },
+		func(p string) error { return readPairs(p, s, "ms") },
+	} {
+		if err := read(os.Args[1+i]); err != nil && !os.IsNotExist(err) {
+			fmt.Fprintln(os.Stderr, "report:", err)
+			os.Exit(1)
+		}
+	}
+	t := &table{}
+	perService(t, s)
+	other(t, s)
+	terraform(t, s)
+	t.print()
+	fmt.Println()
+	fmt.Println("median of every run; spread is ±half the range (max-min) over the median;")
+	fmt.Println("allocs are heap allocations per service (per expression, per render).")
+}
+
+var sizes = []string{"N=1000", "N=10000"}
+
+func perService(t *table, s samples) {
+	t.section("in process, per service: the scaled kitchen sink")
+	floor := map[string]float64{}
+	for _, n := range sizes {
+		floor[n] = s.get("Floor_yamlv3RoundTrip/"+n, "ns/service").med
+	}
+	line := func(label, bench, n, goal string) stat {
+		st := s.get(bench, "ns/service")
+		if !st.ok {
+			return st
+		}
+		a := s.get(bench, "allocs/service")
+		t.add(row{measure: label + ", " + n, value: us(st.med), spread: pct(st), allocs: fmt.Sprintf("%.1f", a.med),
+			xFloor: ratio(st.med, floor[n]), goal: goal})
+		return st
+	}
+	for _, n := range sizes {
+		line("floor: yaml.v3 decode+encode of the output", "Floor_yamlv3RoundTrip/"+n, n, "")
+	}
+	line("yaml.v3 encode only", "Floor_yamlv3EncodeOnly/N=10000", "N=10000", "")
+	line("encoding/json of the same data", "Floor_encodingJSON/N=10000", "N=10000", "")
+	for _, n := range sizes {
+		line("baseline: hand-written CEL, values", "Baseline_handwrittenCEL/values/"+n, n, "")
+	}
+	for _, n := range sizes {
+		line("baseline: hand-written CEL + yaml.v3", "Baseline_handwrittenCEL/yamlv3/"+n, n, "")
+	}
+	for _, n := range sizes {
+		base := s.get("Baseline_handwrittenCEL/values/"+n, "ns/service")
+		v := s.get("Render_values/"+n, "ns/service")
+		goal := ""
+		if base.ok && v.ok {
+			goal = check(v.med <= 2*base.med, fmt.Sprintf("%.2f× baseline ≤ 2 (goal 1)", v.med/base.med))
+		}
+		line("celyaml Render, values only (functions)", "Render_values/"+n, n, goal)
+	}
+	for _, n := range sizes {
+		v := s.get("Render_yaml/"+n, "ns/service")
+		goal := ""
+		if v.ok && floor[n] > 0 {
+			r := v.med / floor[n]
+			goal = check(r <= 0.7, fmt.Sprintf("%.2f ≤ 0.7 (goal 2)", r))
+			if r <= 0.35 {
+				goal += ", stretch 0.35 met"
+			}
+		}
+		line("celyaml Render + YAML (data source)", "Render_yaml/"+n, n, goal)
+	}
+	for _, n := range sizes {
+		line("celyaml YAML emitter only", "Emit_yaml/"+n, n, "")
+	}
+	for _, n := range sizes {
+		line("celyaml JSON emitter only", "Emit_json/"+n, n, "")
+	}
+	for _, n := range sizes {
+		line("6-deep nesting, render + YAML", "Render_deepNesting/"+n, n, "")
+	}
+	t.section("scaling from N=1000 to N=10000 (total time grows ×, goal 3: ≤ 10.5)")
+	for _, g := range []struct{ label, bench string }{
+		{"values only", "Render_values"},
+		{"render + YAML", "Render_yaml"},
+		{"6-deep nesting", "Render_deepNesting"},
+	} {
+		a, b := s.get(g.bench+"/N=1000", "ns/service"), s.get(g.bench+"/N=10000", "ns/service")
+		if !a.ok || !b.ok {
+			continue
+		}
+		r := 10 * b.med / a.med
+		t.add(row{measure: g.label, value: fmt.Sprintf("×%.2f", r), goal: check(r <= 10.5, fmt.Sprintf("%.2f ≤ 10.5", r))})
+	}
+	a, b := s.get("Render_thousandExpressions/exprs=1000", "ns/expr"), s.get("Render_thousandExpressions/exprs=10000", "ns/expr")
+	if a.ok && b.ok {
+		r := 10 * b.med / a.med
+		t.add(row{measure: "1,000 → 10,000 distinct expressions", value: fmt.Sprintf("×%.2f", r), goal: check(r <= 10.5, fmt.Sprintf("%.2f ≤ 10.5", r))})
+	}
+}
+
+func other(t *table, s samples) {
+	t.section("program cache and cold start")
+	for _, n := range []string{"1000", "10000"} {
+		st := s.get("Render_thousandExpressions/exprs="+n, "ns/expr")
+		if st.ok {
+			a := s.get("Render_thousandExpressions/exprs="+n, "allocs/expr")
+			t.add(row{measure: n + " distinct expressions, warm cache, per expression", value: us(st.med), spread: pct(st), allocs: fmt.Sprintf("%.1f", a.med)})
+		}
+	}
+	if st := s.get("FirstRender_50expressions", "ns/render"); st.ok {
+		a := s.get("FirstRender_50expressions", "allocs/render")
+		t.add(row{measure: "first render, fresh engine, new template of 50 expressions", value: us(st.med), spread: pct(st),
+			allocs: fmt.Sprintf("%.0f", a.med), goal: check(st.med < 20e6, "< 20 ms (goal 5)")})
+	}
+	for _, c := range []struct{ key, label, goal string }{
+		{"env_build_us", "fresh process: CEL environment build (once, lazily)", ""},
+		{"first_eval_us", "fresh process: first Eval (environment + compile)", ""},
+		{"first_render50_us", "fresh process: first render of 50 expressions", "< 20 ms (goal 5)"},
+		{"first_kitchen_us", "fresh process: first kitchen-sink render, 20 services", ""},
+	} {
+		st := s.get(c.key, "us")
+		if !st.ok {
+			continue
+		}
+		r := row{measure: c.label, value: us(st.med * 1e3), spread: pct(st)}
+		if c.goal != "" {
+			r.goal = check(st.med < 20e3, c.goal)
+		}
+		t.add(r)
+	}
+}
+
+func terraform(t *table, s samples) {
+	tf := s.get("plan_many_templatefile", "ms")
+	if !tf.ok && !s.get("plan_empty", "ms").ok {
+		return
+	}
+	t.section("terraform plan, wall time per plan")
+	ms := func(v float64) string { return fmt.Sprintf("%.0f ms", v) }
+	plan := func(key, label, goal string) stat {
+		st := s.get(key, "ms")
+		if !st.ok {
+			return st
+		}
+		r := row{measure: label, value: ms(st.med), spread: pct(st), goal: goal}
+		if tf.ok {
+			r.xTemplatefile = ratio(st.med, tf.med)
+		}
+		t.add(r)
+		return st
+	}
+	plan("plan_empty", "empty configuration, no provider", "")
+	noop := plan("plan_one_noop", "one data source of an empty framework provider", "")
+	one := s.get("plan_one_celyaml", "ms")
+	goal := ""
+	if one.ok && noop.ok {
+		d := one.med - noop.med
+		goal = check(d <= 10, fmt.Sprintf("%+.0f ms vs empty provider ≤ 10 ms (goal 5)", d))
+	}
+	plan("plan_one_celyaml", "one celyaml_render (kitchen sink, 2 services)", goal)
+	plan("plan_many_templatefile", "100 templatefile() + yamlencode, 20 services each", "")
+	many := s.get("plan_many_celyaml", "ms")
+	goal = ""
+	if many.ok && tf.ok {
+		r := many.med / tf.med
+		goal = check(r <= 1.5, fmt.Sprintf("%.2f× templatefile ≤ 1.5 (goal 6)", r))
+		if r < 1 {
+			goal += ", beats HCL"
+		}
+	}
+	plan("plan_many_celyaml", "100 celyaml_render, 20 services each", goal)
+	if many.ok && tf.ok {
+		e := s.get("plan_empty", "ms")
+		if e.ok {
+			t.add(row{measure: "per service above an empty plan: celyaml | templatefile",
+				value: fmt.Sprintf("%.0f µs | %.0f µs", (many.med-e.med)*1e3/2000, (tf.med-e.med)*1e3/2000)})
+		}
+	}
+}
