@@ -7,22 +7,21 @@
 #
 # It builds the provider into a temporary directory, writes a temporary CLI
 # configuration whose dev_overrides point "celyaml/celyaml" at that build,
-# and runs COMMAND in DIR with:
+# copies DIR there, and runs COMMAND in the copy with:
 #
 #   TF_CLI_CONFIG_FILE  the temporary CLI configuration
 #   TF_DATA_DIR         a temporary .terraform directory
-#   TF_STATE            a temporary state file path; pass -state="$TF_STATE"
-#                       to terraform apply/plan/output
 #   CHECKPOINT_DISABLE  1, so Terraform never calls home
 #
+# State files land in the copy, so plain `terraform apply` and
+# `terraform output` work and the repository stays clean.
 # With dev_overrides Terraform needs no `terraform init` for the overridden
 # provider or for the built-in terraform_data; local modules are installed
 # with `terraform get`, which touches no provider or network.
 # The temporary directory is removed on exit unless KEEP_TMP=1.
 #
-# Examples:
-#   scripts/with-dev-provider.sh examples/kubernetes \
-#     sh -c 'terraform plan -input=false -state="$TF_STATE"'
+# Example:
+#   scripts/with-dev-provider.sh examples/kubernetes terraform plan -input=false
 set -euo pipefail
 
 if (( $# < 2 )); then
@@ -66,14 +65,17 @@ CONFIG
 
 export TF_CLI_CONFIG_FILE="$tmp/terraformrc"
 export TF_DATA_DIR="$tmp/data"
-export TF_STATE="$tmp/terraform.tfstate"
 export CHECKPOINT_DISABLE=1
 export TF_IN_AUTOMATION=1
 # Terraform resolved above comes first, so COMMAND runs the same binary.
 export PATH="$tfdir:$PATH"
 
-cd "$dir"
-if grep -qsE '^[[:space:]]*module[[:space:]]+"' ./*.tf; then
+# Work on a copy, without state or .terraform left over from a manual run.
+mkdir -p "$tmp/work"
+tar -C "$dir" --exclude=.terraform --exclude='*.tfstate' --exclude='*.tfstate.*' \
+  --exclude=.terraform.lock.hcl -cf - . | tar -C "$tmp/work" -xf -
+cd "$tmp/work"
+if grep -rqsE --include='*.tf' '^[[:space:]]*module[[:space:]]+"' .; then
   # Installs local modules into TF_DATA_DIR/modules only.
   terraform get -no-color >/dev/null
 fi

@@ -15,11 +15,12 @@ locals {
   # this module finds its files wherever it is installed. manifests() keys
   # the documents by group/Kind/namespace/name: those parts are known at plan
   # time even while var.image is not, so for_each works before apply.
+  # (`namespace` is a reserved word in CEL, so the templates call it `ns`.)
   manifests = provider::celyaml::manifests(provider::celyaml::render_file(
     "${path.module}/templates/app.yaml",
     {
       app         = var.app
-      namespace   = var.namespace
+      ns          = var.namespace
       environment = var.environment
       image       = var.image
       services    = var.services
