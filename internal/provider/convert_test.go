@@ -89,7 +89,7 @@ func dumpTerraform(v attr.Value) string {
 		case basetypes.BoolValue:
 			fmt.Fprintf(&b, "%t", tv.ValueBool())
 		case basetypes.NumberValue:
-			b.WriteString("number(" + tv.ValueBigFloat().Text('g', -1) + ")")
+			b.WriteString("number(" + tv.ValueBigFloat().Text('f', -1) + ")")
 		case basetypes.ObjectValue:
 			attrs := tv.Attributes()
 			keys := make([]string, 0, len(attrs))

@@ -152,23 +152,23 @@ func TestAccRenderDataSource_nullAndEmptyContexts(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: terraformHeader + `
 data "celyaml_render" "absent" {
-  template = "n:\n  $eval: \"$${{ 1 + 1 }}\"\n"
+  template = "sum:\n  $eval: \"$${{ 1 + 1 }}\"\n"
 }
 
 data "celyaml_render" "null" {
-  template = "n:\n  $eval: \"$${{ 1 + 2 }}\"\n"
+  template = "sum:\n  $eval: \"$${{ 1 + 2 }}\"\n"
   context  = null
 }
 
 data "celyaml_render" "empty" {
-  template = "n:\n  $eval: \"$${{ 1 + 3 }}\"\n"
+  template = "sum:\n  $eval: \"$${{ 1 + 3 }}\"\n"
   context  = {}
 }
 `,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.celyaml_render.absent", tfjsonpath.New("yaml"), knownvalue.StringExact("n: 2\n")),
-				statecheck.ExpectKnownValue("data.celyaml_render.null", tfjsonpath.New("yaml"), knownvalue.StringExact("n: 3\n")),
-				statecheck.ExpectKnownValue("data.celyaml_render.empty", tfjsonpath.New("yaml"), knownvalue.StringExact("n: 4\n")),
+				statecheck.ExpectKnownValue("data.celyaml_render.absent", tfjsonpath.New("yaml"), knownvalue.StringExact("sum: 2\n")),
+				statecheck.ExpectKnownValue("data.celyaml_render.null", tfjsonpath.New("yaml"), knownvalue.StringExact("sum: 3\n")),
+				statecheck.ExpectKnownValue("data.celyaml_render.empty", tfjsonpath.New("yaml"), knownvalue.StringExact("sum: 4\n")),
 			},
 			ConfigPlanChecks: emptySecondPlan,
 		}},

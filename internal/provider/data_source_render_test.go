@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 func renderSchema(t *testing.T) datasource.SchemaResponse {
@@ -184,7 +186,7 @@ func TestRenderDataSource_templateFileWithInclude(t *testing.T) {
 	if got := dumpTerraform(m.Documents.UnderlyingValue()); got != appWant {
 		t.Fatalf("got  %s\nwant %s", got, appWant)
 	}
-	if got := manifestKeys(t, m.Manifests.UnderlyingValue()); got != "_/Service/_/cart apps/Deployment/prod/cart" {
+	if got := manifestKeys(t, m.Manifests.UnderlyingValue()); got != "_/Service/_/cart apps/Deployment/prod/cart-prod" {
 		t.Fatalf("manifests: %s", got)
 	}
 }
@@ -237,5 +239,33 @@ func TestRenderDataSource_contextMustBeAnObject(t *testing.T) {
 	}
 	if p := d[0].(diag.DiagnosticWithPath).Path(); !p.Equal(path.Root("context")) {
 		t.Fatalf("path %s", p)
+	}
+}
+
+// yaml is built from the per-document texts of yaml_documents; it must be
+// byte for byte what the engine's stream encoder writes.
+func TestRenderDataSource_yamlIsTheEngineStream(t *testing.T) {
+	tmpl := "a: 1\nb: \"yes\"\n---\n- x\n- {k: v}\n---\nplain scalar\n---\nmulti: |\n  line one\n  line two\n"
+	m := readOK(t, map[string]tftypes.Value{"template": str(tmpl)})
+	docs, err := sharedEngine().Render(context.Background(), engine.Source{Text: []byte(tmpl)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := engine.EncodeYAMLStream(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.YAML.ValueString() != string(want) {
+		t.Fatalf("yaml:\n got %q\nwant %q", m.YAML.ValueString(), want)
+	}
+	if n := len(m.YAMLDocuments.Elements()); n != 4 {
+		t.Fatalf("%d yaml_documents", n)
+	}
+	wantJSON, err := engine.AppendJSON(nil, docs, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.JSON.ValueString() != string(wantJSON) {
+		t.Fatalf("json:\n got %s\nwant %s", m.JSON.ValueString(), wantJSON)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
@@ -69,7 +70,7 @@ func accTest(t *testing.T, tc resource.TestCase) {
 	t.Chdir(pkgDir) // restores the package directory when the test ends
 	base := t.TempDir()
 	tc.WorkingDir = base
-	tc.ProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	factories := map[string]func() (tfprotov6.ProviderServer, error){
 		"celyaml": func() (tfprotov6.ProviderServer, error) {
 			if err := enterTerraformWorkDir(base); err != nil {
 				return nil, err
@@ -77,7 +78,49 @@ func accTest(t *testing.T, tc resource.TestCase) {
 			return providerserver.NewProtocol6WithError(New("test")())()
 		},
 	}
+	// Factories on each step make terraform-plugin-testing run
+	// `terraform init` with each step's configuration, which installs the
+	// modules it calls.
+	for i := range tc.Steps {
+		tc.Steps[i].ProtoV6ProviderFactories = factories
+	}
+	// terraform-plugin-testing runs `terraform init` on a step's Config
+	// string without it, so modules would not be installed; a step given as
+	// a ConfigFile is initialised with its file.
+	cfgDir := t.TempDir()
+	emptyFinalState := needsEmptyFinalState(tc.Steps)
+	for i := range tc.Steps {
+		if !strings.Contains(tc.Steps[i].Config, "module \"") {
+			continue
+		}
+		file := filepath.Join(cfgDir, fmt.Sprintf("step%d.tf", i+1))
+		if err := os.WriteFile(file, []byte(tc.Steps[i].Config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		tc.Steps[i].Config = ""
+		tc.Steps[i].ConfigFile = config.StaticFile(file)
+	}
+	// terraform-plugin-testing reads the final state into its legacy
+	// format, which supports neither modules nor for_each instances. A last
+	// step with an empty configuration leaves an empty state behind.
+	if emptyFinalState {
+		tc.Steps = append(tc.Steps, resource.TestStep{
+			Config:                   terraformHeader,
+			ProtoV6ProviderFactories: factories,
+		})
+	}
 	resource.Test(t, tc)
+}
+
+// needsEmptyFinalState reports whether a configuration leaves modules or
+// for_each instances in the state.
+func needsEmptyFinalState(steps []resource.TestStep) bool {
+	for _, s := range steps {
+		if strings.Contains(s.Config, "module \"") || strings.Contains(s.Config, "for_each") {
+			return true
+		}
+	}
+	return false
 }
 
 // enterTerraformWorkDir changes into the one working directory that
