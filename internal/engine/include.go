@@ -133,7 +133,7 @@ func (d *includeDir) open(r *renderer, sc *scope, fr *frame) (*compiledFile, *sc
 				return nil, nil, nil, false, err
 			}
 			if !ok {
-				v = nil
+				continue // nothing: no binding, the outer name stays visible
 			}
 			inner.bind(e.name, toCEL(v))
 		}

@@ -70,7 +70,7 @@ func (r *renderer) bindLets(lets []letEntry, sc *scope, fr *frame) (*scope, erro
 			return nil, err
 		}
 		if !ok {
-			v = nil
+			continue // nothing in value position: no binding, outer names stay visible
 		}
 		inner.bind(e.name, toCEL(v))
 	}
