@@ -1,16 +1,945 @@
 package engine
 
-// STUB: replaced by the CEL environment work. Signatures are the contract.
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
-import "github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+	"go.yaml.in/yaml/v3"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+)
+
+// This file converts between engine values and CEL values.
+//
+// Going in (toCEL), maps and lists are not copied: celMap and celList wrap
+// the engine's *Map and []Value and convert an element only when CEL reads
+// it, so binding a large variable costs nothing until it is used.
+//
+// Coming out (fromCEL), a wrapped value gives back the engine value it
+// wraps, in its own key order; maps that CEL built are written with sorted
+// keys. Values that YAML cannot hold become text (LANGUAGE.md §6).
+
+// celUnknown is the CEL form of Unknown. cel-go never mutates an Unknown,
+// so one value serves every conversion.
+var celUnknown ref.Val = types.NewUnknown(0, nil)
+
+// maxConvertNodes bounds how many nodes one fromCEL or stringify call may
+// visit, so a value whose lists share structure (a list holding the same
+// list twice, nested thirty times) cannot expand without end.
+const maxConvertNodes = 2_000_000
+
+var errTooLarge = errors.New("the value is too large: it has more than 2000000 nodes")
 
 // toCEL converts an engine value to a CEL value.
-func toCEL(v Value) ref.Val { panic("not implemented") }
+func toCEL(v Value) ref.Val {
+	switch v := v.(type) {
+	case nil:
+		return types.NullValue
+	case bool:
+		return types.Bool(v)
+	case int64:
+		return types.Int(v)
+	case float64:
+		return types.Double(v)
+	case string:
+		return types.String(v)
+	case *Map:
+		return &celMap{m: v}
+	case []Value:
+		return &celList{l: v}
+	case Unknown:
+		return celUnknown
+	case int:
+		return types.Int(v)
+	}
+	return types.NewErr("unsupported value type %T", v)
+}
 
 // fromCEL converts a CEL result to an engine value. present is false for
 // optional.none(), which gives nothing.
-func fromCEL(v ref.Val) (val Value, present bool, err error) { panic("not implemented") }
+func fromCEL(v ref.Val) (val Value, present bool, err error) {
+	budget := maxConvertNodes
+	return fromCELBudget(v, &budget)
+}
+
+func fromCELBudget(v ref.Val, budget *int) (Value, bool, error) {
+	*budget--
+	if *budget < 0 {
+		return nil, false, errTooLarge
+	}
+	switch v := v.(type) {
+	case types.String:
+		return string(v), true, nil
+	case types.Int:
+		return int64(v), true, nil
+	case types.Bool:
+		return bool(v), true, nil
+	case types.Double:
+		return float64(v), true, nil
+	case types.Null:
+		return nil, true, nil
+	case *celMap:
+		return v.m, true, nil
+	case *celList:
+		return v.l, true, nil
+	case types.Uint:
+		if uint64(v) <= math.MaxInt64 {
+			return int64(v), true, nil
+		}
+		return float64(v), true, nil
+	case *types.Unknown:
+		return Unknown{}, true, nil
+	case *types.Optional:
+		if !v.HasValue() {
+			return nil, false, nil
+		}
+		return fromCELBudget(v.GetValue(), budget)
+	case *types.Err:
+		return nil, false, errors.New(sanitizeMsg(v.Error()))
+	case types.Bytes:
+		return base64.StdEncoding.EncodeToString([]byte(v)), true, nil
+	case types.Timestamp, types.Duration:
+		s, _ := v.ConvertToType(types.StringType).(types.String)
+		return string(s), true, nil
+	case traits.Mapper:
+		return mapFromCEL(v, budget)
+	case traits.Lister:
+		return listFromCEL(v, budget)
+	}
+	if s, ok := specialString(v); ok {
+		return s, true, nil
+	}
+	if v == nil {
+		return nil, false, errors.New("the expression gave no value")
+	}
+	return nil, false, errors.New("a value of type " + v.Type().TypeName() + " cannot be written out")
+}
+
+// specialString gives the text form of the CEL values that YAML cannot
+// hold and that have no other home: Kubernetes quantities, URLs, IPs,
+// CIDRs, semantic versions and formats, and type values.
+func specialString(v ref.Val) (s string, ok bool) {
+	switch v := v.(type) {
+	case apiservercel.Format:
+		return v.Name, true
+	case *apiservercel.Format:
+		return v.Name, true
+	case ref.Type:
+		return v.TypeName(), true
+	}
+	if v == nil || v.Type() == nil {
+		return "", false
+	}
+	switch tn := v.Type().TypeName(); {
+	case strings.HasPrefix(tn, "kubernetes."), tn == "net.IP", tn == "net.CIDR":
+	default:
+		return "", false
+	}
+	// Quantities, URLs, IPs, CIDRs and semvers, as values or pointers,
+	// print through the Go value they embed.
+	str, isStringer := v.(fmt.Stringer)
+	if !isStringer {
+		return "", false
+	}
+	defer func() {
+		if recover() != nil {
+			s, ok = "", false
+		}
+	}()
+	return str.String(), true
+}
+
+func listFromCEL(l traits.Lister, budget *int) (Value, bool, error) {
+	n, _ := l.Size().(types.Int)
+	out := make([]Value, 0, int(n))
+	for it := l.Iterator(); it.HasNext() == types.True; {
+		el, present, err := fromCELBudget(it.Next(), budget)
+		if err != nil {
+			return nil, false, err
+		}
+		if present {
+			out = append(out, el)
+		}
+	}
+	return out, true, nil
+}
+
+type celMapEntry struct {
+	k string
+	v ref.Val
+}
+
+func mapFromCEL(m traits.Mapper, budget *int) (Value, bool, error) {
+	n, _ := m.Size().(types.Int)
+	ents := make([]celMapEntry, 0, int(n))
+	for it := m.Iterator(); it.HasNext() == types.True; {
+		k := it.Next()
+		ks, err := keyString(k)
+		if err != nil {
+			return nil, false, err
+		}
+		v, _ := m.Find(k)
+		ents = append(ents, celMapEntry{ks, v})
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].k < ents[j].k })
+	out := NewMap(len(ents))
+	for i, e := range ents {
+		if i > 0 && ents[i-1].k == e.k {
+			return nil, false, errors.New("two keys of a map become the same string")
+		}
+		v, present, err := fromCELBudget(e.v, budget)
+		if err != nil {
+			return nil, false, err
+		}
+		if present {
+			out.Set(e.k, v)
+		}
+	}
+	return out, true, nil
+}
+
+// keyString turns a CEL map key into a string key: strings as they are,
+// ints, uints and bools in their text form.
+func keyString(k ref.Val) (string, error) {
+	switch k := k.(type) {
+	case types.String:
+		return string(k), nil
+	case types.Int:
+		return strconv.FormatInt(int64(k), 10), nil
+	case types.Uint:
+		return strconv.FormatUint(uint64(k), 10), nil
+	case types.Bool:
+		return strconv.FormatBool(bool(k)), nil
+	}
+	return "", errors.New("a map key of type " + k.Type().TypeName() + " cannot be written out")
+}
 
 // stringify turns a segment's value into text for a mixed $eval string,
 // following LANGUAGE.md §3.
-func stringify(v ref.Val) (string, error) { panic("not implemented") }
+func stringify(v ref.Val) (string, error) {
+	switch v := v.(type) {
+	case types.String:
+		return string(v), nil
+	case types.Int:
+		return strconv.FormatInt(int64(v), 10), nil
+	case types.Uint:
+		return strconv.FormatUint(uint64(v), 10), nil
+	case types.Bool:
+		return strconv.FormatBool(bool(v)), nil
+	case types.Double, types.Timestamp, types.Duration:
+		s, _ := v.ConvertToType(types.StringType).(types.String)
+		return string(s), nil
+	case types.Null:
+		return "null", nil
+	case types.Bytes:
+		return base64.StdEncoding.EncodeToString([]byte(v)), nil
+	case *types.Optional:
+		if !v.HasValue() {
+			return "", nil
+		}
+		return stringify(v.GetValue())
+	case *types.Unknown:
+		return "", errors.New("the value is not known yet")
+	case *types.Err:
+		return "", errors.New(sanitizeMsg(v.Error()))
+	case traits.Mapper, traits.Lister:
+		val, _, err := fromCEL(v)
+		if err != nil {
+			return "", err
+		}
+		b, err := appendJSONValue(nil, val, maxHelperOutput)
+		if err != nil {
+			return "", err
+		}
+		return string(b), nil
+	}
+	if s, ok := specialString(v); ok {
+		return s, nil
+	}
+	if v == nil {
+		return "", errors.New("the expression gave no value")
+	}
+	return "", errors.New("a value of type " + v.Type().TypeName() + " cannot be turned into text")
+}
+
+// maxHelperOutput caps the text that json.encode, yaml.encode and
+// stringify may build for one value.
+const maxHelperOutput = 64 << 20
+
+var errOutputTooLarge = errors.New("the text would be larger than 64 MiB")
+
+// appendJSONValue appends v as compact JSON: keys sorted, no spaces, no
+// HTML escaping, whole doubles written as integers. It fails if the text
+// would pass max bytes, if v holds NaN or an infinity, or if v holds an
+// unknown value.
+func appendJSONValue(dst []byte, v Value, max int) ([]byte, error) {
+	var err error
+	switch v := v.(type) {
+	case nil:
+		dst = append(dst, "null"...)
+	case bool:
+		dst = strconv.AppendBool(dst, v)
+	case int64:
+		dst = strconv.AppendInt(dst, v, 10)
+	case float64:
+		dst, err = appendJSONFloat(dst, v)
+	case string:
+		dst = appendJSONString(dst, v)
+	case []Value:
+		dst = append(dst, '[')
+		for i, el := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if dst, err = appendJSONValue(dst, el, max); err != nil {
+				return nil, err
+			}
+		}
+		dst = append(dst, ']')
+	case *Map:
+		keys := v.Keys()
+		if !sort.StringsAreSorted(keys) {
+			keys = append([]string(nil), keys...)
+			sort.Strings(keys)
+		}
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSONString(dst, k)
+			dst = append(dst, ':')
+			el, _ := v.Get(k)
+			if dst, err = appendJSONValue(dst, el, max); err != nil {
+				return nil, err
+			}
+		}
+		dst = append(dst, '}')
+	case Unknown:
+		return nil, errValueUnknown
+	default:
+		return nil, errors.New("a value of this kind cannot be written as JSON")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(dst) > max {
+		return nil, errOutputTooLarge
+	}
+	return dst, nil
+}
+
+var errValueUnknown = errors.New("the value is not known yet")
+
+func appendJSONFloat(dst []byte, f float64) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, errors.New("NaN and infinite numbers cannot be written as JSON")
+	}
+	abs := math.Abs(f)
+	if f == math.Trunc(f) && abs < 1e21 {
+		return strconv.AppendFloat(dst, f, 'f', -1, 64), nil
+	}
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// 1e-07 becomes 1e-7, as JavaScript and encoding/json write it.
+		n := len(dst)
+		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst, nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString writes s as a JSON string without HTML escaping.
+// Invalid UTF-8 becomes U+FFFD; U+2028 and U+2029 are escaped, as
+// encoding/json does, so the text is also valid JavaScript.
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '"', '\\':
+				dst = append(dst, '\\', b)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// celMap is a CEL map over an engine *Map. Elements are converted when
+// they are read.
+type celMap struct{ m *Map }
+
+var (
+	_ traits.Mapper   = (*celMap)(nil)
+	_ traits.Foldable = (*celMap)(nil)
+	_ traits.Lister   = (*celList)(nil)
+	_ traits.Foldable = (*celList)(nil)
+)
+
+// Find implements traits.Mapper.
+func (c *celMap) Find(key ref.Val) (ref.Val, bool) {
+	switch k := key.(type) {
+	case types.String:
+		v, ok := c.m.Get(string(k))
+		if !ok {
+			return nil, false
+		}
+		return toCEL(v), true
+	case *types.Unknown, *types.Err:
+		return key, true
+	}
+	return nil, false
+}
+
+// Get implements traits.Indexer.
+func (c *celMap) Get(key ref.Val) ref.Val {
+	v, ok := c.Find(key)
+	if !ok {
+		return types.NewErr("no such key")
+	}
+	return v
+}
+
+// Contains implements traits.Container.
+func (c *celMap) Contains(key ref.Val) ref.Val {
+	switch k := key.(type) {
+	case types.String:
+		return types.Bool(c.m.Has(string(k)))
+	case *types.Unknown, *types.Err:
+		return key
+	}
+	return types.False
+}
+
+// Size implements traits.Sizer.
+func (c *celMap) Size() ref.Val { return types.Int(c.m.Len()) }
+
+// Iterator implements traits.Iterable; keys come in the map's order.
+func (c *celMap) Iterator() traits.Iterator { return &keyIterator{keys: c.m.Keys()} }
+
+// Fold implements traits.Foldable.
+func (c *celMap) Fold(f traits.Folder) {
+	for i := 0; i < c.m.Len(); i++ {
+		k, v := c.m.At(i)
+		if !f.FoldEntry(types.String(k), toCEL(v)) {
+			return
+		}
+	}
+}
+
+// Equal implements ref.Val with CEL's map equality.
+func (c *celMap) Equal(other ref.Val) ref.Val {
+	o, ok := other.(traits.Mapper)
+	if !ok {
+		return types.False
+	}
+	if o.Size() != c.Size() {
+		return types.False
+	}
+	for i := 0; i < c.m.Len(); i++ {
+		k, v := c.m.At(i)
+		ov, found := o.Find(types.String(k))
+		if !found {
+			return types.False
+		}
+		if types.Equal(toCEL(v), ov) == types.False {
+			return types.False
+		}
+	}
+	return types.True
+}
+
+// ConvertToType implements ref.Val.
+func (c *celMap) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case types.MapType:
+		return c
+	case types.TypeType:
+		return types.MapType
+	}
+	return types.NewErr("type conversion error from 'map' to '%s'", t)
+}
+
+// ConvertToNative implements ref.Val by way of a cel-go map.
+func (c *celMap) ConvertToNative(t reflect.Type) (any, error) {
+	if reflect.TypeOf(c).AssignableTo(t) {
+		return c, nil
+	}
+	vals := make(map[ref.Val]ref.Val, c.m.Len())
+	for i := 0; i < c.m.Len(); i++ {
+		k, v := c.m.At(i)
+		vals[types.String(k)] = toCEL(v)
+	}
+	return types.NewRefValMap(types.DefaultTypeAdapter, vals).ConvertToNative(t)
+}
+
+// Type implements ref.Val.
+func (c *celMap) Type() ref.Type { return types.MapType }
+
+// Value implements ref.Val.
+func (c *celMap) Value() any { return c.m }
+
+// celList is a CEL list over an engine []Value.
+type celList struct{ l []Value }
+
+// Get implements traits.Indexer.
+func (c *celList) Get(index ref.Val) ref.Val {
+	if types.IsUnknownOrError(index) {
+		return index
+	}
+	i, err := types.IndexOrError(index)
+	if err != nil {
+		return types.NewErr("%v", err)
+	}
+	if i < 0 || i >= len(c.l) {
+		return types.NewErr("index out of range")
+	}
+	return toCEL(c.l[i])
+}
+
+// Contains implements traits.Container.
+func (c *celList) Contains(el ref.Val) ref.Val {
+	for _, v := range c.l {
+		if b, ok := el.Equal(toCEL(v)).(types.Bool); ok && b == types.True {
+			return types.True
+		}
+	}
+	return types.False
+}
+
+// Add implements traits.Adder: list concatenation.
+func (c *celList) Add(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.MaybeNoSuchOverloadErr(other)
+	}
+	if oc, ok := o.(*celList); ok {
+		out := make([]Value, 0, len(c.l)+len(oc.l))
+		out = append(out, c.l...)
+		return &celList{l: append(out, oc.l...)}
+	}
+	n, _ := o.Size().(types.Int)
+	out := make([]ref.Val, 0, len(c.l)+int(n))
+	for _, v := range c.l {
+		out = append(out, toCEL(v))
+	}
+	for it := o.Iterator(); it.HasNext() == types.True; {
+		out = append(out, it.Next())
+	}
+	return types.NewRefValList(types.DefaultTypeAdapter, out)
+}
+
+// Size implements traits.Sizer.
+func (c *celList) Size() ref.Val { return types.Int(len(c.l)) }
+
+// Iterator implements traits.Iterable.
+func (c *celList) Iterator() traits.Iterator { return &listIterator{l: c.l} }
+
+// Fold implements traits.Foldable.
+func (c *celList) Fold(f traits.Folder) {
+	for i, v := range c.l {
+		if !f.FoldEntry(types.Int(i), toCEL(v)) {
+			return
+		}
+	}
+}
+
+// Equal implements ref.Val with CEL's list equality.
+func (c *celList) Equal(other ref.Val) ref.Val {
+	o, ok := other.(traits.Lister)
+	if !ok {
+		return types.False
+	}
+	if o.Size() != c.Size() {
+		return types.False
+	}
+	for i, v := range c.l {
+		if types.Equal(toCEL(v), o.Get(types.Int(i))) == types.False {
+			return types.False
+		}
+	}
+	return types.True
+}
+
+// ConvertToType implements ref.Val.
+func (c *celList) ConvertToType(t ref.Type) ref.Val {
+	switch t {
+	case types.ListType:
+		return c
+	case types.TypeType:
+		return types.ListType
+	}
+	return types.NewErr("type conversion error from 'list' to '%s'", t)
+}
+
+// ConvertToNative implements ref.Val by way of a cel-go list.
+func (c *celList) ConvertToNative(t reflect.Type) (any, error) {
+	if reflect.TypeOf(c).AssignableTo(t) {
+		return c, nil
+	}
+	vals := make([]ref.Val, len(c.l))
+	for i, v := range c.l {
+		vals[i] = toCEL(v)
+	}
+	return types.NewRefValList(types.DefaultTypeAdapter, vals).ConvertToNative(t)
+}
+
+// Type implements ref.Val.
+func (c *celList) Type() ref.Type { return types.ListType }
+
+// Value implements ref.Val.
+func (c *celList) Value() any { return c.l }
+
+// iterBase gives the iterators the ref.Val methods they must carry.
+type iterBase struct{}
+
+func (iterBase) ConvertToNative(reflect.Type) (any, error) {
+	return nil, errors.New("type conversion on iterators not supported")
+}
+func (iterBase) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
+func (iterBase) Equal(ref.Val) ref.Val          { return types.NewErr("no such overload") }
+func (iterBase) Type() ref.Type                 { return types.IteratorType }
+func (iterBase) Value() any                     { return nil }
+
+type keyIterator struct {
+	iterBase
+	keys []string
+	i    int
+}
+
+func (it *keyIterator) HasNext() ref.Val { return types.Bool(it.i < len(it.keys)) }
+func (it *keyIterator) Next() ref.Val {
+	if it.i >= len(it.keys) {
+		return nil
+	}
+	k := it.keys[it.i]
+	it.i++
+	return types.String(k)
+}
+
+type listIterator struct {
+	iterBase
+	l []Value
+	i int
+}
+
+func (it *listIterator) HasNext() ref.Val { return types.Bool(it.i < len(it.l)) }
+func (it *listIterator) Next() ref.Val {
+	if it.i >= len(it.l) {
+		return nil
+	}
+	v := it.l[it.i]
+	it.i++
+	return toCEL(v)
+}
+
+// ---------------------------------------------------------------------------
+// Template helpers: json.encode/decode, yaml.encode/decode
+
+func jsonEncodeFn(v ref.Val) ref.Val {
+	val, present, err := fromCEL(v)
+	if err != nil {
+		return types.NewErr("json.encode: %s", err.Error())
+	}
+	if !present {
+		val = nil
+	}
+	b, err := appendJSONValue(nil, val, maxHelperOutput)
+	if errors.Is(err, errValueUnknown) {
+		return celUnknown
+	}
+	if err != nil {
+		return types.NewErr("json.encode: %s", err.Error())
+	}
+	return types.String(b)
+}
+
+func yamlEncodeFn(v ref.Val) ref.Val {
+	val, present, err := fromCEL(v)
+	if err != nil {
+		return types.NewErr("yaml.encode: %s", err.Error())
+	}
+	if !present {
+		val = nil
+	}
+	budget := maxConvertNodes
+	if valueHoldsUnknown(val, &budget) {
+		return celUnknown
+	}
+	size := 0
+	if printedSizeExceeds(val, &size, maxHelperOutput) {
+		return types.NewErr("yaml.encode: %s", errOutputTooLarge.Error())
+	}
+	b, err := AppendYAML(nil, val)
+	if err != nil {
+		return types.NewErr("yaml.encode: %s", err.Error())
+	}
+	return types.String(b)
+}
+
+// printedSizeExceeds adds roughly what v takes as text to *size and
+// reports whether that passes limit. It stops as soon as it does.
+func printedSizeExceeds(v Value, size *int, limit int) bool {
+	*size += 4
+	switch v := v.(type) {
+	case string:
+		*size += len(v)
+	case *Map:
+		for i := 0; i < v.Len() && *size <= limit; i++ {
+			k, el := v.At(i)
+			*size += len(k)
+			printedSizeExceeds(el, size, limit)
+		}
+	case []Value:
+		for i := 0; i < len(v) && *size <= limit; i++ {
+			printedSizeExceeds(v[i], size, limit)
+		}
+	default:
+		*size += 20
+	}
+	return *size > limit
+}
+
+func jsonDecodeFn(v ref.Val) ref.Val {
+	s, ok := v.(types.String)
+	if !ok {
+		return types.NewErr("no such overload: json.decode(%s)", v.Type().TypeName())
+	}
+	val, err := decodeJSON(string(s))
+	if err != nil {
+		return types.NewErr("json.decode: %s", err.Error())
+	}
+	return toCEL(val)
+}
+
+// decodeJSON parses one JSON value. Whole numbers that fit int64 become
+// int64, other numbers float64; objects become maps with sorted keys.
+func decodeJSON(s string) (Value, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	v, err := decodeJSONValue(dec, 0)
+	if err != nil {
+		return nil, jsonSyntaxError(dec, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("unexpected text after the JSON value at byte offset %d", dec.InputOffset())
+	}
+	return v, nil
+}
+
+// jsonSyntaxError describes err by position only: encoding/json messages
+// quote the offending input, which may be a secret.
+func jsonSyntaxError(dec *json.Decoder, err error) error {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Errorf("invalid JSON at byte offset %d", se.Offset)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("invalid JSON: unexpected end of input")
+	case errors.Is(err, errJSONDuplicateKey), errors.Is(err, errJSONTooDeep):
+		return fmt.Errorf("%w (byte offset %d)", err, dec.InputOffset())
+	}
+	return fmt.Errorf("invalid JSON at byte offset %d", dec.InputOffset())
+}
+
+var (
+	errJSONDuplicateKey = errors.New("duplicate key in a JSON object")
+	errJSONTooDeep      = errors.New("JSON nested more than 10000 levels deep")
+)
+
+func decodeJSONValue(dec *json.Decoder, depth int) (Value, error) {
+	if depth > 10000 {
+		return nil, errJSONTooDeep
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case nil:
+		return nil, nil
+	case bool:
+		return t, nil
+	case string:
+		return t, nil
+	case json.Number:
+		return jsonNumber(string(t)), nil
+	case json.Delim:
+		switch t {
+		case '[':
+			out := []Value{}
+			for dec.More() {
+				el, err := decodeJSONValue(dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, el)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return out, nil
+		case '{':
+			var ents []mapValueEntry
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				k, _ := kt.(string)
+				el, err := decodeJSONValue(dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				ents = append(ents, mapValueEntry{k, el})
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			sort.SliceStable(ents, func(i, j int) bool { return ents[i].k < ents[j].k })
+			m := NewMap(len(ents))
+			for i, e := range ents {
+				if i > 0 && ents[i-1].k == e.k {
+					return nil, errJSONDuplicateKey
+				}
+				m.Set(e.k, e.v)
+			}
+			return m, nil
+		}
+	}
+	return nil, errors.New("invalid JSON")
+}
+
+type mapValueEntry struct {
+	k string
+	v Value
+}
+
+// jsonNumber converts a JSON number: int64 when it is an integer literal
+// that fits, float64 otherwise.
+func jsonNumber(s string) Value {
+	if !strings.ContainsAny(s, ".eE") {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i
+		}
+	}
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
+}
+
+func yamlDecodeFn(v ref.Val) ref.Val {
+	s, ok := v.(types.String)
+	if !ok {
+		return types.NewErr("no such overload: yaml.decode(%s)", v.Type().TypeName())
+	}
+	val, err := decodeYAML(string(s))
+	if err != nil {
+		return types.NewErr("yaml.decode: %s", err.Error())
+	}
+	return toCEL(val)
+}
+
+// decodeYAML parses one YAML document the way templates are parsed.
+func decodeYAML(s string) (Value, error) {
+	dec := yaml.NewDecoder(strings.NewReader(s))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			return nil, nil
+		}
+		return nil, yamlSyntaxError(err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err != io.EOF {
+		if err != nil {
+			return nil, yamlSyntaxError(err)
+		}
+		return nil, errors.New("the text holds more than one YAML document")
+	}
+	val, nerr := plainValue(&doc)
+	if nerr != nil {
+		msg := nerr.msg
+		switch {
+		case strings.HasPrefix(msg, "duplicate key"):
+			msg = "duplicate key"
+		case strings.HasPrefix(msg, "unsupported YAML tag"):
+			msg = "unsupported YAML tag: only the core tags (!!str, !!int, !!float, !!bool, !!null, !!map, !!seq) are allowed"
+		}
+		if nerr.node != nil && nerr.node.Line > 0 {
+			return nil, fmt.Errorf("line %d: %s", nerr.node.Line, msg)
+		}
+		return nil, errors.New(msg)
+	}
+	return val, nil
+}
+
+// yamlSyntaxError keeps yaml.v3's line number and drops the rest, which
+// may quote the input.
+func yamlSyntaxError(err error) error {
+	msg := err.Error()
+	if i := strings.Index(msg, "line "); i >= 0 {
+		rest := msg[i+len("line "):]
+		j := 0
+		for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+			j++
+		}
+		if j > 0 {
+			return fmt.Errorf("invalid YAML at line %s", rest[:j])
+		}
+	}
+	return errors.New("invalid YAML")
+}
