@@ -1421,7 +1421,6 @@ func isTypeName(s string) bool {
 		strings.HasPrefix(s, "list(") || strings.HasPrefix(s, "map(") || strings.HasPrefix(s, "optional_type(")
 }
 
-
 // ---------------------------------------------------------------------------
 // Planning: cost accounting and deterministic map literals
 
