@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -56,12 +57,20 @@ func (r *fuzzReader) u64() uint64 {
 	return binary.LittleEndian.Uint64(buf[:])
 }
 
+// str reads a string: raw input bytes (low bit 1, length in the other
+// bits), or a fuzzStrings entry picked by the next byte (low bits 00) or
+// that entry repeated up to 64 times (low bits 10), which makes long keys,
+// long literals and multi-line base64.
 func (r *fuzzReader) str() string {
 	c := r.next()
-	if c&1 == 0 {
-		return fuzzStrings[int(c>>1)%len(fuzzStrings)]
+	if c&1 == 1 {
+		return string(r.take(int(c >> 1)))
 	}
-	return string(r.take(int(c >> 1)))
+	s := fuzzStrings[int(r.next())%len(fuzzStrings)]
+	if c&2 != 0 {
+		s = strings.Repeat(s, int(c>>2)+1)
+	}
+	return s
 }
 
 func (r *fuzzReader) value(depth int) Value {
@@ -123,12 +132,14 @@ func FuzzAppendYAML(f *testing.F) {
 	for i := range fuzzStrings {
 		// A mapping whose key and value are the same tricky string, in a
 		// sequence, so keys, values and items all see it.
-		f.Add([]byte{8, 2, 7, 1, byte(i << 1), 4, byte(i << 1), 4, byte(i << 1)})
+		f.Add([]byte{8, 2, 7, 1, 0, byte(i), 4, 0, byte(i), 4, 0, byte(i)})
+		// The same, repeated into long keys and values.
+		f.Add([]byte{7, 1, 30<<2 | 2, byte(i), 4, 5<<2 | 2, byte(i)})
 	}
 	for i := range fuzzFloats {
 		f.Add([]byte{8, 2, 3, byte(i), 7, 1, 2, 3, byte(i)})
 	}
-	f.Add([]byte{7, 3, 0x1f, 'k', 'e', 'y', 7, 2, 2, 8, 3, 4, 4, 12, 4, 14, 0x0b, 'a', '\n', 'b', 'c', '\n', 8, 0})
+	f.Add([]byte{7, 3, 7, 'k', 'e', 'y', 7, 2, 0, 8, 3, 4, 4, 0, 12, 4, 0, 14, 0x0b, 'a', '\n', 'b', 'c', '\n', 8, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if flags, ok := analyzeSimpleASCII(string(data)); ok && flags != analyzeScalar(string(data)) {
 			t.Fatalf("fast path flags %b, full analysis %b for %q", flags, analyzeScalar(string(data)), data)
