@@ -57,13 +57,20 @@ HCL
   "$tf" providers schema -json >"$tmp/schema.json"
 )
 
+# Runs tfplugindocs quietly (it logs every file at DEBUG level); prints its
+# log only when it fails.
 tfplugindocs() {
-  go run github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs "$@"
+  if ! go run github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs "$@" >"$tmp/tfplugindocs.log" 2>&1; then
+    cat "$tmp/tfplugindocs.log" >&2
+    echo "error: tfplugindocs $1 failed (log above)" >&2
+    exit 1
+  fi
 }
 
 if [[ "$mode" == generate ]]; then
   tfplugindocs generate --provider-name celyaml --providers-schema "$tmp/schema.json"
   tfplugindocs validate --provider-name celyaml --providers-schema "$tmp/schema.json"
+  echo "docs/ regenerated and validated: $(find docs -name '*.md' | wc -l | tr -d ' ') pages"
   exit 0
 fi
 
@@ -71,9 +78,7 @@ fi
 copy="$tmp/copy"
 mkdir -p "$copy"
 tar -C "$root" --exclude=./.git --exclude=./docs --exclude=./dist --exclude=./bench/out -cf - . | tar -C "$copy" -xf -
-tfplugindocs generate --provider-name celyaml --providers-schema "$tmp/schema.json" \
-  --provider-dir "$copy" >"$tmp/generate.log" 2>&1 ||
-  { cat "$tmp/generate.log" >&2; exit 1; }
+tfplugindocs generate --provider-name celyaml --providers-schema "$tmp/schema.json" --provider-dir "$copy"
 if ! diff -ru --exclude='.*' docs "$copy/docs"; then
   echo >&2
   echo "error: docs/ is out of date with templates/, examples/ or the provider schema; run 'make docs' and commit docs/" >&2
