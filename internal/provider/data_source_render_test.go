@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -267,5 +269,42 @@ func TestRenderDataSource_yamlIsTheEngineStream(t *testing.T) {
 	}
 	if m.JSON.ValueString() != string(wantJSON) {
 		t.Fatalf("json:\n got %s\nwant %s", m.JSON.ValueString(), wantJSON)
+	}
+}
+
+// Terraform reads data sources in parallel; reads share the engine and its
+// program cache and must all give the same bytes.
+func TestRenderDataSource_concurrentReadsAgree(t *testing.T) {
+	cfg := dsConfig(t, map[string]tftypes.Value{
+		"template_file": str("testdata/files/app.yaml"),
+		"context":       ctxObject(map[string]tftypes.Value{"name": str("cart"), "env": str("prod"), "image": str("nginx:1.27")}),
+	})
+	p := New("test")().(*celyamlProvider)
+	const n = 16
+	out := make([]string, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp := datasource.ReadResponse{State: tfsdk.State{Schema: cfg.Schema, Raw: tftypes.NewValue(cfg.Raw.Type(), nil)}}
+			(&renderDataSource{engine: p.engine}).Read(context.Background(), datasource.ReadRequest{Config: cfg}, &resp)
+			var m renderModel
+			resp.Diagnostics.Append(resp.State.Get(context.Background(), &m)...)
+			if resp.Diagnostics.HasError() {
+				out[i] = fmt.Sprint(resp.Diagnostics)
+				return
+			}
+			out[i] = m.YAML.ValueString() + m.JSON.ValueString()
+		}()
+	}
+	wg.Wait()
+	if !strings.HasPrefix(out[0], "apiVersion: apps/v1\n") {
+		t.Fatalf("read 0: %s", out[0])
+	}
+	for i := 1; i < n; i++ {
+		if out[i] != out[0] {
+			t.Fatalf("read %d differs:\n%s\nvs\n%s", i, out[i], out[0])
+		}
 	}
 }
