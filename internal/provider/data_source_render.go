@@ -65,6 +65,8 @@ func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 				Optional: true,
 				MarkdownDescription: "Inline template text. It may hold several `---` documents. Exactly one of " +
 					"`template` and `template_file` must be set. Use a heredoc (`<<-EOT`) or `file()`. " +
+					"In an HCL string or heredoc `${` starts a Terraform interpolation, so write CEL-YAML's " +
+					"`${{ expr }}` as `$${{ expr }}` (text read with `file()` needs no escaping). " +
 					"Positions in error messages read `<inline>:LINE:COLUMN`.",
 			},
 			"template_file": schema.StringAttribute{

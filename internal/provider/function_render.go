@@ -55,6 +55,8 @@ func (f *renderFunction) Definition(_ context.Context, _ function.DefinitionRequ
 			"`$include` paths in the template resolve against Terraform's working directory (the root " +
 			"module), as relative paths in `file()` do. To include files next to a module, use " +
 			"`render_file` or the data source's `base_dir`.\n\n" +
+			"In an HCL string or heredoc `${` starts a Terraform interpolation, so write CEL-YAML's " +
+			"`${{ expr }}` as `$${{ expr }}`; a template read with `file()` needs no escaping.\n\n" +
 			"Errors are function errors whose text starts with `<inline>:LINE:COLUMN:` and shows the " +
 			"directive path and, for a CEL error, the expression with a caret under the failing column." +
 			unknownAndResultDoc,
