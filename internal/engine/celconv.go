@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -250,7 +249,7 @@ func stringify(v ref.Val) (string, error) {
 		}
 		return stringify(v.GetValue())
 	case *types.Unknown:
-		return "", errors.New("the value is not known yet")
+		return "", errValueUnknown
 	case *types.Err:
 		return "", errors.New(sanitizeMsg(v.Error()))
 	case traits.Mapper, traits.Lister:
@@ -258,7 +257,11 @@ func stringify(v ref.Val) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		b, err := appendJSONValue(nil, val, maxHelperOutput)
+		budget := maxConvertNodes
+		if valueHoldsUnknown(val, &budget) {
+			return "", errValueUnknown
+		}
+		b, err := encodeJSON(val)
 		if err != nil {
 			return "", err
 		}
@@ -277,146 +280,21 @@ func stringify(v ref.Val) (string, error) {
 // stringify may build for one value.
 const maxHelperOutput = 64 << 20
 
-var errOutputTooLarge = errors.New("the text would be larger than 64 MiB")
+var (
+	errOutputTooLarge = errors.New("the text would be larger than 64 MiB")
+	errValueUnknown   = errors.New("the value is not known yet")
+)
 
-// appendJSONValue appends v as compact JSON: keys sorted, no spaces, no
-// HTML escaping, whole doubles written as integers. It fails if the text
-// would pass max bytes, if v holds NaN or an infinity, or if v holds an
-// unknown value.
-func appendJSONValue(dst []byte, v Value, max int) ([]byte, error) {
-	var err error
-	switch v := v.(type) {
-	case nil:
-		dst = append(dst, "null"...)
-	case bool:
-		dst = strconv.AppendBool(dst, v)
-	case int64:
-		dst = strconv.AppendInt(dst, v, 10)
-	case float64:
-		dst, err = appendJSONFloat(dst, v)
-	case string:
-		dst = appendJSONString(dst, v)
-	case []Value:
-		dst = append(dst, '[')
-		for i, el := range v {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			if dst, err = appendJSONValue(dst, el, max); err != nil {
-				return nil, err
-			}
-		}
-		dst = append(dst, ']')
-	case *Map:
-		keys := v.Keys()
-		if !sort.StringsAreSorted(keys) {
-			keys = append([]string(nil), keys...)
-			sort.Strings(keys)
-		}
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendJSONString(dst, k)
-			dst = append(dst, ':')
-			el, _ := v.Get(k)
-			if dst, err = appendJSONValue(dst, el, max); err != nil {
-				return nil, err
-			}
-		}
-		dst = append(dst, '}')
-	case Unknown:
-		return nil, errValueUnknown
-	default:
-		return nil, errors.New("a value of this kind cannot be written as JSON")
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(dst) > max {
+// encodeJSON writes v as compact JSON with sorted keys, no spaces and no
+// HTML escaping, whole doubles as integers: AppendJSON's rules. It first
+// makes sure the text stays under maxHelperOutput, so a value whose lists
+// share structure cannot expand without end.
+func encodeJSON(v Value) ([]byte, error) {
+	size := 0
+	if printedSizeExceeds(v, &size, maxHelperOutput) {
 		return nil, errOutputTooLarge
 	}
-	return dst, nil
-}
-
-var errValueUnknown = errors.New("the value is not known yet")
-
-func appendJSONFloat(dst []byte, f float64) ([]byte, error) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, errors.New("NaN and infinite numbers cannot be written as JSON")
-	}
-	abs := math.Abs(f)
-	if f == math.Trunc(f) && abs < 1e21 {
-		return strconv.AppendFloat(dst, f, 'f', -1, 64), nil
-	}
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	dst = strconv.AppendFloat(dst, f, format, -1, 64)
-	if format == 'e' {
-		// 1e-07 becomes 1e-7, as JavaScript and encoding/json write it.
-		n := len(dst)
-		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
-			dst[n-2] = dst[n-1]
-			dst = dst[:n-1]
-		}
-	}
-	return dst, nil
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString writes s as a JSON string without HTML escaping.
-// Invalid UTF-8 becomes U+FFFD; U+2028 and U+2029 are escaped, as
-// encoding/json does, so the text is also valid JavaScript.
-func appendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '"', '\\':
-				dst = append(dst, '\\', b)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return AppendJSON(nil, v, true)
 }
 
 // celMap is a CEL map over an engine *Map. Elements are converted when
@@ -698,10 +576,11 @@ func jsonEncodeFn(v ref.Val) ref.Val {
 	if !present {
 		val = nil
 	}
-	b, err := appendJSONValue(nil, val, maxHelperOutput)
-	if errors.Is(err, errValueUnknown) {
+	budget := maxConvertNodes
+	if valueHoldsUnknown(val, &budget) {
 		return celUnknown
 	}
+	b, err := encodeJSON(val)
 	if err != nil {
 		return types.NewErr("json.encode: %s", err.Error())
 	}

@@ -705,14 +705,16 @@ func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) 
 	}
 	c := call.AsCall()
 	fn := c.FunctionName()
-	if strings.HasPrefix(msg, "no such overload") && !p.cache.env.env.HasFunction(fn) && p.cache.lookup(fn) == nil {
-		better = "unknown function " + fn
-		if c.IsMemberFunction() {
-			// `a.b.f()` may name a namespaced function a.b.f.
-			if q, ok := qualifiedName(c.Target()); ok {
-				better = "unknown function " + fn + " (or " + q + "." + fn + ")"
-			}
+	member := c.IsMemberFunction()
+	known := func(name string) bool { return p.cache.env.env.HasFunction(name) || p.cache.lookup(name) != nil }
+	if member {
+		// `a.b.f(x)` may call the namespaced function a.b.f.
+		if q, ok := qualifiedName(c.Target()); ok && known(q+"."+fn) {
+			fn, member = q+"."+fn, false
 		}
+	}
+	if strings.HasPrefix(msg, "no such overload") && !known(fn) {
+		better = "unknown function " + fn
 	}
 	p.traceOnce.Do(func() {
 		opts := append([]cel.ProgramOption{cel.EvalOptions(cel.OptTrackState)}, p.cache.progOpts...)
@@ -727,7 +729,7 @@ func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) 
 	}
 	st := det.State()
 	args := c.Args()
-	if c.IsMemberFunction() {
+	if member {
 		args = append([]celast.Expr{c.Target()}, args...)
 	}
 	typeNames := make([]string, 0, len(args))
@@ -744,7 +746,7 @@ func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) 
 		typeNames = append(typeNames, celTypeNameOf(v))
 	}
 	if better == "" && strings.HasPrefix(msg, "no such overload") {
-		better = "no matching overload for " + callSignature(fn, c.IsMemberFunction(), typeNames)
+		better = "no matching overload for " + callSignature(fn, member, typeNames)
 	}
 	return false, better
 }
@@ -1381,6 +1383,10 @@ func sanitizeMsg(msg string) string {
 		return "invalid regular expression: " + rest
 	case strings.HasPrefix(msg, "join: invalid input"):
 		return "join: the list holds a value that is not a string"
+	case strings.HasPrefix(msg, "invalid substring range"):
+		return "invalid substring range"
+	case strings.HasPrefix(msg, "insert failed: key"):
+		return "the map would hold the same key twice"
 	}
 	return scrubQuoted(msg)
 }
@@ -1553,7 +1559,7 @@ func (w *costCall) exec(frame *interpreter.ExecutionFrame, buf *[3]ref.Val, vals
 		}
 		return types.Bool(types.Equal(l, r) != types.True)
 	case formZero:
-		return types.LabelErrNode(w.id, w.fnOp())
+		return labelErr(w.id, w.fnOp())
 	case formUnary:
 		v := w.args[0].Exec(frame)
 		buf[0] = v
@@ -1562,10 +1568,10 @@ func (w *costCall) exec(frame *interpreter.ExecutionFrame, buf *[3]ref.Val, vals
 			return v
 		}
 		if w.unary != nil && (w.trait == 0 || (!strict && types.IsUnknownOrError(v)) || v.Type().HasTrait(w.trait)) {
-			return types.LabelErrNode(w.id, w.unary(v))
+			return labelErr(w.id, w.unary(v))
 		}
 		if v.Type().HasTrait(traits.ReceiverType) {
-			return types.LabelErrNode(w.id, v.(traits.Receiver).Receive(w.fn, w.overload, []ref.Val{}))
+			return labelErr(w.id, v.(traits.Receiver).Receive(w.fn, w.overload, []ref.Val{}))
 		}
 		return types.NewErrWithNodeID(w.id, "no such overload: %s", w.fn)
 	case formBinary:
@@ -1588,10 +1594,10 @@ func (w *costCall) exec(frame *interpreter.ExecutionFrame, buf *[3]ref.Val, vals
 			}
 		}
 		if w.binary != nil && (w.trait == 0 || (!strict && types.IsUnknownOrError(l)) || l.Type().HasTrait(w.trait)) {
-			return types.LabelErrNode(w.id, w.binary(l, r))
+			return labelErr(w.id, w.binary(l, r))
 		}
 		if l.Type().HasTrait(traits.ReceiverType) {
-			return types.LabelErrNode(w.id, l.(traits.Receiver).Receive(w.fn, w.overload, []ref.Val{r}))
+			return labelErr(w.id, l.(traits.Receiver).Receive(w.fn, w.overload, []ref.Val{r}))
 		}
 		return types.NewErrWithNodeID(w.id, "no such overload: %s", w.fn)
 	}
@@ -1616,12 +1622,38 @@ func (w *costCall) exec(frame *interpreter.ExecutionFrame, buf *[3]ref.Val, vals
 	}
 	arg0 := argVals[0]
 	if w.fnOp != nil && (w.trait == 0 || (!strict && types.IsUnknownOrError(arg0)) || arg0.Type().HasTrait(w.trait)) {
-		return types.LabelErrNode(w.id, w.fnOp(argVals...))
+		return labelErr(w.id, w.fnOp(argVals...))
 	}
 	if arg0.Type().HasTrait(traits.ReceiverType) {
-		return types.LabelErrNode(w.id, arg0.(traits.Receiver).Receive(w.fn, w.overload, argVals[1:]))
+		return labelErr(w.id, arg0.(traits.Receiver).Receive(w.fn, w.overload, argVals[1:]))
 	}
 	return types.NewErrWithNodeID(w.id, "no such overload: %s", w.fn)
+}
+
+// labelErr attaches the call's node id to an error result. cel-go hands
+// out some errors as shared values ("no such overload", "integer
+// overflow"), and labelling those in place would give every later error
+// the first one's position (and race between goroutines): they are copied.
+func labelErr(id int64, v ref.Val) ref.Val {
+	e, ok := v.(*types.Err)
+	if !ok {
+		return v
+	}
+	if e.NodeID() != 0 && !sharedErr(e) {
+		return v
+	}
+	return types.NewErrWithNodeID(id, "%w", e.Unwrap())
+}
+
+func sharedErr(e *types.Err) bool {
+	if e == types.NoSuchOverloadErr() {
+		return true
+	}
+	switch e.Error() {
+	case "no such overload", "integer overflow", "timestamp overflow":
+		return true
+	}
+	return false
 }
 
 // costCtor prices list and map literals and makes map literals iterate in
