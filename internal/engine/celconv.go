@@ -394,7 +394,7 @@ func (c *celMap) ConvertToType(t ref.Type) ref.Val {
 
 // ConvertToNative implements ref.Val by way of a cel-go map.
 func (c *celMap) ConvertToNative(t reflect.Type) (any, error) {
-	if reflect.TypeOf(c).AssignableTo(t) {
+	if t == reflect.TypeOf(c) {
 		return c, nil
 	}
 	vals := make(map[ref.Val]ref.Val, c.m.Len())
@@ -506,7 +506,7 @@ func (c *celList) ConvertToType(t ref.Type) ref.Val {
 
 // ConvertToNative implements ref.Val by way of a cel-go list.
 func (c *celList) ConvertToNative(t reflect.Type) (any, error) {
-	if reflect.TypeOf(c).AssignableTo(t) {
+	if t == reflect.TypeOf(c) {
 		return c, nil
 	}
 	vals := make([]ref.Val, len(c.l))
