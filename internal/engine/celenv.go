@@ -1392,29 +1392,73 @@ func sanitizeMsg(msg string) string {
 }
 
 // scrubQuoted drops quoted text from msg, keeping quoted type names.
+// Quoted text may be a value, and a value may hold quotes itself, so a
+// segment ends only at a quote followed by a space, punctuation or the end,
+// and "..." segments are read as Go quoted strings. If any quote is left
+// unpaired, everything from the first quote to the last one goes.
 func scrubQuoted(msg string) string {
+	if out, ok := scrubSegments(msg); ok {
+		return out
+	}
+	first := strings.IndexAny(msg, "'\"`")
+	last := strings.LastIndexAny(msg, "'\"`")
+	if first < 0 {
+		return msg
+	}
+	if last == first {
+		return msg[:first] + "…" // nothing closes it: drop the rest
+	}
+	return msg[:first] + "…" + msg[last+1:]
+}
+
+func scrubSegments(msg string) (string, bool) {
 	var b strings.Builder
 	for i := 0; i < len(msg); {
-		q := msg[i]
-		if q != '\'' && q != '"' && q != '`' {
-			b.WriteByte(q)
+		c := msg[i]
+		if c != '\'' && c != '"' && c != '`' {
+			b.WriteByte(c)
 			i++
 			continue
 		}
-		j := strings.IndexByte(msg[i+1:], q)
-		if j < 0 {
-			b.WriteString(msg[i:])
-			break
+		if c == '\'' && i > 0 && i+1 < len(msg) && isLetter(msg[i-1]) && isLetter(msg[i+1]) {
+			b.WriteByte(c) // an apostrophe, as in "can't"
+			i++
+			continue
 		}
-		inner := msg[i+1 : i+1+j]
-		if isTypeName(inner) {
-			b.WriteString(msg[i : i+j+2])
+		if i > 0 && !strings.ContainsRune(" ([{:=,\n", rune(msg[i-1])) {
+			return "", false
+		}
+		end := -1
+		if c == '"' {
+			if q, err := strconv.QuotedPrefix(msg[i:]); err == nil && closesSegment(msg, i+len(q)) {
+				end = i + len(q)
+			}
+		} else {
+			for j := i + 1; j < len(msg); j++ {
+				if msg[j] == c && closesSegment(msg, j+1) {
+					end = j + 1
+					break
+				}
+			}
+		}
+		if end < 0 {
+			return "", false
+		}
+		if inner := msg[i+1 : end-1]; c == '\'' && isTypeName(inner) {
+			b.WriteString(msg[i:end])
 		} else {
 			b.WriteString("…")
 		}
-		i += j + 2
+		i = end
 	}
-	return b.String()
+	return b.String(), true
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// closesSegment reports whether a quoted segment may end just before i.
+func closesSegment(msg string, i int) bool {
+	return i >= len(msg) || strings.ContainsRune(" :,;)]}.!?\n", rune(msg[i]))
 }
 
 func isTypeName(s string) bool {

@@ -757,3 +757,21 @@ func TestCELEnv_costCallMatchesCELForEveryCallForm(t *testing.T) {
 
 // deadlinePassed is a deadline in the past.
 var deadlinePassed = time.Unix(1, 0)
+
+func TestCELEnv_scrubQuotedHandlesQuotesInsideValues(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`IP Address "hunter2{:}\"x" parse error: ParseAddr("hunter2{:}\"x"): bad (at "\"x")`, `IP Address … parse error: ParseAddr(…): bad (at …)`},
+		{`bad value "a"b"c" here`, `bad value … here`},
+		{`bad value 'a'b'c' here`, `bad value … here`},
+		{`from 'string' to 'int'`, `from 'string' to 'int'`},
+		{`value 'it' s' end`, `value … end`},
+		{`can't parse "x"`, `can't parse …`},
+		{"pattern `a`b` end", "pattern … end"},
+		{`open "never closed`, `open …`},
+	}
+	for _, tc := range cases {
+		if got := scrubQuoted(tc.in); got != tc.want {
+			t.Errorf("scrubQuoted(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
