@@ -371,12 +371,17 @@ func terraform(t *table, s samples) {
 		}
 	}
 	plan("plan_many_celyaml", "100 celyaml_render, 20 services each", goal)
+	plan("plan_many_function", "100 provider::celyaml::render_file(), 20 services each", "")
 	if many.ok && tf.ok {
 		e := s.get("plan_empty", "ms")
 		if e.ok {
 			t.add(row{measure: "templatefile, per service above the empty plan", value: fmt.Sprintf("%.0f µs", (tf.med-e.med)*1e3/2000)})
 			t.add(row{measure: "celyaml_render, per service above the empty plan", value: fmt.Sprintf("%.0f µs", (many.med-e.med)*1e3/2000),
 				xTemplatefile: ratio(many.med-e.med, tf.med-e.med)})
+			if f := s.get("plan_many_function", "ms"); f.ok {
+				t.add(row{measure: "render_file(), per service above the empty plan", value: fmt.Sprintf("%.0f µs", (f.med-e.med)*1e3/2000),
+					xTemplatefile: ratio(f.med-e.med, tf.med-e.med)})
+			}
 		}
 	}
 }
