@@ -162,7 +162,8 @@ func (d *forDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
 			for i := 0; i < v.Len(); i++ {
 				k, x := v.At(i)
 				if out.Set(k, x) {
-					return r.errAt(fr, d.key, joinPath(d.path, k), "duplicate key "+quote(k)+": two iterations of this $for produce it")
+					// The key may come from a variable: never print it.
+					return r.errAt(fr, d.key, d.path, "duplicate key: two iterations of this $for produce the same key (the key is not shown, as it may hold a variable's value)")
 				}
 			}
 			return nil

@@ -367,7 +367,8 @@ func (r *renderer) merge(m *mapNode, sc *scope, fr *frame) (Value, bool, error) 
 }
 
 // dupErr reports key k, given again by entry ei, naming the entry that gave
-// it first.
+// it first. The key is printed only when one of the two places writes it
+// in the template: a produced key may hold a variable's value.
 func (r *renderer) dupErr(m *mapNode, results []*Map, ei int, k string, fr *frame) error {
 	where := func(e mapEntry) string {
 		if e.prod >= 0 {
@@ -375,19 +376,18 @@ func (r *renderer) dupErr(m *mapNode, results []*Map, ei int, k string, fr *fram
 		}
 		return origin("", e.key)
 	}
-	first := ""
+	var first mapEntry
 	for _, e := range m.entries[:ei+1] {
 		if (e.prod >= 0 && results[e.prod].Has(k)) || (e.prod < 0 && e.name == k) {
-			first = where(e)
+			first = e
 			break
 		}
 	}
 	e := m.entries[ei]
-	if first == where(e) {
-		first = "given twice by the same " + m.prods[max(e.prod, 0)].name()
-		return r.errAt(fr, e.key, joinPath(m.path, k), "duplicate key "+quote(k)+": "+first)
+	if first.prod < 0 || e.prod < 0 {
+		return r.errAt(fr, e.key, joinPath(m.path, k), "duplicate key "+quote(k)+": "+where(first)+", and again "+where(e))
 	}
-	return r.errAt(fr, e.key, joinPath(m.path, k), "duplicate key "+quote(k)+": "+first+", and again "+where(e))
+	return r.errAt(fr, e.key, m.path, "duplicate key: "+where(first)+", and again "+where(e)+" (the key is not shown, as it may hold a variable's value)")
 }
 
 func origin(prod string, key *yaml.Node) string {
