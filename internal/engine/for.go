@@ -69,10 +69,10 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 	if err != nil {
 		return 0, false, err
 	}
-	it := &scope{parent: sc, names: []string{d.v1}, vals: []ref.Val{nil}}
+	it := newScopeCap(sc, 2)
+	it.bind(d.v1, nil)
 	if d.v2 != "" {
-		it.names = append(it.names, d.v2)
-		it.vals = append(it.vals, nil)
+		it.bind(d.v2, nil)
 	}
 	switch c := coll.(type) {
 	case *types.Unknown:
@@ -149,7 +149,30 @@ func sortedKeys(m traits.Mapper) []ref.Val {
 func (d *forDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
 	var out *Map
 	unknownBody := false
+	// A body that is only $key/$value sets its entry directly, without
+	// building a one-entry mapping per iteration.
+	var kv *kvDir
+	if m, ok := d.body.(*mapNode); ok && m.replaces() && m.schema == nil && m.lets == nil && m.asserts == nil {
+		kv, _ = m.prods[0].(*kvDir)
+	}
 	n, unknown, err := d.iterate(r, sc, fr, func(it *scope) error {
+		if kv != nil {
+			k, v, state, err := kv.entry(r, it, fr)
+			if err != nil || state == kvNothing {
+				return err
+			}
+			if state == kvUnknown {
+				unknownBody = true
+				return errUnknownShape
+			}
+			if out == nil {
+				out = NewMap(4)
+			}
+			if out.Set(k, v) {
+				return r.errAt(fr, d.key, d.path, "duplicate key: two iterations of this $for produce the same key (the key is not shown, as it may hold a variable's value)")
+			}
+			return nil
+		}
 		v, ok, err := r.value(d.body, it, fr)
 		if err != nil || !ok || v == nil {
 			return err

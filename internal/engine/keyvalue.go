@@ -30,13 +30,20 @@ func (c *compiler) kvDir(key, kn, vn *yaml.Node, path string) (producer, *compil
 func (d *kvDir) keyNode() *yaml.Node { return d.key }
 func (d *kvDir) name() string        { return "$key" }
 
-func (d *kvDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
+const (
+	kvEntry = iota
+	kvNothing
+	kvUnknown
+)
+
+// entry renders the key and the value.
+func (d *kvDir) entry(r *renderer, sc *scope, fr *frame) (string, Value, int, error) {
 	k, ok, err := r.value(d.k, sc, fr)
 	if err != nil {
-		return nil, false, err
+		return "", nil, 0, err
 	}
 	if !ok {
-		return nil, false, r.errAt(fr, d.key, d.path, "$key gave nothing: it must give a string")
+		return "", nil, 0, r.errAt(fr, d.key, d.path, "$key gave nothing: it must give a string")
 	}
 	var ks string
 	switch k := k.(type) {
@@ -47,20 +54,34 @@ func (d *kvDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
 	case bool:
 		ks = strconv.FormatBool(k)
 	case Unknown:
-		return Unknown{}, true, nil
+		return "", nil, kvUnknown, nil
 	default:
-		return nil, false, r.errAt(fr, d.key, d.path, "$key must give a string (an int or bool is turned into text), got "+valueKind(k))
+		return "", nil, 0, r.errAt(fr, d.key, d.path, "$key must give a string (an int or bool is turned into text), got "+valueKind(k))
 	}
 	v, ok, err := r.value(d.v, sc, fr)
 	if err != nil {
-		return nil, false, err
+		return "", nil, 0, err
 	}
 	if !ok {
-		return nil, false, nil
+		return "", nil, kvNothing, nil
+	}
+	if err := r.count(fr, d.key, d.path, 1, len(ks)+2); err != nil {
+		return "", nil, 0, err
+	}
+	return ks, v, kvEntry, nil
+}
+
+func (d *kvDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
+	k, v, state, err := d.entry(r, sc, fr)
+	if err != nil || state == kvNothing {
+		return nil, false, err
+	}
+	if state == kvUnknown {
+		return Unknown{}, true, nil
 	}
 	m := NewMap(1)
-	m.Set(ks, v)
-	if err := r.count(fr, d.key, d.path, 2, len(ks)+2); err != nil {
+	m.Set(k, v)
+	if err := r.count(fr, d.key, d.path, 1, 0); err != nil {
 		return nil, false, err
 	}
 	return m, true, nil

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/google/cel-go/common/types/ref"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -54,7 +53,7 @@ func (c *compiler) lets(key, n *yaml.Node, path string) ([]letEntry, *compileErr
 }
 
 func (r *renderer) bindLets(lets []letEntry, sc *scope, fr *frame) (*scope, error) {
-	inner := &scope{parent: sc, names: make([]string, 0, len(lets)), vals: make([]ref.Val, 0, len(lets))}
+	inner := newScopeCap(sc, len(lets))
 	for i := range lets {
 		e := &lets[i]
 		if e.expr != nil {

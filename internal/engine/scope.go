@@ -13,6 +13,20 @@ type scope struct {
 	parent *scope
 	names  []string
 	vals   []ref.Val
+	// room for the first few bindings, so a small scope is one allocation
+	inlineNames [3]string
+	inlineVals  [3]ref.Val
+}
+
+// newScopeCap returns a child scope with room for n bindings.
+func newScopeCap(parent *scope, n int) *scope {
+	s := &scope{parent: parent}
+	if n <= len(s.inlineNames) {
+		s.names, s.vals = s.inlineNames[:0], s.inlineVals[:0]
+	} else {
+		s.names, s.vals = make([]string, 0, n), make([]ref.Val, 0, n)
+	}
+	return s
 }
 
 var _ interpreter.Activation = (*scope)(nil)
