@@ -204,11 +204,18 @@ type cacheEntry struct {
 	progs map[uint64]*program
 }
 
-// keyCandidate is a bare identifier used as a map-literal key, with the
-// ids of the key nodes that spell it.
+// keyCandidate is a name that the expression uses freely (not bound by a
+// comprehension): as a bare map-literal key (keyIDs) or as an identifier
+// (identIDs). Whether it names a variable in scope decides how the
+// expression compiles, so that is part of the program cache key:
+//
+//   - a bare key that names no variable is read as a string (§3);
+//   - an identifier that names a variable is resolved as exactly that
+//     variable, without first trying qualified names such as `svc.name`.
 type keyCandidate struct {
-	name string
-	ids  []int64
+	name     string
+	keyIDs   []int64
+	identIDs []int64
 }
 
 // maxCandidates is how many distinct key identifiers fit the cache key.
@@ -350,7 +357,9 @@ func (c *programCache) parse(expr string) *cacheEntry {
 		return e
 	}
 	e.parsed = a.NativeRep()
-	e.cands = keyCandidates(e.parsed.Expr())
+	e.cands = keyCandidates(e.parsed.Expr(), func(name string) bool {
+		return c.env.env.HasFunction(name) || c.lookup(name) != nil
+	})
 	return e
 }
 
@@ -419,11 +428,12 @@ func runeOffset(s string, cp int) int {
 	return i
 }
 
-// keyCandidates finds the map-literal keys that are bare identifiers not
-// bound by an enclosing comprehension (macros and cel.bind bind names).
-// Whether such a name is a variable in scope is known only at compile
-// time, so the choice is part of the program cache key.
-func keyCandidates(root celast.Expr) []keyCandidate {
+// keyCandidates finds the names the expression uses freely: bare map
+// keys and identifiers that no enclosing comprehension (macros, cel.bind)
+// binds.
+// isFunc tells which namespaced names are functions: in `json.encode(x)`
+// the identifier json is not a variable.
+func keyCandidates(root celast.Expr, isFunc func(string) bool) []keyCandidate {
 	var cands []keyCandidate
 	var bound []string
 	isBound := func(n string) bool {
@@ -434,16 +444,33 @@ func keyCandidates(root celast.Expr) []keyCandidate {
 		}
 		return false
 	}
+	cand := func(name string) *keyCandidate {
+		for i := range cands {
+			if cands[i].name == name {
+				return &cands[i]
+			}
+		}
+		cands = append(cands, keyCandidate{name: name})
+		return &cands[len(cands)-1]
+	}
 	var walk func(e celast.Expr)
 	walk = func(e celast.Expr) {
 		if e == nil {
 			return
 		}
 		switch e.Kind() {
+		case celast.IdentKind:
+			if name := e.AsIdent(); !isBound(name) {
+				c := cand(name)
+				c.identIDs = append(c.identIDs, e.ID())
+			}
 		case celast.CallKind:
 			call := e.AsCall()
 			if call.IsMemberFunction() {
-				walk(call.Target())
+				q, ok := qualifiedName(call.Target())
+				if !ok || isFunc == nil || !isFunc(q+"."+call.FunctionName()) {
+					walk(call.Target())
+				}
 			}
 			for _, a := range call.Args() {
 				walk(a)
@@ -470,18 +497,8 @@ func keyCandidates(root celast.Expr) []keyCandidate {
 				me := ent.AsMapEntry()
 				k := me.Key()
 				if k.Kind() == celast.IdentKind && !isBound(k.AsIdent()) {
-					name := k.AsIdent()
-					found := false
-					for i := range cands {
-						if cands[i].name == name {
-							cands[i].ids = append(cands[i].ids, k.ID())
-							found = true
-							break
-						}
-					}
-					if !found {
-						cands = append(cands, keyCandidate{name: name, ids: []int64{k.ID()}})
-					}
+					c := cand(k.AsIdent())
+					c.keyIDs = append(c.keyIDs, k.ID())
 				} else {
 					walk(k)
 				}
@@ -504,14 +521,21 @@ func keyCandidates(root celast.Expr) []keyCandidate {
 func (c *programCache) build(e *cacheEntry, declared func(string) bool) (*program, *exprError) {
 	a := e.parsed
 	var rewrite map[int64]string
+	var refs map[int64]*celast.ReferenceInfo
 	for _, cand := range e.cands {
 		if declared != nil && declared(cand.name) {
+			if len(cand.identIDs) > 0 && refs == nil {
+				refs = map[int64]*celast.ReferenceInfo{}
+			}
+			for _, id := range cand.identIDs {
+				refs[id] = celast.NewIdentReference(cand.name, nil)
+			}
 			continue
 		}
-		if rewrite == nil {
+		if len(cand.keyIDs) > 0 && rewrite == nil {
 			rewrite = map[int64]string{}
 		}
-		for _, id := range cand.ids {
+		for _, id := range cand.keyIDs {
 			rewrite[id] = cand.name
 		}
 	}
@@ -529,6 +553,11 @@ func (c *programCache) build(e *cacheEntry, declared func(string) bool) (*progra
 				}
 			}
 		}))
+	}
+	if refs != nil {
+		// Identifiers that name variables resolve directly, as in a
+		// checked expression; nothing else is marked checked.
+		a = celast.NewCheckedAST(a, map[int64]*types.Type{}, refs)
 	}
 	prg, err := c.env.env.PlanProgram(a, c.progOpts...)
 	if err != nil {
@@ -567,8 +596,7 @@ func (p *program) eval(ctx context.Context, act interpreter.Activation, budget *
 	st.Activation = nil
 	evalStatePool.Put(st)
 
-	var cancelled interpreter.EvalCancelledError
-	limitHit := errors.As(err, &cancelled) && cancelled.Cause == interpreter.CostLimitExceeded
+	limitHit := err != nil && isCostLimit(err)
 	if budget != nil {
 		if cost > *budget || (limitHit && limited < p.cache.costLimit) {
 			*budget = 0
@@ -666,6 +694,11 @@ func (s *evalState) charge(cost uint64) {
 	if s.limit > 0 && s.cost > s.limit {
 		panic(interpreter.EvalCancelledError{Cause: interpreter.CostLimitExceeded, Message: "operation cancelled: actual cost limit exceeded"})
 	}
+}
+
+func isCostLimit(err error) bool {
+	var cancelled interpreter.EvalCancelledError
+	return errors.As(err, &cancelled) && cancelled.Cause == interpreter.CostLimitExceeded
 }
 
 func cancelledError(err error) *exprError {
@@ -877,7 +910,7 @@ func valueHoldsUnknown(v Value, budget *int) bool {
 // large string or list always costs in proportion.
 func callCost(function string, args []ref.Val, result ref.Val) uint64 {
 	var cost uint64
-	if c := k8sCosts.CallCost(function, "", args, result); c != nil {
+	if c := k8sCallCost(function, args, result); c != nil {
 		cost = *c
 	} else if c, ok := stdCallCost(function, args); ok {
 		cost = c
@@ -904,6 +937,32 @@ func callCost(function string, args []ref.Val, result ref.Val) uint64 {
 }
 
 var k8sCosts = &library.CostEstimator{}
+
+// k8sPriced lists the functions the Kubernetes estimator prices (its
+// equality prices only apply to Kubernetes values, which cost 1 anyway).
+var k8sPriced = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`check serviceAccount path group resource subresource namespace name allowed
+		reason error errored fieldSelector labelSelector isSorted sum max min indexOf lastIndexOf includes
+		url lowerAscii upperAscii substring trim jsonpatch.escapeKey replace split join find findAll cidr
+		isIP isCIDR ip ip.isCanonical masked prefixLength family isUnspecified isLoopback
+		isLinkLocalMulticast isLinkLocalUnicast isGlobalUnicast containsIP containsCIDR quantity
+		isQuantity semver isSemver validate format.named sign asInteger isInteger asApproximateFloat
+		isGreaterThan isLessThan compareTo add sub major minor patch getScheme getHostname getHost
+		getPort getEscapedPath getQuery`) {
+		m[n] = true
+	}
+	return m
+}()
+
+// k8sCallCost asks the Kubernetes estimator. It gets a copy of the
+// arguments: it may keep them, and the caller's slice lives on its stack.
+func k8sCallCost(function string, args []ref.Val, result ref.Val) *uint64 {
+	if !k8sPriced[function] {
+		return nil
+	}
+	return k8sCosts.CallCost(function, "", append([]ref.Val(nil), args...), result)
+}
 
 // tenth is n × 0.1, CEL's traversal cost factor, rounded up.
 func tenth(n uint64) uint64 { return (n + 9) / 10 }
@@ -1569,109 +1628,121 @@ type costCall struct {
 func (w *costCall) Eval(a interpreter.Activation) ref.Val { return w.Exec(interpreter.AsFrame(a)) }
 
 func (w *costCall) Exec(frame *interpreter.ExecutionFrame) ref.Val {
-	var buf [3]ref.Val
+	var pair [2]ref.Val
+	var res ref.Val
 	var vals []ref.Val
-	res := w.exec(frame, &buf, &vals)
+	switch w.form {
+	case formEq, formNe, formUnary, formBinary:
+		var n int
+		res, n = w.execFixed(frame, &pair)
+		vals = pair[:n]
+	case formZero:
+		res = labelErr(w.id, w.fnOp())
+	default:
+		res, vals = w.execVarArgs(frame)
+	}
 	if st := stateOf(frame); st != nil {
 		st.charge(callCost(w.fn, vals, res))
 	}
 	return res
 }
 
-func (w *costCall) exec(frame *interpreter.ExecutionFrame, buf *[3]ref.Val, vals *[]ref.Val) ref.Val {
+// execFixed runs the one- and two-argument forms; it reports how many
+// argument values it stored in vals.
+func (w *costCall) execFixed(frame *interpreter.ExecutionFrame, vals *[2]ref.Val) (ref.Val, int) {
 	strict := !w.nonStrict
 	switch w.form {
 	case formEq, formNe:
 		l := w.args[0].Exec(frame)
 		if types.IsError(l) {
-			return l
+			return l, 0
 		}
 		r := w.args[1].Exec(frame)
 		if types.IsError(r) {
-			return r
+			return r, 0
 		}
-		buf[0], buf[1] = l, r
-		*vals = buf[:2]
+		vals[0], vals[1] = l, r
 		var unk *types.Unknown
 		unk, _ = types.MaybeMergeUnknowns(l, unk)
 		unk, _ = types.MaybeMergeUnknowns(r, unk)
 		if unk != nil {
-			return unk
+			return unk, 2
 		}
+		eq := types.Equal(l, r)
 		if w.form == formEq {
-			return types.Equal(l, r)
+			return eq, 2
 		}
-		return types.Bool(types.Equal(l, r) != types.True)
-	case formZero:
-		return labelErr(w.id, w.fnOp())
+		if eq == types.True {
+			return types.False, 2
+		}
+		return types.True, 2
 	case formUnary:
 		v := w.args[0].Exec(frame)
-		buf[0] = v
-		*vals = buf[:1]
+		vals[0] = v
 		if strict && types.IsUnknownOrError(v) {
-			return v
+			return v, 1
 		}
 		if w.unary != nil && (w.trait == 0 || (!strict && types.IsUnknownOrError(v)) || v.Type().HasTrait(w.trait)) {
-			return labelErr(w.id, w.unary(v))
+			return labelErr(w.id, w.unary(v)), 1
 		}
 		if v.Type().HasTrait(traits.ReceiverType) {
-			return labelErr(w.id, v.(traits.Receiver).Receive(w.fn, w.overload, []ref.Val{}))
+			return labelErr(w.id, v.(traits.Receiver).Receive(w.fn, w.overload, []ref.Val{})), 1
 		}
-		return types.NewErrWithNodeID(w.id, "no such overload: %s", w.fn)
-	case formBinary:
-		l := w.args[0].Exec(frame)
-		if strict && types.IsError(l) {
-			return l
-		}
-		r := w.args[1].Exec(frame)
-		if strict && types.IsError(r) {
-			return r
-		}
-		buf[0], buf[1] = l, r
-		*vals = buf[:2]
-		if strict {
-			var unk *types.Unknown
-			unk, _ = types.MaybeMergeUnknowns(l, unk)
-			unk, _ = types.MaybeMergeUnknowns(r, unk)
-			if unk != nil {
-				return unk
-			}
-		}
-		if w.binary != nil && (w.trait == 0 || (!strict && types.IsUnknownOrError(l)) || l.Type().HasTrait(w.trait)) {
-			return labelErr(w.id, w.binary(l, r))
-		}
-		if l.Type().HasTrait(traits.ReceiverType) {
-			return labelErr(w.id, l.(traits.Receiver).Receive(w.fn, w.overload, []ref.Val{r}))
-		}
-		return types.NewErrWithNodeID(w.id, "no such overload: %s", w.fn)
+		return types.NewErrWithNodeID(w.id, "no such overload: %s", w.fn), 1
 	}
-	argVals := buf[:0]
-	if len(w.args) > len(buf) {
-		argVals = make([]ref.Val, 0, len(w.args))
+	l := w.args[0].Exec(frame)
+	if strict && types.IsError(l) {
+		return l, 0
 	}
+	r := w.args[1].Exec(frame)
+	if strict && types.IsError(r) {
+		return r, 0
+	}
+	vals[0], vals[1] = l, r
+	if strict {
+		var unk *types.Unknown
+		unk, _ = types.MaybeMergeUnknowns(l, unk)
+		unk, _ = types.MaybeMergeUnknowns(r, unk)
+		if unk != nil {
+			return unk, 2
+		}
+	}
+	if w.binary != nil && (w.trait == 0 || (!strict && types.IsUnknownOrError(l)) || l.Type().HasTrait(w.trait)) {
+		return labelErr(w.id, w.binary(l, r)), 2
+	}
+	if l.Type().HasTrait(traits.ReceiverType) {
+		return labelErr(w.id, l.(traits.Receiver).Receive(w.fn, w.overload, []ref.Val{r})), 2
+	}
+	return types.NewErrWithNodeID(w.id, "no such overload: %s", w.fn), 2
+}
+
+// execVarArgs runs the general form; cel-go's evalVarArgs allocates the
+// argument slice the same way.
+func (w *costCall) execVarArgs(frame *interpreter.ExecutionFrame) (ref.Val, []ref.Val) {
+	strict := !w.nonStrict
+	argVals := make([]ref.Val, len(w.args))
 	var unk *types.Unknown
-	for _, a := range w.args {
+	for i, a := range w.args {
 		v := a.Exec(frame)
-		argVals = append(argVals, v)
+		argVals[i] = v
 		if strict {
 			if types.IsError(v) {
-				return v
+				return v, argVals[:i+1]
 			}
 			unk, _ = types.MaybeMergeUnknowns(v, unk)
 		}
 	}
-	*vals = argVals
 	if strict && unk != nil {
-		return unk
+		return unk, argVals
 	}
 	arg0 := argVals[0]
 	if w.fnOp != nil && (w.trait == 0 || (!strict && types.IsUnknownOrError(arg0)) || arg0.Type().HasTrait(w.trait)) {
-		return labelErr(w.id, w.fnOp(argVals...))
+		return labelErr(w.id, w.fnOp(argVals...)), argVals
 	}
 	if arg0.Type().HasTrait(traits.ReceiverType) {
-		return labelErr(w.id, arg0.(traits.Receiver).Receive(w.fn, w.overload, argVals[1:]))
+		return labelErr(w.id, arg0.(traits.Receiver).Receive(w.fn, w.overload, argVals[1:])), argVals
 	}
-	return types.NewErrWithNodeID(w.id, "no such overload: %s", w.fn)
+	return types.NewErrWithNodeID(w.id, "no such overload: %s", w.fn), argVals
 }
 
 // labelErr attaches the call's node id to an error result. cel-go hands
