@@ -14,7 +14,8 @@ package engine
 // TestHostile asserts, per case: the exact error (which for a resource bomb
 // names the limit), no panic, and a peak heap under 256 MB, measured by
 // sampling runtime/metrics after a GC. Time is reported (go test -v) and
-// asserted only as a 20 s hang guard; BenchmarkHostile measures it.
+// asserted only as a hang guard (20 s, 100 s under -race);
+// BenchmarkHostile measures it.
 //
 // go test ./internal/engine -run TestHostile -update-hostile rewrites the
 // expectation sections; check every change by hand.
@@ -30,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"slices"
 	"sort"
@@ -49,9 +51,31 @@ const (
 	// before it started.
 	hostileMaxHeap = 256 << 20
 	// hostileHangGuard only catches hangs; speed is measured by
-	// BenchmarkHostile.
+	// BenchmarkHostile. The race detector slows the engine down about
+	// tenfold, so under -race the guard is five times longer.
 	hostileHangGuard = 20 * time.Second
 )
+
+// raceEnabled reports whether the test binary was built with -race.
+func raceEnabled() bool {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return false
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "-race" {
+			return s.Value == "true"
+		}
+	}
+	return false
+}
+
+func hangGuard() time.Duration {
+	if raceEnabled() {
+		return 5 * hostileHangGuard
+	}
+	return hostileHangGuard
+}
 
 // txtarCase is one parsed archive of the golden or hostile corpus.
 type txtarCase struct {
@@ -337,7 +361,7 @@ func runHostile(t testing.TB, c *txtarCase) hostileRun {
 	var run hostileRun
 	select {
 	case run.res = <-resc:
-	case <-time.After(hostileHangGuard):
+	case <-time.After(hangGuard()):
 		cancel()
 		run.hung = true
 		run.res = <-resc
@@ -361,7 +385,7 @@ func TestHostile(t *testing.T) {
 			report = append(report, fmt.Sprintf("%-45s %9.1f ms  peak %7.1f MB  allocated %8.1f MB",
 				c.name, float64(run.elapsed.Microseconds())/1000, float64(run.peak)/(1<<20), float64(run.totalHeap)/(1<<20)))
 			if run.hung {
-				t.Fatalf("still running after %v: the engine hangs", hostileHangGuard)
+				t.Fatalf("still running after %v: the engine hangs", hangGuard())
 			}
 			if *updateHostile {
 				updateTxtarCase(t, c, run.res)
