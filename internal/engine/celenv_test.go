@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -804,4 +805,134 @@ func BenchmarkCEL_evalConcat(b *testing.B) {
 			}
 		})
 	}
+}
+
+// functionsGuide is the user guide that lists every CEL function.
+const functionsGuide = "../../templates/guides/functions.md.tmpl"
+
+// Every example in the functions guide gives the result the guide shows:
+// same CEL type, same value. A result written `error` must fail.
+func TestCELEnv_functionsGuideExamplesHold(t *testing.T) {
+	doc, err := os.ReadFile(functionsGuide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(doc), "{{") {
+		t.Error("the guide holds {{, which tfplugindocs would read as a template action")
+	}
+	rows := guideExamples(string(doc))
+	if len(rows) < 200 {
+		t.Fatalf("found %d examples in the guide, want at least 200", len(rows))
+	}
+	for _, r := range rows {
+		got, gerr := celRun(celTestCache, r.example, nil)
+		if r.result == "error" {
+			if gerr == nil {
+				t.Errorf("line %d: %s gave %v, the guide says error", r.line, r.example, got)
+			}
+			continue
+		}
+		if gerr != nil {
+			t.Errorf("line %d: %s: %s", r.line, r.example, gerr.Msg)
+			continue
+		}
+		want, werr := celRun(celTestCache, r.result, nil)
+		if werr != nil {
+			t.Errorf("line %d: result %s: %s", r.line, r.result, werr.Msg)
+			continue
+		}
+		if g, w := guideForm(got), guideForm(want); g != w {
+			t.Errorf("line %d: %s\n got: %s\nwant: %s (%s)", r.line, r.example, g, w, r.result)
+		}
+	}
+}
+
+// Every function and macro of the environment appears in the guide.
+func TestCELEnv_functionsGuideCoversEveryFunction(t *testing.T) {
+	doc, err := os.ReadFile(functionsGuide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ce, err := sharedEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for name := range ce.env.Functions() {
+		if strings.ContainsAny(name, "@_") || name == "in" {
+			continue // operators and internal functions
+		}
+		names = append(names, name)
+	}
+	for _, m := range ce.env.Macros() {
+		names = append(names, m.Function())
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !strings.Contains(string(doc), name+"(") {
+			t.Errorf("the guide does not show %s()", name)
+		}
+	}
+}
+
+type guideExample struct {
+	line            int
+	example, result string
+}
+
+// guideExamples reads the table rows whose last two cells are code.
+func guideExamples(doc string) []guideExample {
+	var out []guideExample
+	for i, line := range strings.Split(doc, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			continue
+		}
+		cells := splitTableRow(line)
+		if len(cells) < 3 {
+			continue
+		}
+		ex, res := cells[len(cells)-2], cells[len(cells)-1]
+		if !isCodeCell(ex) || !isCodeCell(res) {
+			continue
+		}
+		out = append(out, guideExample{line: i + 1, example: ex[1 : len(ex)-1], result: res[1 : len(res)-1]})
+	}
+	return out
+}
+
+// splitTableRow splits a Markdown table row on unescaped pipes and
+// unescapes \| in the cells.
+func splitTableRow(line string) []string {
+	var cells []string
+	var cur strings.Builder
+	for i := 1; i < len(line); i++ {
+		switch {
+		case line[i] == '\\' && i+1 < len(line) && line[i+1] == '|':
+			cur.WriteByte('|')
+			i++
+		case line[i] == '|':
+			cells = append(cells, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteByte(line[i])
+		}
+	}
+	return cells
+}
+
+func isCodeCell(s string) bool {
+	return len(s) >= 2 && s[0] == '`' && s[len(s)-1] == '`' && !strings.Contains(s[1:len(s)-1], "`")
+}
+
+// guideForm shows a value with its CEL type, so that 1 and 1.0, or 1 and
+// optional.of(1), differ.
+func guideForm(v ref.Val) string {
+	out, present, err := fromCEL(v)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	if !present {
+		return celTypeNameOf(v) + " nothing"
+	}
+	return celTypeNameOf(v) + " " + celDump(out)
 }
