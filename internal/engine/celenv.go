@@ -228,6 +228,10 @@ type program struct {
 	ast   *celast.AST
 	expr  string
 	cache *programCache
+	// loops tells whether the expression has comprehensions, the only
+	// place where evaluation checks for cancellation; without them it
+	// runs in bounded time and a check before it suffices.
+	loops bool
 
 	traceOnce sync.Once
 	traced    cel.Program
@@ -563,7 +567,13 @@ func (c *programCache) build(e *cacheEntry, declared func(string) bool) (*progra
 	if err != nil {
 		return nil, &exprError{Msg: sanitizeMsg(err.Error()), Offset: -1}
 	}
-	return &program{prg: prg, ast: a, expr: e.expr, cache: c}, nil
+	loops := false
+	celast.PreOrderVisit(a.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
+		if x.Kind() == celast.ComprehensionKind {
+			loops = true
+		}
+	}))
+	return &program{prg: prg, ast: a, expr: e.expr, cache: c, loops: loops}, nil
 }
 
 // ---------------------------------------------------------------------------
@@ -587,7 +597,7 @@ func (p *program) eval(ctx context.Context, act interpreter.Activation, budget *
 		out ref.Val
 		err error
 	)
-	if ctx == nil || ctx.Done() == nil {
+	if !p.loops || ctx == nil || ctx.Done() == nil {
 		out, _, err = p.prg.Eval(st)
 	} else {
 		out, _, err = p.prg.ContextEval(ctx, st)
