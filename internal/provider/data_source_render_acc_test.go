@@ -336,7 +336,7 @@ data "celyaml_render" "bad" {
   template = "kind: x\nsum:\n  $eval: \"$${{ 1 + 1.0 }}\"\n"
 }
 `,
-				ExpectError: errorRe("Template rendering failed", "<inline>:3:10: sum.$eval: found no matching overload", "| ${{ 1 + 1.0 }}"),
+				ExpectError: errorRe("Template rendering failed", "<inline>:3:10: sum.$eval: no matching overload for int + double", "| ${{ 1 + 1.0 }}"),
 			},
 			{
 				Config: terraformHeader + `
@@ -344,7 +344,7 @@ data "celyaml_render" "bad" {
   template_file = "${path.module}/testdata/files/broken.yaml"
 }
 `,
-				ExpectError: errorRe("Template rendering failed", "testdata/files/broken.yaml:4:12: data.sum.$eval: found no matching overload"),
+				ExpectError: errorRe("Template rendering failed", "testdata/files/broken.yaml:4:12: data.sum.$eval: no matching overload for int + double"),
 			},
 			{
 				Config: terraformHeader + `

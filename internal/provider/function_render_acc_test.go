@@ -117,7 +117,7 @@ output "bad" {
   value = provider::celyaml::render("kind: x\nsum:\n  $eval: \"$${{ 1 + 1.0 }}\"\n", null)
 }
 `,
-			ExpectError: errorRe("Error in function call", "<inline>:3:10: sum.$eval: found no matching overload"),
+			ExpectError: errorRe("Error in function call", "<inline>:3:10: sum.$eval: no matching overload for int + double"),
 		}},
 	})
 }

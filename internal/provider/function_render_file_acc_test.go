@@ -122,7 +122,7 @@ output "bad" {
   value = provider::celyaml::render_file("${path.module}/testdata/files/broken.yaml", null)
 }
 `,
-			ExpectError: errorRe("Error in function call", "testdata/files/broken.yaml:4:12: data.sum.$eval: found no matching overload"),
+			ExpectError: errorRe("Error in function call", "testdata/files/broken.yaml:4:12: data.sum.$eval: no matching overload for int + double"),
 		}},
 	})
 }
