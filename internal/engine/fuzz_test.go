@@ -222,13 +222,34 @@ func checkErrorPosition(t *testing.T, ee *Error, files map[string][]byte) {
 	if !ok {
 		t.Fatalf("error names file %q, which the render did not read: %v", ee.Pos.File, ee)
 	}
-	lines := bytes.Count(text, []byte("\n")) + 1
+	lines := yamlLineCount(text)
 	if ee.Pos.Line > lines {
 		t.Fatalf("error line %d is beyond the %d lines of %s: %v", ee.Pos.Line, lines, ee.Pos.File, ee)
 	}
 	if !utf8.ValidString(ee.Error()) && utf8.Valid(text) {
 		t.Fatalf("error text is not valid UTF-8 though the template is: %q", ee.Error())
 	}
+}
+
+// yamlLineCount counts lines as YAML does: a line ends at "\r\n", "\r" or
+// "\n", and also at NEL (U+0085), LS (U+2028) and PS (U+2029), which
+// yaml.v3 treats as line breaks too.
+func yamlLineCount(text []byte) int {
+	lines := 1
+	for i := 0; i < len(text); i++ {
+		switch {
+		case text[i] == '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			lines++
+		case text[i] == '\n':
+			lines++
+		case bytes.HasPrefix(text[i:], []byte("\u0085")), bytes.HasPrefix(text[i:], []byte("\u2028")), bytes.HasPrefix(text[i:], []byte("\u2029")):
+			lines++
+		}
+	}
+	return lines
 }
 
 // jsonDocs writes the documents as one JSON array.
@@ -244,4 +265,21 @@ func jsonDocs(docs []Value) ([]byte, error) {
 		}
 	}
 	return append(out, ']'), nil
+}
+
+func TestYAMLLineCount_countsEveryYAMLLineBreak(t *testing.T) {
+	for text, want := range map[string]int{
+		"":                1,
+		"a":               1,
+		"a\n":             2,
+		"a\r\nb":          2,
+		"\r0\n0:":         3,
+		"a\rb\rc":         3,
+		"a\u0085b\u2028c": 3,
+		"a\u2029":         2,
+	} {
+		if got := yamlLineCount([]byte(text)); got != want {
+			t.Errorf("yamlLineCount(%q) = %d, want %d", text, got, want)
+		}
+	}
 }
