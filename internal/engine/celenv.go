@@ -1571,6 +1571,7 @@ const (
 
 func (c *programCache) wrapCall(call interpreter.InterpretableCall) interpreter.InterpretableV2 {
 	w := &costCall{InterpretableCall: call, id: call.ID(), fn: call.Function(), overload: call.OverloadID(), args: call.Args()}
+	w.deep = deepFunctions[w.fn]
 	switch {
 	case w.fn == "_==_" && w.overload == "equals":
 		w.form = formEq
@@ -1633,6 +1634,7 @@ type costCall struct {
 	fnOp      functions.FunctionOp
 	trait     int
 	nonStrict bool
+	deep      bool // priced before it runs: see precharge
 }
 
 func (w *costCall) Eval(a interpreter.Activation) ref.Val { return w.Exec(interpreter.AsFrame(a)) }
@@ -1641,25 +1643,41 @@ func (w *costCall) Exec(frame *interpreter.ExecutionFrame) ref.Val {
 	var pair [2]ref.Val
 	var res ref.Val
 	var vals []ref.Val
+	st := stateOf(frame)
 	switch w.form {
 	case formEq, formNe, formUnary, formBinary:
 		var n int
-		res, n = w.execFixed(frame, &pair)
+		res, n = w.execFixed(frame, st, &pair)
 		vals = pair[:n]
 	case formZero:
 		res = labelErr(w.id, w.fnOp())
 	default:
-		res, vals = w.execVarArgs(frame)
+		res, vals = w.execVarArgs(frame, st)
 	}
-	if st := stateOf(frame); st != nil {
+	if st != nil {
 		st.charge(callCost(w.fn, vals, res))
 	}
 	return res
 }
 
+// precharge prices, before the call runs, the functions whose work can
+// grow faster than their arguments: deep equality, membership, set
+// operations and distinct. Charging after the call would come too late
+// for a list that holds the same list many times over.
+func (w *costCall) precharge(st *evalState, args ...ref.Val) {
+	if st == nil || !w.deep {
+		return
+	}
+	left := uint64(maxConvertNodes)
+	if st.limit > 0 {
+		left = st.limit - min(st.cost, st.limit)
+	}
+	st.charge(preCost(w.fn, args, left))
+}
+
 // execFixed runs the one- and two-argument forms; it reports how many
 // argument values it stored in vals.
-func (w *costCall) execFixed(frame *interpreter.ExecutionFrame, vals *[2]ref.Val) (ref.Val, int) {
+func (w *costCall) execFixed(frame *interpreter.ExecutionFrame, st *evalState, vals *[2]ref.Val) (ref.Val, int) {
 	strict := !w.nonStrict
 	switch w.form {
 	case formEq, formNe:
@@ -1678,6 +1696,7 @@ func (w *costCall) execFixed(frame *interpreter.ExecutionFrame, vals *[2]ref.Val
 		if unk != nil {
 			return unk, 2
 		}
+		w.precharge(st, l, r)
 		eq := types.Equal(l, r)
 		if w.form == formEq {
 			return eq, 2
@@ -1693,6 +1712,7 @@ func (w *costCall) execFixed(frame *interpreter.ExecutionFrame, vals *[2]ref.Val
 			return v, 1
 		}
 		if w.unary != nil && (w.trait == 0 || (!strict && types.IsUnknownOrError(v)) || v.Type().HasTrait(w.trait)) {
+			w.precharge(st, v)
 			return labelErr(w.id, w.unary(v)), 1
 		}
 		if v.Type().HasTrait(traits.ReceiverType) {
@@ -1718,6 +1738,7 @@ func (w *costCall) execFixed(frame *interpreter.ExecutionFrame, vals *[2]ref.Val
 		}
 	}
 	if w.binary != nil && (w.trait == 0 || (!strict && types.IsUnknownOrError(l)) || l.Type().HasTrait(w.trait)) {
+		w.precharge(st, l, r)
 		return labelErr(w.id, w.binary(l, r)), 2
 	}
 	if l.Type().HasTrait(traits.ReceiverType) {
@@ -1728,7 +1749,7 @@ func (w *costCall) execFixed(frame *interpreter.ExecutionFrame, vals *[2]ref.Val
 
 // execVarArgs runs the general form; cel-go's evalVarArgs allocates the
 // argument slice the same way.
-func (w *costCall) execVarArgs(frame *interpreter.ExecutionFrame) (ref.Val, []ref.Val) {
+func (w *costCall) execVarArgs(frame *interpreter.ExecutionFrame, st *evalState) (ref.Val, []ref.Val) {
 	strict := !w.nonStrict
 	argVals := make([]ref.Val, len(w.args))
 	var unk *types.Unknown
@@ -1747,12 +1768,93 @@ func (w *costCall) execVarArgs(frame *interpreter.ExecutionFrame) (ref.Val, []re
 	}
 	arg0 := argVals[0]
 	if w.fnOp != nil && (w.trait == 0 || (!strict && types.IsUnknownOrError(arg0)) || arg0.Type().HasTrait(w.trait)) {
+		w.precharge(st, argVals...)
 		return labelErr(w.id, w.fnOp(argVals...)), argVals
 	}
 	if arg0.Type().HasTrait(traits.ReceiverType) {
 		return labelErr(w.id, arg0.(traits.Receiver).Receive(w.fn, w.overload, argVals[1:])), argVals
 	}
 	return types.NewErrWithNodeID(w.id, "no such overload: %s", w.fn), argVals
+}
+
+// deepFunctions are priced before they run (see precharge).
+var deepFunctions = map[string]bool{
+	"_==_": true, "_!=_": true, "@in": true, "indexOf": true, "lastIndexOf": true, "includes": true,
+	"sets.contains": true, "sets.equivalent": true, "sets.intersects": true, "distinct": true,
+}
+
+// preCost is what a deep function will cost at most, computed without
+// walking past limit.
+func preCost(fn string, args []ref.Val, limit uint64) uint64 {
+	switch fn {
+	case "_==_", "_!=_":
+		if len(args) == 2 && isAggregate(args[0]) && isAggregate(args[1]) {
+			return min(deepSize(args[0], limit), deepSize(args[1], limit))
+		}
+	case "@in", "indexOf", "lastIndexOf", "includes":
+		if len(args) == 2 {
+			list, elem := args[1], args[0]
+			if fn != "@in" {
+				list, elem = args[0], args[1]
+			}
+			if _, ok := list.(traits.Lister); ok && isAggregate(elem) {
+				return satMul(sizeOf(list), deepSize(elem, limit))
+			}
+		}
+	case "sets.contains", "sets.equivalent", "sets.intersects":
+		if len(args) == 2 {
+			return tenth(satMul(sizeOf(args[0]), sizeOf(args[1]))) + deepSize(args[0], limit) + deepSize(args[1], limit)
+		}
+	case "distinct":
+		if len(args) == 1 {
+			n := sizeOf(args[0])
+			return tenth(satMul(n, n)/2) + deepSize(args[0], limit)
+		}
+	}
+	return 0
+}
+
+func isAggregate(v ref.Val) bool {
+	switch v.(type) {
+	case traits.Lister, traits.Mapper:
+		return true
+	}
+	return false
+}
+
+// deepSize counts the nodes of v, lists and maps inside counted as often
+// as they occur, stopping once the count passes limit.
+func deepSize(v ref.Val, limit uint64) uint64 {
+	var n uint64
+	var walk func(v ref.Val)
+	walk = func(v ref.Val) {
+		n++
+		if n > limit {
+			return
+		}
+		switch x := v.(type) {
+		case traits.Lister:
+			for it := x.Iterator(); it.HasNext() == types.True && n <= limit; {
+				walk(it.Next())
+			}
+		case traits.Mapper:
+			for it := x.Iterator(); it.HasNext() == types.True && n <= limit; {
+				k := it.Next()
+				if el, ok := x.Find(k); ok {
+					walk(el)
+				}
+			}
+		}
+	}
+	walk(v)
+	return n
+}
+
+func satMul(a, b uint64) uint64 {
+	if a != 0 && b > ^uint64(0)/a {
+		return ^uint64(0)
+	}
+	return a * b
 }
 
 // labelErr attaches the call's node id to an error result. cel-go hands

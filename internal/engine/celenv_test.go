@@ -468,6 +468,14 @@ func TestCELEnv_costLimitPerExpression(t *testing.T) {
 		`cel.bind(a, lists.range(1000).map(i, 'xxxxxxxxxx').join(), cel.bind(l, lists.range(5000).map(i, a), '%s'.format([l]))).size()`,
 		// flatten of many copies of one large list.
 		`cel.bind(a, lists.range(20000), lists.range(100).map(i, a).flatten()).size()`,
+		// Lists that hold the same list many times over: comparing them
+		// walks every copy.
+		`cel.bind(a, [1, 2, 3, 4, 5, 6, 7, 8], cel.bind(b, [a, a, a, a, a, a, a, a], cel.bind(c, [b, b, b, b, b, b, b, b], cel.bind(d, [c, c, c, c, c, c, c, c], cel.bind(e, [d, d, d, d, d, d, d, d], cel.bind(f, [e, e, e, e, e, e, e, e], cel.bind(g, [f, f, f, f, f, f, f, f], g == g)))))))`,
+		`cel.bind(a, [1, 2, 3, 4, 5, 6, 7, 8], cel.bind(b, [a, a, a, a, a, a, a, a], cel.bind(c, [b, b, b, b, b, b, b, b], cel.bind(d, [c, c, c, c, c, c, c, c], cel.bind(e, [d, d, d, d, d, d, d, d], cel.bind(f, [e, e, e, e, e, e, e, e], cel.bind(g, [f, f, f, f, f, f, f, f], g in [g, 1])))))))`,
+		`cel.bind(a, [1, 2, 3, 4, 5, 6, 7, 8], cel.bind(b, [a, a, a, a, a, a, a, a], cel.bind(c, [b, b, b, b, b, b, b, b], cel.bind(d, [c, c, c, c, c, c, c, c], cel.bind(e, [d, d, d, d, d, d, d, d], cel.bind(f, [e, e, e, e, e, e, e, e], cel.bind(g, [f, f, f, f, f, f, f, f], sets.contains([g], [g]))))))))`,
+		// Quadratic list functions.
+		`lists.range(100000).distinct().size()`,
+		`cel.bind(a, lists.range(60000), sets.intersects(a, a.map(x, -1 - x)))`,
 		// Lists that double by concatenation.
 		`cel.bind(a, lists.range(1000), cel.bind(b, a + a + a + a + a + a + a + a, cel.bind(c, b + b + b + b + b + b + b + b, cel.bind(d, c + c + c + c + c + c + c + c, d + d + d + d + d + d + d + d)))).sort().size()`,
 	}
