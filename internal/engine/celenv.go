@@ -943,6 +943,11 @@ func callCost(function string, args []ref.Val, result ref.Val) uint64 {
 	if rc := tenth(sizeOf(result)); rc > cost {
 		cost = rc
 	}
+	switch function {
+	case "json.decode", "yaml.decode":
+		// A short text can decode to many nodes (YAML aliases).
+		cost = max(cost, deepSize(result, maxConvertNodes))
+	}
 	return max(cost, 1)
 }
 

@@ -473,6 +473,9 @@ func TestCELEnv_costLimitPerExpression(t *testing.T) {
 		`cel.bind(a, [1, 2, 3, 4, 5, 6, 7, 8], cel.bind(b, [a, a, a, a, a, a, a, a], cel.bind(c, [b, b, b, b, b, b, b, b], cel.bind(d, [c, c, c, c, c, c, c, c], cel.bind(e, [d, d, d, d, d, d, d, d], cel.bind(f, [e, e, e, e, e, e, e, e], cel.bind(g, [f, f, f, f, f, f, f, f], g == g)))))))`,
 		`cel.bind(a, [1, 2, 3, 4, 5, 6, 7, 8], cel.bind(b, [a, a, a, a, a, a, a, a], cel.bind(c, [b, b, b, b, b, b, b, b], cel.bind(d, [c, c, c, c, c, c, c, c], cel.bind(e, [d, d, d, d, d, d, d, d], cel.bind(f, [e, e, e, e, e, e, e, e], cel.bind(g, [f, f, f, f, f, f, f, f], g in [g, 1])))))))`,
 		`cel.bind(a, [1, 2, 3, 4, 5, 6, 7, 8], cel.bind(b, [a, a, a, a, a, a, a, a], cel.bind(c, [b, b, b, b, b, b, b, b], cel.bind(d, [c, c, c, c, c, c, c, c], cel.bind(e, [d, d, d, d, d, d, d, d], cel.bind(f, [e, e, e, e, e, e, e, e], cel.bind(g, [f, f, f, f, f, f, f, f], sets.contains([g], [g]))))))))`,
+		// YAML aliases that expand a short text many times, decoded again
+		// and again.
+		`lists.range(1000).map(i, yaml.decode('a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]').size()).size()`,
 		// Quadratic list functions.
 		`lists.range(100000).distinct().size()`,
 		`cel.bind(a, lists.range(60000), sets.intersects(a, a.map(x, -1 - x)))`,
