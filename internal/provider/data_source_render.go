@@ -131,13 +131,20 @@ func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 }
 
 // ValidateConfig checks that exactly one of template and template_file is
-// set. An unknown value counts as set.
+// set (an unknown value counts as set), and warns about a base_dir that
+// template_file ignores.
 func (d *renderDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var tmpl, file types.String
+	var tmpl, file, baseDir types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("template"), &tmpl)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("template_file"), &file)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("base_dir"), &baseDir)...)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if !baseDir.IsNull() && !file.IsNull() && tmpl.IsNull() {
+		resp.Diagnostics.AddAttributeWarning(path.Root("base_dir"),
+			"base_dir has no effect with template_file",
+			"$include in a template file resolves against the file's own directory; base_dir applies only to an inline \"template\". Remove base_dir.")
 	}
 	switch {
 	case tmpl.IsNull() && file.IsNull():

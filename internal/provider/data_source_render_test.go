@@ -82,6 +82,20 @@ func TestRenderDataSource_validateExactlyOneTemplate(t *testing.T) {
 	}
 }
 
+func TestRenderDataSource_validateWarnsAboutUnusedBaseDir(t *testing.T) {
+	d := validate(t, map[string]tftypes.Value{"template_file": str("x.yaml"), "base_dir": str("dir")})
+	if len(d) != 1 || d.HasError() || d[0].Summary() != "base_dir has no effect with template_file" ||
+		d[0].Detail() != `$include in a template file resolves against the file's own directory; base_dir applies only to an inline "template". Remove base_dir.` {
+		t.Fatalf("got %v", d)
+	}
+	if p := d[0].(diag.DiagnosticWithPath).Path(); !p.Equal(path.Root("base_dir")) {
+		t.Fatalf("path %s", p)
+	}
+	if d := validate(t, map[string]tftypes.Value{"template": str("a: 1"), "base_dir": str("dir")}); len(d) != 0 {
+		t.Fatalf("inline template with base_dir: %v", d)
+	}
+}
+
 // read runs the data source and returns its state or its diagnostics.
 func read(t *testing.T, vals map[string]tftypes.Value) (renderModel, diag.Diagnostics) {
 	t.Helper()
