@@ -17,6 +17,8 @@ type tnode interface{}
 
 // constNode is plain data: no directive anywhere below it.
 type constNode struct {
+	n     *yaml.Node // where it is written, for limit errors
+	path  string
 	v     Value
 	nodes int // output nodes it holds, saturating
 	bytes int // rough size of its text, saturating
@@ -70,7 +72,7 @@ func (c *compiler) document(doc *yaml.Node) (tnode, *compileError) {
 		return c.node(doc, "")
 	}
 	if len(doc.Content) == 0 {
-		return &constNode{v: nil, nodes: 1}, nil
+		return &constNode{n: doc, v: nil, nodes: 1}, nil
 	}
 	return c.node(doc.Content[0], "")
 }
@@ -126,7 +128,7 @@ func (c *compiler) node(n *yaml.Node, path string) (tnode, *compileError) {
 		if s, ok := v.(string); ok {
 			b = len(s)
 		}
-		return &constNode{v: v, nodes: 1, bytes: b}, nil
+		return &constNode{n: n, path: path, v: v, nodes: 1, bytes: b}, nil
 	case yaml.SequenceNode:
 		return c.sequence(n, path)
 	case yaml.MappingNode:
@@ -154,7 +156,7 @@ func (c *compiler) sequence(n *yaml.Node, path string) (tnode, *compileError) {
 		return &seqNode{n: n, path: path, elems: elems}, nil
 	}
 	out := make([]Value, len(elems))
-	cn := &constNode{nodes: 1, bytes: 2}
+	cn := &constNode{n: n, path: path, nodes: 1, bytes: 2}
 	for i, t := range elems {
 		k := t.(*constNode)
 		out[i] = k.v

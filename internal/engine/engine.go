@@ -24,6 +24,9 @@ type Options struct {
 	// MaxNodes caps the number of output nodes (scalars, mappings and
 	// sequences) one render may produce.
 	MaxNodes int
+	// MaxDepth caps how deeply a template's YAML may nest (mappings and
+	// sequences inside each other).
+	MaxDepth int
 	// MaxIterations caps the total number of $for iterations in one
 	// render, so nested loops whose bodies give nothing still end fast.
 	MaxIterations int
@@ -43,6 +46,7 @@ func DefaultOptions() Options {
 		MaxIncludeDepth:      64,
 		MaxNodes:             1_000_000,
 		MaxIterations:        2_000_000,
+		MaxDepth:             500,
 		MaxOutputBytes:       64 << 20,
 		MaxTemplateBytes:     16 << 20,
 	}
@@ -64,6 +68,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxNodes == 0 {
 		o.MaxNodes = d.MaxNodes
+	}
+	if o.MaxDepth == 0 {
+		o.MaxDepth = d.MaxDepth
 	}
 	if o.MaxIterations == 0 {
 		o.MaxIterations = d.MaxIterations

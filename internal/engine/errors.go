@@ -73,6 +73,26 @@ func writeCaret(b *strings.Builder, expr string, offset int) {
 	} else if i := strings.IndexByte(expr, '\n'); i >= 0 {
 		line = expr[:i] + " ..."
 	}
+	// Show at most a window of the line around the caret.
+	const window = 60
+	if r := []rune(line); len(r) > 2*window+20 {
+		start := 0
+		if col > window {
+			start = col - window
+		}
+		end := min(len(r), start+2*window)
+		prefix, suffix := "", ""
+		if start > 0 {
+			prefix = "..."
+		}
+		if end < len(r) {
+			suffix = "..."
+		}
+		line = prefix + string(r[start:end]) + suffix
+		if col >= 0 {
+			col = col - start + len(prefix)
+		}
+	}
 	b.WriteString("\n  | ")
 	b.WriteString(line)
 	if col >= 0 {

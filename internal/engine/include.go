@@ -123,6 +123,9 @@ func (d *includeDir) open(r *renderer, sc *scope, fr *frame) (*compiledFile, *sc
 	if f.err != nil {
 		return nil, nil, nil, false, r.compileErr(nf, f.err)
 	}
+	if err := r.checkDepth(f, nf); err != nil {
+		return nil, nil, nil, false, err
+	}
 	inner := sc
 	if len(d.with) > 0 {
 		inner = &scope{parent: sc}

@@ -31,34 +31,56 @@ var ErrOutsideRoots = errors.New("file is outside the allowed include roots")
 
 // ReadFile implements Loader.
 func (l OSLoader) ReadFile(name string) ([]byte, error) {
-	if len(l.Roots) > 0 {
-		if err := l.confine(name); err != nil {
-			return nil, err
-		}
+	if len(l.Roots) == 0 {
+		return os.ReadFile(name)
 	}
-	return os.ReadFile(name)
+	// A path outside the roots is refused before anything is looked up,
+	// so refusals do not reveal which files exist.
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil, err
+	}
+	if !l.inside(abs) {
+		return nil, ErrOutsideRoots
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, err
+	}
+	if real, err = filepath.Abs(real); err != nil {
+		return nil, err
+	}
+	if !l.inside(real) {
+		return nil, ErrOutsideRoots
+	}
+	// Read the resolved path, not name, so a symlink swapped in after the
+	// check is not followed.
+	return os.ReadFile(real)
 }
 
-func (l OSLoader) confine(name string) error {
-	real, err := filepath.EvalSymlinks(name)
-	if err != nil {
-		return err
-	}
-	real, err = filepath.Abs(real)
-	if err != nil {
-		return err
-	}
+// inside reports whether the absolute path real is inside one of the roots.
+func (l OSLoader) inside(real string) bool {
+	return l.confine(real) == nil
+}
+
+func (l OSLoader) confine(real string) error {
 	for _, r := range l.Roots {
-		root, err := filepath.EvalSymlinks(r)
-		if err != nil {
-			continue
+		// Compare with the root as given and with the root's own
+		// symlinks resolved, since the lexical check comes first.
+		cands := make([]string, 0, 2)
+		if abs, err := filepath.Abs(r); err == nil {
+			cands = append(cands, abs)
 		}
-		if root, err = filepath.Abs(root); err != nil {
-			continue
+		if root, err := filepath.EvalSymlinks(r); err == nil {
+			if root, err = filepath.Abs(root); err == nil {
+				cands = append(cands, root)
+			}
 		}
-		rel, err := filepath.Rel(root, real)
-		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
-			return nil
+		for _, root := range cands {
+			rel, err := filepath.Rel(root, real)
+			if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+				return nil
+			}
 		}
 	}
 	return ErrOutsideRoots

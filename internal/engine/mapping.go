@@ -230,7 +230,7 @@ func (c *compiler) plainMapping(n *yaml.Node, path string, regular []kvPair) (tn
 		return m, nil
 	}
 	out := NewMap(len(m.entries))
-	cn := &constNode{nodes: 1, bytes: 2}
+	cn := &constNode{n: n, path: path, nodes: 1, bytes: 2}
 	for _, e := range m.entries {
 		k := e.val.(*constNode)
 		out.Set(e.name, k.v)

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -16,8 +17,11 @@ import (
 
 // compiledFile is one parsed and compiled template file.
 type compiledFile struct {
-	docs []tnode // one per YAML document, in order
-	err  *compileError
+	docs      []tnode // one per YAML document, in order
+	err       *compileError
+	depth     int        // deepest nesting of mappings and sequences
+	deepest   *yaml.Node // a node at that depth
+	deepestAt string     // its directive path
 }
 
 // fileCache maps template text to its compiled form.
@@ -50,8 +54,12 @@ var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // compileFile parses text as a YAML stream and compiles each document.
 func compileFile(text []byte) *compiledFile {
-	dec := yaml.NewDecoder(bytes.NewReader(text))
 	f := &compiledFile{}
+	if err := checkText(text); err != nil {
+		f.err = err
+		return f
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(text))
 	c := newCompiler()
 	for {
 		var doc yaml.Node
@@ -64,6 +72,9 @@ func compileFile(text []byte) *compiledFile {
 			f.err = yamlParseError(err)
 			return f
 		}
+		if d, n := nodeDepth(&doc, 0); d > f.depth {
+			f.depth, f.deepest = d, n
+		}
 		t, cerr := c.document(&doc)
 		if cerr != nil {
 			f.docs = nil
@@ -73,6 +84,46 @@ func compileFile(text []byte) *compiledFile {
 		f.docs = append(f.docs, t)
 	}
 	return f
+}
+
+// checkText finds NUL bytes and invalid UTF-8 before the YAML parser does,
+// to report their exact line and column.
+func checkText(text []byte) *compileError {
+	if utf8.Valid(text) && bytes.IndexByte(text, 0) < 0 {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c == 0 {
+			return &compileError{line: line, column: col, msg: "invalid YAML: NUL bytes are not allowed in a template", offset: -1}
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return &compileError{line: line, column: col, msg: "invalid YAML: the template is not valid UTF-8", offset: -1}
+		}
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return nil
+}
+
+// nodeDepth returns how deeply n nests, and the deepest node. Aliases are
+// not followed: their expansion is bounded by the node limit.
+func nodeDepth(n *yaml.Node, depth int) (int, *yaml.Node) {
+	best, at := depth, n
+	for _, c := range n.Content {
+		if c.Kind == yaml.MappingNode || c.Kind == yaml.SequenceNode {
+			if d, x := nodeDepth(c, depth+1); d > best {
+				best, at = d, x
+			}
+		}
+	}
+	return best, at
 }
 
 // yamlParseError turns a yaml.v3 parse error into a positioned error.

@@ -93,6 +93,9 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 	if f.err != nil {
 		return nil, r.compileErr(fr, f.err)
 	}
+	if err := r.checkDepth(f, fr); err != nil {
+		return nil, err
+	}
 	sc := rootScope(vars)
 	docs := make([]Value, 0, len(f.docs))
 	for _, d := range f.docs {
@@ -153,7 +156,7 @@ func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (
 func (r *renderer) value(t tnode, sc *scope, fr *frame) (Value, bool, error) {
 	switch t := t.(type) {
 	case *constNode:
-		if err := r.count(fr, nil, "", t.nodes, t.bytes); err != nil {
+		if err := r.count(fr, t.n, t.path, t.nodes, t.bytes); err != nil {
 			return nil, false, err
 		}
 		return t.v, true, nil
@@ -230,6 +233,14 @@ func (r *renderer) count(fr *frame, n *yaml.Node, path string, nodes, bytes int)
 		return r.limitErr(fr, n, path, "MaxOutputBytes", "the output is larger than MaxOutputBytes ("+itoa(r.e.opts.MaxOutputBytes)+" bytes)")
 	}
 	return nil
+}
+
+// checkDepth enforces MaxDepth on a compiled file.
+func (r *renderer) checkDepth(f *compiledFile, fr *frame) error {
+	if f.depth <= r.e.opts.MaxDepth {
+		return nil
+	}
+	return r.limitErr(fr, f.deepest, "", "MaxDepth", "the template nests deeper than MaxDepth ("+itoa(r.e.opts.MaxDepth)+" levels of mappings and sequences)")
 }
 
 // tick is called once per loop iteration: it notices cancellation.
