@@ -940,7 +940,16 @@ func callCost(function string, args []ref.Val, result ref.Val) uint64 {
 			result = args[1]
 		}
 	}
-	if rc := tenth(sizeOf(result)); rc > cost {
+	// Text costs a tenth per byte, as in Kubernetes. Lists and maps cost
+	// one per element they hold: each element takes tens of bytes, so a
+	// cheaper price would let one expression allocate hundreds of MB
+	// within its cost limit.
+	rc := sizeOf(result)
+	switch result.(type) {
+	case types.String, types.Bytes:
+		rc = tenth(rc)
+	}
+	if rc > cost {
 		cost = rc
 	}
 	switch function {
