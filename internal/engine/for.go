@@ -2,6 +2,7 @@ package engine
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -77,6 +78,24 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 	switch c := coll.(type) {
 	case *types.Unknown:
 		return 0, true, nil
+	case *celMap:
+		// A map from the template or the variables: walk its keys in
+		// sorted order without building an iterator.
+		keys := c.m.Keys()
+		order := sortedOrder(keys)
+		for _, i := range order {
+			if err := r.tick(fr, d.key, d.path); err != nil {
+				return 0, false, err
+			}
+			it.vals[0] = types.String(keys[i])
+			if d.v2 != "" {
+				it.vals[1] = toCEL(c.m.vals[i])
+			}
+			if err := fn(it); err != nil {
+				return 0, false, err
+			}
+		}
+		return len(keys), false, nil
 	case traits.Mapper:
 		keys := sortedKeys(c)
 		for _, k := range keys {
@@ -115,6 +134,18 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 	}
 	return 0, false, &Error{Pos: Pos{File: fr.file, Line: d.coll.node.Line, Column: d.coll.node.Column}, Path: d.path,
 		Msg: "$for can only iterate over a list or a map, got " + celTypeName(coll), Expr: d.coll.shown, Offset: d.coll.off, Chain: fr.chain}
+}
+
+// sortedOrder returns the indexes of keys in sorted order.
+func sortedOrder(keys []string) []int {
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
+	}
+	if !sort.StringsAreSorted(keys) {
+		slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	}
+	return order
 }
 
 // sortedKeys returns a map's keys in order: strings and numbers by value,

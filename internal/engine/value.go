@@ -33,13 +33,24 @@ type Map struct {
 	keys  []string
 	vals  []Value
 	index map[string]int // built once the map grows past mapIndexThreshold
+	// room for small maps, so most maps are a single allocation
+	inlineKeys [mapInline]string
+	inlineVals [mapInline]Value
 }
+
+const mapInline = 4
 
 const mapIndexThreshold = 8
 
 // NewMap returns an empty map with room for n entries.
 func NewMap(n int) *Map {
-	return &Map{keys: make([]string, 0, n), vals: make([]Value, 0, n)}
+	m := &Map{}
+	if n <= mapInline {
+		m.keys, m.vals = m.inlineKeys[:0], m.inlineVals[:0]
+	} else {
+		m.keys, m.vals = make([]string, 0, n), make([]Value, 0, n)
+	}
+	return m
 }
 
 // Len returns the number of entries.
