@@ -1,0 +1,178 @@
+package provider
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+)
+
+// fuzzValue builds a Terraform value from fuzz bytes: objects, maps, lists,
+// tuples, sets, strings, numbers (whole, fractional and beyond int64),
+// bools, nulls and unknowns, nested a few levels deep.
+type fuzzValue struct {
+	b []byte
+}
+
+func (f *fuzzValue) byte() byte {
+	if len(f.b) == 0 {
+		return 0
+	}
+	c := f.b[0]
+	f.b = f.b[1:]
+	return c
+}
+
+func (f *fuzzValue) str() string {
+	n := int(f.byte() % 12)
+	if n > len(f.b) {
+		n = len(f.b)
+	}
+	s := string(f.b[:n])
+	f.b = f.b[n:]
+	return s
+}
+
+func (f *fuzzValue) value(depth int) attr.Value {
+	kind := f.byte() % 12
+	if depth > 4 && kind >= 6 {
+		kind %= 6
+	}
+	switch kind {
+	case 0:
+		return types.StringValue(f.str())
+	case 1:
+		var buf [8]byte
+		for i := range buf {
+			buf[i] = f.byte()
+		}
+		return types.NumberValue(new(big.Float).SetInt64(int64(binary.LittleEndian.Uint64(buf[:]))))
+	case 2:
+		var buf [8]byte
+		for i := range buf {
+			buf[i] = f.byte()
+		}
+		x := math.Float64frombits(binary.LittleEndian.Uint64(buf[:]))
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			x = 0.5
+		}
+		return types.NumberValue(big.NewFloat(x))
+	case 3:
+		// Beyond int64: 2^64 + k.
+		b := new(big.Float).SetPrec(128).SetInt(new(big.Int).Lsh(big.NewInt(1), 64))
+		b.Add(b, big.NewFloat(float64(f.byte())))
+		return types.NumberValue(b)
+	case 4:
+		return types.BoolValue(f.byte()%2 == 0)
+	case 5:
+		if f.byte()%2 == 0 {
+			return types.DynamicNull()
+		}
+		return types.DynamicUnknown()
+	case 6, 7:
+		n := int(f.byte() % 4)
+		typs := map[string]attr.Type{}
+		vals := map[string]attr.Value{}
+		for i := 0; i < n; i++ {
+			k := f.str()
+			v := f.value(depth + 1)
+			typs[k], vals[k] = v.Type(context.Background()), v
+		}
+		o, _ := types.ObjectValue(typs, vals)
+		return o
+	case 8, 9:
+		n := int(f.byte() % 4)
+		typs := make([]attr.Type, n)
+		vals := make([]attr.Value, n)
+		for i := 0; i < n; i++ {
+			vals[i] = f.value(depth + 1)
+			typs[i] = vals[i].Type(context.Background())
+		}
+		t, _ := types.TupleValue(typs, vals)
+		return t
+	case 10:
+		n := int(f.byte() % 4)
+		vals := make([]attr.Value, n)
+		for i := range vals {
+			vals[i] = types.StringValue(f.str())
+		}
+		l, _ := types.ListValue(types.StringType, vals)
+		return l
+	default:
+		n := int(f.byte() % 4)
+		vals := map[string]attr.Value{}
+		for i := 0; i < n; i++ {
+			vals[f.str()] = types.NumberValue(big.NewFloat(float64(f.byte())))
+		}
+		m, _ := types.MapValue(types.NumberType, vals)
+		return m
+	}
+}
+
+// engineText prints an engine value with its Go types, for comparison.
+func engineText(v engine.Value) string {
+	var b strings.Builder
+	var walk func(engine.Value)
+	walk = func(v engine.Value) {
+		switch v := v.(type) {
+		case *engine.Map:
+			b.WriteString("{")
+			for i := 0; i < v.Len(); i++ {
+				k, e := v.At(i)
+				fmt.Fprintf(&b, "%q:", k)
+				walk(e)
+				b.WriteString(",")
+			}
+			b.WriteString("}")
+		case []engine.Value:
+			b.WriteString("[")
+			for _, e := range v {
+				walk(e)
+				b.WriteString(",")
+			}
+			b.WriteString("]")
+		default:
+			fmt.Fprintf(&b, "%T(%v)", v, v)
+		}
+	}
+	walk(v)
+	return b.String()
+}
+
+// FuzzConvert checks that converting any Terraform value to the engine and
+// back, and to the engine again, never panics and loses nothing: the two
+// engine values are identical, integers stay int64 and exact.
+func FuzzConvert(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte{1, 1, 0, 0, 0, 0, 0, 32, 0})              // a whole number just past 2^53
+	f.Add([]byte{6, 3, 3, 'a', 'b', 'c', 0, 1, 'x', 3, 9}) // an object with a string and a big number
+	f.Add([]byte{8, 3, 5, 1, 5, 0, 2, 1, 2, 3, 4, 5, 6, 7, 8})
+	f.Add([]byte{11, 2, 1, 'k', 7, 1, 'j', 9})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ctx := context.Background()
+		tv := (&fuzzValue{b: data}).value(0)
+		ev, err := toEngine(ctx, tv)
+		if err != nil {
+			t.Fatalf("toEngine: %v", err)
+		}
+		back, err := fromEngine(ev)
+		if err != nil {
+			t.Fatalf("fromEngine: %v", err)
+		}
+		ev2, err := toEngine(ctx, back)
+		if err != nil {
+			t.Fatalf("toEngine after the round trip: %v", err)
+		}
+		if a, b := engineText(ev), engineText(ev2); a != b {
+			t.Fatalf("round trip changed the value:\n%s\n%s", a, b)
+		}
+	})
+}
