@@ -158,16 +158,15 @@ func ratios(s samples, a, b, cpuUnit, wallUnit string) (cpu, wall float64, hasCP
 	return wall, wall, false, true
 }
 
-// judge checks a goal "value ≤ limit" on CPU time when there is one (wall
-// time otherwise) and says which goal, the limit and both values.
+// judge checks a goal "value ≤ limit" on wall time, as the goals are
+// stated, and shows the CPU-time value beside it: when the machine is busy,
+// wall time is inflated and the CPU time tells more.
 func judge(cpu, wall float64, hasCPU bool, limit float64, format, goal string) string {
-	v := wall
 	text := "wall " + fmt.Sprintf(format, wall)
 	if hasCPU {
-		v = cpu
-		text = "cpu " + fmt.Sprintf(format, cpu) + ", wall " + fmt.Sprintf(format, wall)
+		text += ", cpu " + fmt.Sprintf(format, cpu)
 	}
-	return check(v <= limit, goal+" (≤ "+fmt.Sprintf(format, limit)+"): "+text)
+	return check(wall <= limit, goal+" (≤ "+fmt.Sprintf(format, limit)+"): "+text)
 }
 
 func pct(s stat) string {
@@ -224,11 +223,11 @@ func main() {
 	terraform(t, s)
 	t.print()
 	fmt.Println()
-	fmt.Println("wall: median wall-clock time of every run; cpu: median CPU time (user+system, GC and")
-	fmt.Println("terraform's provider processes included), steadier than wall time on a shared machine;")
-	fmt.Println("spread: ±half the range (max-min) of wall time over its median; allocs: heap allocations")
-	fmt.Println("per service (per expression, per render). Goals are judged on CPU time where there is one")
-	fmt.Println("(wall time in brackets): on an idle machine the two agree for these single-threaded loops.")
+	fmt.Println("wall: median wall-clock time over the runs, on which the goals are judged. cpu: median CPU time,")
+	fmt.Println("user+system, including garbage collection on the other core and, for plans, every provider")
+	fmt.Println("process: on an idle machine it exceeds wall time; on a busy one it is the steadier figure.")
+	fmt.Println("spread: ±half the range (max-min) of wall time over its median. allocs: heap allocations per")
+	fmt.Println("service (per expression, per render). × floor: wall time over the yaml.v3 round trip at the same N.")
 }
 
 var sizes = []string{"N=1000", "N=10000"}
@@ -291,13 +290,18 @@ func perService(t *table, s samples) {
 		{"values only", "Render_values/N=1000", "Render_values/N=10000", "service"},
 		{"render + YAML", "Render_yaml/N=1000", "Render_yaml/N=10000", "service"},
 		{"6-deep nesting", "Render_deepNesting/N=1000", "Render_deepNesting/N=10000", "service"},
-		{"1,000 → 10,000 distinct expressions", "Render_thousandExpressions/exprs=1000", "Render_thousandExpressions/exprs=10000", "expr"},
+		{"distinct expressions in one template, 1,000 → 10,000", "Render_thousandExpressions/exprs=1000", "Render_thousandExpressions/exprs=10000", "expr"},
 	} {
 		c, w, hasCPU, ok := ratios(s, g.large, g.small, "cpu-ns/"+g.unit, "ns/"+g.unit)
 		if !ok {
 			continue
 		}
 		r := row{measure: g.label, value: fmt.Sprintf("×%.2f", 10*w), goal: judge(10*c, 10*w, hasCPU, 10.5, "×%.2f", "goal 3")}
+		if g.unit == "expr" {
+			// Not one of goal 3's two paths: the number of distinct
+			// programs, which also measures how they fit in the CPU caches.
+			r.goal = "(no goal: the cache at scale)"
+		}
 		if hasCPU {
 			r.cpu = fmt.Sprintf("×%.2f", 10*c)
 		}
@@ -367,12 +371,10 @@ func terraform(t *table, s samples) {
 	if one.ok && noop.ok {
 		d := one.med - noop.med
 		text := fmt.Sprintf("wall %+.0f ms", d)
-		v := d
 		if a, b := s.get("plancpu_one_celyaml", "ms"), s.get("plancpu_one_noop", "ms"); a.ok && b.ok {
-			v = a.med - b.med
-			text = fmt.Sprintf("cpu %+.0f ms, wall %+.0f ms", v, d)
+			text += fmt.Sprintf(", cpu %+.0f ms", a.med-b.med)
 		}
-		goal = check(v <= 10, "goal 5, vs the empty provider (≤ +10 ms): "+text)
+		goal = check(d <= 10, "goal 5, vs the empty provider (≤ +10 ms): "+text)
 	}
 	plan("plan_one_celyaml", "one celyaml_render (kitchen sink, 2 services)", goal)
 	plan("plan_many_noop", "100 data sources of the empty provider, same context", "")
