@@ -38,6 +38,32 @@ type exprRef struct {
 	off   int        // offset of text within shown
 	node  *yaml.Node // where it is written
 	path  string     // directive path
+	// fast is set when the expression is only a variable or a chain of
+	// field selections (`v`, `svc.name`): it is then read directly from
+	// the scope, without running a CEL program.
+	fast []string
+}
+
+// newExprRef prepares an expression.
+func newExprRef(x exprRef) *exprRef {
+	x.fast = identPath(x.text)
+	return &x
+}
+
+// identPath splits "a.b.c" (spaces around allowed) into its names, or
+// returns nil when the text is anything else.
+func identPath(text string) []string {
+	t := strings.TrimSpace(text)
+	if t == "" || len(t) > 256 {
+		return nil
+	}
+	parts := strings.Split(t, ".")
+	for _, p := range parts {
+		if !isIdent(p) {
+			return nil
+		}
+	}
+	return parts
 }
 
 // compileError is an error found while compiling; it gets its file and

@@ -41,7 +41,7 @@ func compileText(n *yaml.Node, path, what string) (*textTemplate, *compileError)
 	for _, sg := range segs {
 		if sg.expr {
 			nexpr++
-			t.parts = append(t.parts, textPart{expr: &exprRef{text: sg.text, shown: s, off: sg.off, node: n, path: path}})
+			t.parts = append(t.parts, textPart{expr: newExprRef(exprRef{text: sg.text, shown: s, off: sg.off, node: n, path: path})})
 			continue
 		}
 		if strings.TrimSpace(sg.text) != "" {

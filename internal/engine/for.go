@@ -51,7 +51,7 @@ func (c *compiler) forDir(key, spec *yaml.Node, doP kvPair, path string) (produc
 			return nil, cerr(sn, path, quote(v)+" is not a valid variable name")
 		}
 	}
-	d.coll = &exprRef{text: s[m[1]:], shown: s, off: m[1], node: sn, path: path}
+	d.coll = newExprRef(exprRef{text: s[m[1]:], shown: s, off: m[1], node: sn, path: path})
 	var err *compileError
 	if d.body, err = c.node(do, path+".$do"); err != nil {
 		return nil, err

@@ -39,7 +39,7 @@ func (c *compiler) lets(key, n *yaml.Node, path string) ([]letEntry, *compileErr
 		}
 		e := letEntry{name: name, key: k, path: ep}
 		if s, ok := stringScalar(v); ok {
-			e.expr = &exprRef{text: s, shown: s, node: deref(v), path: ep}
+			e.expr = newExprRef(exprRef{text: s, shown: s, node: deref(v), path: ep})
 		} else {
 			t, err := c.node(v, ep)
 			if err != nil {

@@ -137,7 +137,7 @@ func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (
 	r := e.newRenderer(ctx)
 	sc := rootScope(vars)
 	fr := &frame{file: InlineName, dir: "."}
-	x := &exprRef{text: expr, shown: expr, node: &yaml.Node{Line: 1, Column: 1}}
+	x := newExprRef(exprRef{text: expr, shown: expr, node: &yaml.Node{Line: 1, Column: 1}})
 	v, err := r.evalExpr(x, sc, fr)
 	if err != nil {
 		return nil, err
@@ -285,6 +285,11 @@ func (r *renderer) compileErr(fr *frame, c *compileError) error {
 
 // evalExpr compiles (through the cache) and evaluates one expression.
 func (r *renderer) evalExpr(x *exprRef, sc *scope, fr *frame) (ref.Val, error) {
+	if x.fast != nil {
+		if v, ok := r.fastPath(x.fast, sc); ok {
+			return v, nil
+		}
+	}
 	p, xerr := r.e.progs.compile(x.text, sc.has)
 	if xerr == nil {
 		var v ref.Val
@@ -299,6 +304,41 @@ func (r *renderer) evalExpr(x *exprRef, sc *scope, fr *frame) (ref.Val, error) {
 	}
 	p0 := Pos{File: fr.file, Line: x.node.Line, Column: x.node.Column}
 	return nil, &Error{Pos: p0, Path: x.path, Msg: xerr.Msg, Expr: x.shown, Offset: off, Chain: fr.chain, Limit: xerr.Limit}
+}
+
+// fastPath reads a variable or a chain of map field selections straight
+// from the scope. Anything unusual (a missing name or key, a value that is
+// not a map, an exhausted budget) returns false, and the expression runs
+// through CEL, which gives the exact result or error.
+func (r *renderer) fastPath(path []string, sc *scope) (ref.Val, bool) {
+	cost := uint64(len(path))
+	if r.budget < cost || cost > r.e.opts.MaxCostPerExpression {
+		return nil, false
+	}
+	v, ok := sc.lookup(path[0])
+	if !ok || v == nil {
+		return nil, false
+	}
+	for _, name := range path[1:] {
+		switch m := v.(type) {
+		case *types.Unknown:
+			r.budget -= cost
+			return m, true
+		case *celMap:
+			x, ok := m.Find(types.String(name))
+			if !ok {
+				return nil, false
+			}
+			v = x
+		default:
+			return nil, false
+		}
+	}
+	if types.IsError(v) {
+		return nil, false
+	}
+	r.budget -= cost
+	return v, true
 }
 
 // evalBool evaluates a condition. unknown reports an undecidable one.
