@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -303,7 +304,53 @@ func (r *renderer) evalExpr(x *exprRef, sc *scope, fr *frame) (ref.Val, error) {
 		off = x.off + xerr.Offset
 	}
 	p0 := Pos{File: fr.file, Line: x.node.Line, Column: x.node.Column}
-	return nil, &Error{Pos: p0, Path: x.path, Msg: xerr.Msg, Expr: x.shown, Offset: off, Chain: fr.chain, Limit: xerr.Limit}
+	return nil, &Error{Pos: p0, Path: x.path, Msg: explain(xerr.Msg, sc), Expr: x.shown, Offset: off, Chain: fr.chain, Limit: xerr.Limit}
+}
+
+// explain rewrites two CEL messages users meet often into plain words:
+// a name that is not in scope (with the closest name that is), and a CEL
+// reserved word used as a name. Names are template text or variable
+// names, never values.
+func explain(msg string, sc *scope) string {
+	const undeclared = "no such attribute(s): "
+	if rest, ok := strings.CutPrefix(msg, undeclared); ok {
+		name, _, _ := strings.Cut(rest, ".")
+		name, _, _ = strings.Cut(name, ",")
+		name = strings.TrimSpace(name)
+		out := "undeclared reference to '" + name + "': no variable of that name is in scope"
+		if s := closestName(name, sc); s != "" {
+			out += "; did you mean '" + s + "'?"
+		}
+		return out
+	}
+	if i := strings.Index(msg, "reserved identifier: "); i >= 0 {
+		word := strings.Fields(msg[i+len("reserved identifier: "):])
+		if len(word) > 0 {
+			return msg + " (" + word[0] + " is a reserved word in CEL and cannot name a variable: give the variable another name)"
+		}
+	}
+	return msg
+}
+
+// closestName finds the name in scope nearest to name, if one is close.
+func closestName(name string, sc *scope) string {
+	best, bestD := "", 3
+	if len(name) <= 3 {
+		bestD = 2
+	}
+	seen := map[string]bool{}
+	for c := sc; c != nil; c = c.parent {
+		for _, n := range c.names {
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			if d := editDistance(name, n); d < bestD {
+				best, bestD = n, d
+			}
+		}
+	}
+	return best
 }
 
 // fastPath reads a variable or a chain of map field selections straight
