@@ -41,7 +41,7 @@ import (
 
 // benchSizes are the service counts every scaled benchmark runs at. The
 // step of 10 checks goal 3 (linear scaling: at most 10.5x).
-var benchSizes = []int{1000, 10000}
+var benchSizes = []int{10, 100, 1000, 10000}
 
 // benchTags are the tag keys of every service, in sorted order.
 var benchTags = []string{"cost-center", "owner", "tier"}
