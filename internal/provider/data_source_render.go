@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
@@ -266,5 +267,39 @@ func (d *renderDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	m.YAMLDocuments = list
 	m.Manifests = toDynamic(manifests)
 	tflog.Debug(ctx, "celyaml_render: rendered", map[string]any{"documents": len(docs), "yaml_bytes": stream.Len()})
+	// Build the state value directly: State.Set walks the model by
+	// reflection, which costs more than the render itself.
+	if raw, err := m.terraformValue(ctx, resp.State.Schema.Type().TerraformType(ctx)); err == nil {
+		resp.State.Raw = raw
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// terraformValue builds the model's state value for the schema's type.
+func (m *renderModel) terraformValue(ctx context.Context, typ tftypes.Type) (tftypes.Value, error) {
+	attrs := map[string]attr.Value{
+		"template":       m.Template,
+		"template_file":  m.TemplateFile,
+		"base_dir":       m.BaseDir,
+		"context":        m.Context,
+		"yaml":           m.YAML,
+		"json":           m.JSON,
+		"result":         m.Result,
+		"documents":      m.Documents,
+		"yaml_documents": m.YAMLDocuments,
+		"manifests":      m.Manifests,
+	}
+	vals := make(map[string]tftypes.Value, len(attrs))
+	for name, v := range attrs {
+		tv, err := v.ToTerraformValue(ctx)
+		if err != nil {
+			return tftypes.Value{}, err
+		}
+		vals[name] = tv
+	}
+	if err := tftypes.ValidateValue(typ, vals); err != nil {
+		return tftypes.Value{}, err
+	}
+	return tftypes.NewValue(typ, vals), nil
 }

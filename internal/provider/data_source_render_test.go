@@ -322,3 +322,36 @@ func TestRenderDataSource_concurrentReadsAgree(t *testing.T) {
 		}
 	}
 }
+
+// The state is built directly, without State.Set's reflection; it must be
+// exactly the value State.Set would have written.
+func TestRenderDataSource_stateBuiltDirectlyEqualsStateSet(t *testing.T) {
+	cfg := dsConfig(t, map[string]tftypes.Value{
+		"template": str("kind: Service\nmetadata:\n  name:\n    $eval: \"${{ name }}\"\n---\nkind: ConfigMap\nmetadata: {name: c}\ndata: {n: 1}\n"),
+		"context":  ctxObject(map[string]tftypes.Value{"name": str("cart")}),
+	})
+	ctx := context.Background()
+	resp := datasource.ReadResponse{State: tfsdk.State{Schema: cfg.Schema, Raw: tftypes.NewValue(cfg.Raw.Type(), nil)}}
+	(&renderDataSource{engine: testEngine}).Read(ctx, datasource.ReadRequest{Config: cfg}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("read: %v", resp.Diagnostics)
+	}
+	var m renderModel
+	if d := resp.State.Get(ctx, &m); d.HasError() {
+		t.Fatalf("get: %v", d)
+	}
+	viaSet := tfsdk.State{Schema: cfg.Schema, Raw: tftypes.NewValue(cfg.Raw.Type(), nil)}
+	if d := viaSet.Set(ctx, &m); d.HasError() {
+		t.Fatalf("set: %v", d)
+	}
+	if !resp.State.Raw.Equal(viaSet.Raw) {
+		t.Fatalf("direct state differs from State.Set:\n%s\n%s", resp.State.Raw, viaSet.Raw)
+	}
+	direct, err := m.terraformValue(ctx, cfg.Schema.Type().TerraformType(ctx))
+	if err != nil {
+		t.Fatalf("terraformValue: %v", err)
+	}
+	if !direct.Equal(viaSet.Raw) {
+		t.Fatal("terraformValue differs from State.Set")
+	}
+}
