@@ -121,6 +121,20 @@ func (d *evalDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) 
 		}
 		return s, true, nil
 	}
+	if t.exact.fast != nil && len(t.exact.fast) > 1 {
+		// `${{ svc.name }}`: read the engine value itself, with no trip
+		// through CEL values and back.
+		if out, ok := r.fastValue(t.exact.fast, sc); ok {
+			size := 8
+			if s, ok := out.(string); ok {
+				size = len(s)
+			}
+			if err := r.count(fr, t.node, t.path, 1, size); err != nil {
+				return nil, false, err
+			}
+			return out, true, nil
+		}
+	}
 	v, err := r.evalExpr(t.exact, sc, fr)
 	if err != nil {
 		return nil, false, err

@@ -388,6 +388,42 @@ func (r *renderer) fastPath(path []string, sc *scope) (ref.Val, bool) {
 	return v, true
 }
 
+// fastValue is fastPath for a field chain whose root is a map from the
+// template or the variables: it returns the engine value stored there,
+// exactly what CEL would give back after converting it both ways.
+func (r *renderer) fastValue(path []string, sc *scope) (Value, bool) {
+	cost := uint64(len(path))
+	if r.budget < cost || cost > r.e.opts.MaxCostPerExpression {
+		return nil, false
+	}
+	root, ok := sc.lookup(path[0])
+	if !ok {
+		return nil, false
+	}
+	m, ok := root.(*celMap)
+	if !ok {
+		return nil, false
+	}
+	var v Value = m.m
+	for _, name := range path[1:] {
+		switch x := v.(type) {
+		case *Map:
+			e, ok := x.Get(name)
+			if !ok {
+				return nil, false
+			}
+			v = e
+		case Unknown:
+			r.budget -= cost
+			return x, true
+		default:
+			return nil, false
+		}
+	}
+	r.budget -= cost
+	return v, true
+}
+
 // evalBool evaluates a condition. unknown reports an undecidable one.
 func (r *renderer) evalBool(x *exprRef, sc *scope, fr *frame, what string) (val, unknown bool, err error) {
 	v, err := r.evalExpr(x, sc, fr)
