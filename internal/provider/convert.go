@@ -50,7 +50,7 @@ func toEngine(ctx context.Context, v attr.Value) (engine.Value, error) {
 	case basetypes.BoolValue:
 		return tv.ValueBool(), nil
 	case basetypes.NumberValue:
-		return numberToEngine(tv.ValueBigFloat()), nil
+		return numberToEngine(tv.ValueBigFloat())
 	case basetypes.Int64Value:
 		return tv.ValueInt64(), nil
 	case basetypes.Int32Value:
@@ -74,18 +74,23 @@ func toEngine(ctx context.Context, v attr.Value) (engine.Value, error) {
 }
 
 // numberToEngine turns a Terraform number into int64 when it is whole and
-// fits, exactly, and into float64 otherwise.
-func numberToEngine(f *big.Float) engine.Value {
+// fits, exactly, and into float64 otherwise. A number beyond float64's
+// range (Terraform numbers are arbitrary precision) is an error rather
+// than an infinity; the message does not show the number.
+func numberToEngine(f *big.Float) (engine.Value, error) {
 	if f == nil {
-		return nil
+		return nil, nil
 	}
 	if f.IsInt() {
 		if i, acc := f.Int64(); acc == big.Exact {
-			return i
+			return i, nil
 		}
 	}
 	x, _ := f.Float64()
-	return x
+	if math.IsInf(x, 0) {
+		return nil, fmt.Errorf("a number is too large for a CEL double (beyond ±1.8e308)")
+	}
+	return x, nil
 }
 
 func mapToEngine(ctx context.Context, attrs map[string]attr.Value) (engine.Value, error) {

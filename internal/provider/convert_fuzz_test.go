@@ -1,13 +1,19 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -117,6 +123,74 @@ func (f *fuzzValue) value(depth int) attr.Value {
 	}
 }
 
+// jsonValue builds a Terraform value from JSON, numbers exact: the shape
+// of a `context` that Terraform sends. It reports false for anything that
+// is not a single JSON value.
+func jsonValue(data []byte) (attr.Value, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return nil, false
+	}
+	var build func(any) attr.Value
+	build = func(v any) attr.Value {
+		switch v := v.(type) {
+		case nil:
+			return types.DynamicNull()
+		case bool:
+			return types.BoolValue(v)
+		case string:
+			return types.StringValue(v)
+		case json.Number:
+			f, _, err := big.ParseFloat(string(v), 10, 512, big.ToNearestEven)
+			if err != nil || f.IsInf() {
+				return types.StringValue(string(v))
+			}
+			return types.NumberValue(f)
+		case []any:
+			typs := make([]attr.Type, len(v))
+			vals := make([]attr.Value, len(v))
+			for i, e := range v {
+				vals[i] = build(e)
+				typs[i] = vals[i].Type(context.Background())
+			}
+			t, _ := types.TupleValue(typs, vals)
+			return t
+		case map[string]any:
+			typs := map[string]attr.Type{}
+			vals := map[string]attr.Value{}
+			for k, e := range v {
+				vals[k] = build(e)
+				typs[k] = vals[k].Type(context.Background())
+			}
+			o, _ := types.ObjectValue(typs, vals)
+			return o
+		}
+		return types.DynamicNull()
+	}
+	return build(v), true
+}
+
+// goldenVars returns the vars.json of every engine golden case, to seed
+// the fuzzer with the contexts templates really get.
+func goldenVars(tb testing.TB) [][]byte {
+	files, _ := filepath.Glob("../engine/testdata/*.txtar")
+	var out [][]byte
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, af := range txtar.Parse(data).Files {
+			if af.Name == "vars.json" {
+				out = append(out, af.Data)
+			}
+		}
+	}
+	return out
+}
+
 // engineText prints an engine value with its Go types, for comparison.
 func engineText(v engine.Value) string {
 	var b strings.Builder
@@ -149,19 +223,31 @@ func engineText(v engine.Value) string {
 
 // FuzzConvert checks that converting any Terraform value to the engine and
 // back, and to the engine again, never panics and loses nothing: the two
-// engine values are identical, integers stay int64 and exact.
+// engine values are identical, integers stay int64 and exact. Inputs that
+// are JSON (seeded from the golden corpus's vars.json files) are read as a
+// context; other bytes drive a generator of every value kind.
 func FuzzConvert(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{1, 1, 0, 0, 0, 0, 0, 32, 0})              // a whole number just past 2^53
 	f.Add([]byte{6, 3, 3, 'a', 'b', 'c', 0, 1, 'x', 3, 9}) // an object with a string and a big number
 	f.Add([]byte{8, 3, 5, 1, 5, 0, 2, 1, 2, 3, 4, 5, 6, 7, 8})
 	f.Add([]byte{11, 2, 1, 'k', 7, 1, 'j', 9})
+	for _, v := range goldenVars(f) {
+		f.Add(v)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ctx := context.Background()
-		tv := (&fuzzValue{b: data}).value(0)
+		tv, ok := jsonValue(data)
+		if !ok {
+			tv = (&fuzzValue{b: data}).value(0)
+		}
 		ev, err := toEngine(ctx, tv)
 		if err != nil {
-			t.Fatalf("toEngine: %v", err)
+			// The one refusal: a number beyond float64's range.
+			if !strings.Contains(err.Error(), "too large for a CEL double") {
+				t.Fatalf("toEngine: %v", err)
+			}
+			return
 		}
 		back, err := fromEngine(ev)
 		if err != nil {

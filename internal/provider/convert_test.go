@@ -460,3 +460,14 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+func TestToEngine_numberBeyondDoubleRangeIsAnError(t *testing.T) {
+	huge, _, err := big.ParseFloat("1e1000", 10, 512, big.ToNearestEven)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = toEngine(context.Background(), types.NumberValue(huge))
+	if err == nil || err.Error() != "a number is too large for a CEL double (beyond ±1.8e308)" {
+		t.Fatalf("got %v, want the out-of-range error", err)
+	}
+}
