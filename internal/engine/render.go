@@ -353,44 +353,33 @@ func closestName(name string, sc *scope) string {
 	return best
 }
 
-// fastPath reads a variable or a chain of map field selections straight
-// from the scope. Anything unusual (a missing name or key, a value that is
-// not a map, an exhausted budget) returns false, and the expression runs
-// through CEL, which gives the exact result or error.
+// fastPath reads a variable, or a chain of field selections on a map from
+// the template or the variables, straight from the scope. Anything unusual
+// (a missing name or key, a value that is not such a map, an exhausted
+// budget) returns false, and the expression runs through CEL, which gives
+// the exact result or error.
 func (r *renderer) fastPath(path []string, sc *scope) (ref.Val, bool) {
-	cost := uint64(len(path))
-	if r.budget < cost || cost > r.e.opts.MaxCostPerExpression {
+	if len(path) > 1 {
+		v, ok := r.fastValue(path, sc)
+		if !ok {
+			return nil, false
+		}
+		return toCEL(v), true
+	}
+	if r.budget < 1 {
 		return nil, false
 	}
 	v, ok := sc.lookup(path[0])
-	if !ok || v == nil {
+	if !ok || v == nil || types.IsError(v) {
 		return nil, false
 	}
-	for _, name := range path[1:] {
-		switch m := v.(type) {
-		case *types.Unknown:
-			r.budget -= cost
-			return m, true
-		case *celMap:
-			x, ok := m.Find(types.String(name))
-			if !ok {
-				return nil, false
-			}
-			v = x
-		default:
-			return nil, false
-		}
-	}
-	if types.IsError(v) {
-		return nil, false
-	}
-	r.budget -= cost
+	r.budget--
 	return v, true
 }
 
-// fastValue is fastPath for a field chain whose root is a map from the
-// template or the variables: it returns the engine value stored there,
-// exactly what CEL would give back after converting it both ways.
+// fastValue reads a field chain whose root is a map from the template or
+// the variables: it returns the engine value stored there, exactly what CEL
+// would give back after converting it both ways.
 func (r *renderer) fastValue(path []string, sc *scope) (Value, bool) {
 	cost := uint64(len(path))
 	if r.budget < cost || cost > r.e.opts.MaxCostPerExpression {
