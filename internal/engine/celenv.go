@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -1392,11 +1393,7 @@ func sortKeys(keys []ref.Val) {
 		}
 		return false
 	}
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && less(keys[j], keys[j-1]); j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
+	sort.SliceStable(keys, func(i, j int) bool { return less(keys[i], keys[j]) })
 }
 
 // sortedMap is a cel-go map that iterates its keys in sorted order.

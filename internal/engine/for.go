@@ -148,32 +148,15 @@ func sortedOrder(keys []string) []int {
 	return order
 }
 
-// sortedKeys returns a map's keys in order: strings and numbers by value,
-// mixed kinds by kind first.
+// sortedKeys returns a map's keys in the order CEL map values are walked
+// everywhere in the engine (sortKeys): bools, then numbers, then strings.
 func sortedKeys(m traits.Mapper) []ref.Val {
 	var keys []ref.Val
 	itr := m.Iterator()
 	for itr.HasNext() == types.True {
 		keys = append(keys, itr.Next())
 	}
-	sort.SliceStable(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		ta, tb := a.Type().TypeName(), b.Type().TypeName()
-		if ta != tb {
-			return ta < tb
-		}
-		switch av := a.(type) {
-		case types.String:
-			return av < b.(types.String)
-		case types.Int:
-			return av < b.(types.Int)
-		case types.Uint:
-			return av < b.(types.Uint)
-		case types.Bool:
-			return !bool(av) && bool(b.(types.Bool))
-		}
-		return false
-	})
+	sortKeys(keys)
 	return keys
 }
 
