@@ -55,21 +55,8 @@ func (f *evalFunction) Run(ctx context.Context, req function.RunRequest, resp *f
 	if resp.Error = req.Arguments.Get(ctx, &expr, &c); resp.Error != nil {
 		return
 	}
-	if expr.IsNull() {
-		resp.Error = function.NewArgumentFuncError(0, "the expression must not be null")
-		return
-	}
-	if expr.IsUnknown() {
-		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
-		return
-	}
-	vars, unknown, err := contextVars(ctx, c)
-	if err != nil {
-		resp.Error = function.NewArgumentFuncError(1, err.Error())
-		return
-	}
-	if unknown {
-		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
+	vars, ok := knownArguments(ctx, resp, "eval", "the expression", expr, c)
+	if !ok {
 		return
 	}
 	tflog.Trace(ctx, "celyaml eval: evaluating", map[string]any{"variables": len(vars)})

@@ -83,27 +83,40 @@ func (f *renderFunction) Run(ctx context.Context, req function.RunRequest, resp 
 	}, f.engine)
 }
 
-// runRender is the body that render and render_file share: unknown and
-// null handling, the context conversion, the engine call and the result.
-func runRender(ctx context.Context, resp *function.RunResponse, name string, first types.String, c types.Dynamic,
-	render func(*engine.Engine, map[string]engine.Value) ([]engine.Value, error), eng func(context.Context) *engine.Engine) {
+// knownArguments checks the first argument and converts the context, the
+// prologue every function taking (string, context) shares. It reports
+// false when resp is already settled: an error for a null first argument
+// or a bad context, or an unknown result when the first argument or the
+// whole context is unknown.
+func knownArguments(ctx context.Context, resp *function.RunResponse, name, what string, first types.String, c types.Dynamic) (map[string]engine.Value, bool) {
 	if first.IsNull() {
-		resp.Error = function.NewArgumentFuncError(0, "the first argument must not be null")
-		return
+		resp.Error = function.NewArgumentFuncError(0, what+" must not be null")
+		return nil, false
 	}
 	if first.IsUnknown() {
 		tflog.Trace(ctx, "celyaml function: first argument unknown, result unknown", map[string]any{"function": name})
 		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
-		return
+		return nil, false
 	}
 	vars, unknown, err := contextVars(ctx, c)
 	if err != nil {
 		resp.Error = function.NewArgumentFuncError(1, err.Error())
-		return
+		return nil, false
 	}
 	if unknown {
 		tflog.Trace(ctx, "celyaml function: context wholly unknown, result unknown", map[string]any{"function": name})
 		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
+		return nil, false
+	}
+	return vars, true
+}
+
+// runRender is the body that render and render_file share: unknown and
+// null handling, the context conversion, the engine call and the result.
+func runRender(ctx context.Context, resp *function.RunResponse, name string, first types.String, c types.Dynamic,
+	render func(*engine.Engine, map[string]engine.Value) ([]engine.Value, error), eng func(context.Context) *engine.Engine) {
+	vars, ok := knownArguments(ctx, resp, name, "the first argument", first, c)
+	if !ok {
 		return
 	}
 	tflog.Trace(ctx, "celyaml function: rendering", map[string]any{"function": name, "variables": len(vars)})
