@@ -30,30 +30,8 @@ func (c *compiler) includeDir(key, pathN, with *yaml.Node, path string) (produce
 		return nil, err
 	}
 	if with != nil {
-		w := deref(with)
-		if w.Kind != yaml.MappingNode {
-			return nil, cerr(w, path+".$with", "$with takes a mapping from variable names to values, got "+aKind(w))
-		}
-		seen := map[string]*yaml.Node{}
-		for i := 0; i+1 < len(w.Content); i += 2 {
-			k, v := w.Content[i], w.Content[i+1]
-			name, kerr := mapKey(k)
-			if kerr != nil {
-				return nil, fromNodeError(kerr, path+".$with")
-			}
-			ep := path + ".$with." + name
-			if prev, dup := seen[name]; dup {
-				return nil, cerr(k, ep, dupKeyMsg(name, prev))
-			}
-			seen[name] = k
-			if !isIdent(name) {
-				return nil, cerr(k, ep, quote(name)+" is not a valid variable name")
-			}
-			t, err := c.node(v, ep)
-			if err != nil {
-				return nil, err
-			}
-			d.with = append(d.with, letEntry{name: name, key: k, body: t, path: ep})
+		if d.with, err = c.bindings(deref(with), with, path+".$with", "$with takes a mapping from variable names to values", false); err != nil {
+			return nil, err
 		}
 	}
 	return d, nil

@@ -87,13 +87,8 @@ func (d *kvDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
 	return m, true, nil
 }
 
-func (d *kvDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
+// multi gives one item (or document), or nothing.
+func (d *kvDir) multi(r *renderer, sc *scope, fr *frame, _ position, dst []Value) ([]Value, error) {
 	v, ok, err := d.value(r, sc, fr)
-	if err != nil {
-		return dst, err
-	}
-	if ok {
-		dst = append(dst, v)
-	}
-	return dst, nil
+	return appendIf(dst, v, ok, err)
 }

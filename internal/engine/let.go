@@ -17,9 +17,17 @@ type letEntry struct {
 }
 
 func (c *compiler) lets(key, n *yaml.Node, path string) ([]letEntry, *compileError) {
+	return c.bindings(key, n, path, "$let takes a mapping from variable names to expressions", true)
+}
+
+// bindings compiles the entries of $let or $with: a mapping from variable
+// names to values. With exprs, a string value is a CEL expression;
+// otherwise every value is a template. A value that is not a mapping is an
+// error at the node at.
+func (c *compiler) bindings(at, n *yaml.Node, path, what string, exprs bool) ([]letEntry, *compileError) {
 	n = deref(n)
 	if n.Kind != yaml.MappingNode {
-		return nil, cerr(key, path, "$let takes a mapping from variable names to expressions, got "+aKind(n))
+		return nil, cerr(at, path, what+", got "+aKind(n))
 	}
 	seen := map[string]*yaml.Node{}
 	var out []letEntry
@@ -38,7 +46,7 @@ func (c *compiler) lets(key, n *yaml.Node, path string) ([]letEntry, *compileErr
 			return nil, cerr(k, ep, quote(name)+" is not a valid variable name: use letters, digits and _, not starting with a digit, and not a CEL keyword")
 		}
 		e := letEntry{name: name, key: k, path: ep}
-		if s, ok := stringScalar(v); ok {
+		if s, ok := stringScalar(v); ok && exprs {
 			e.expr = newExprRef(exprRef{text: s, shown: s, node: deref(v), path: ep})
 		} else {
 			t, err := c.node(v, ep)

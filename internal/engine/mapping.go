@@ -294,13 +294,7 @@ func (r *renderer) mapMulti(m *mapNode, sc *scope, fr *frame, pos position, dst 
 		return m.prods[0].multi(r, sc, fr, pos, dst)
 	}
 	v, ok, err := r.merge(m, sc, fr)
-	if err != nil {
-		return dst, err
-	}
-	if ok {
-		dst = append(dst, v)
-	}
-	return dst, nil
+	return appendIf(dst, v, ok, err)
 }
 
 // merge builds the mapping from its producers and regular keys.

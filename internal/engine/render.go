@@ -189,13 +189,16 @@ func (r *renderer) multi(t tnode, sc *scope, fr *frame, pos position, dst []Valu
 		return r.mapMulti(m, sc, fr, pos, dst)
 	}
 	v, ok, err := r.value(t, sc, fr)
-	if err != nil {
-		return dst, err
-	}
-	if ok {
+	return appendIf(dst, v, ok, err)
+}
+
+// appendIf adds what a value-position render gave to dst: the value, or
+// nothing.
+func appendIf(dst []Value, v Value, ok bool, err error) ([]Value, error) {
+	if err == nil && ok {
 		dst = append(dst, v)
 	}
-	return dst, nil
+	return dst, err
 }
 
 // splice renders a body written as a YAML sequence in item or stream
