@@ -2,11 +2,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/provider"
 )
@@ -22,11 +21,11 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "start the provider in debug mode for a debugger such as delve; it prints a TF_REATTACH_PROVIDERS value to use with terraform")
 	flag.Parse()
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address:         "registry.terraform.io/celyaml/celyaml",
-		Debug:           debug,
-		ProtocolVersion: 6,
-	})
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	err := tf6server.Serve("registry.terraform.io/celyaml/celyaml", provider.NewServer(version), opts...)
 	if err != nil {
 		log.Fatalf("terraform-provider-celyaml %s (%s): %s", version, commit, err)
 	}

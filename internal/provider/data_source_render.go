@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -26,22 +29,8 @@ type renderDataSource struct {
 	engine func(context.Context) *engine.Engine
 }
 
-// renderModel is the data source's schema data.
-type renderModel struct {
-	Template      types.String  `tfsdk:"template"`
-	TemplateFile  types.String  `tfsdk:"template_file"`
-	BaseDir       types.String  `tfsdk:"base_dir"`
-	Context       types.Dynamic `tfsdk:"context"`
-	YAML          types.String  `tfsdk:"yaml"`
-	JSON          types.String  `tfsdk:"json"`
-	Result        types.Dynamic `tfsdk:"result"`
-	Documents     types.Dynamic `tfsdk:"documents"`
-	YAMLDocuments types.List    `tfsdk:"yaml_documents"`
-	Manifests     types.Dynamic `tfsdk:"manifests"`
-}
-
-func (d *renderDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_render"
+func (d *renderDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = renderTypeName
 }
 
 func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -131,92 +120,146 @@ func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	}
 }
 
-// ValidateConfig checks that exactly one of template and template_file is
-// set (an unknown value counts as set), and warns about a base_dir that
-// template_file ignores.
-func (d *renderDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var tmpl, file, baseDir types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("template"), &tmpl)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("template_file"), &file)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("base_dir"), &baseDir)...)
-	if resp.Diagnostics.HasError() {
-		return
+// renderTypeName is the data source's type name.
+const renderTypeName = "celyaml_render"
+
+// renderStateType is the data source's schema type, built once.
+var renderStateType = sync.OnceValue(func() tftypes.Object {
+	var resp datasource.SchemaResponse
+	(&renderDataSource{}).Schema(context.Background(), datasource.SchemaRequest{}, &resp)
+	return resp.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
+})
+
+// ValidateConfig checks the configuration; see validateRender.
+func (d *renderDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	resp.Diagnostics.Append(validateRender(req.Config.Raw)...)
+}
+
+// Read renders the template; see read.
+func (d *renderDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	state, diags := d.read(ctx, req.Config.Raw)
+	resp.Diagnostics.Append(diags...)
+	if !diags.HasError() {
+		resp.State.Raw = state
 	}
+}
+
+// validateRender checks that exactly one of template and template_file is
+// set (an unknown value counts as set), and warns about a base_dir that
+// template_file ignores. It works on the raw configuration so that the
+// protocol server (server.go) can call it without the framework's decoding.
+func validateRender(config tftypes.Value) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if !config.IsKnown() || config.IsNull() {
+		return diags
+	}
+	var attrs map[string]tftypes.Value
+	if err := config.As(&attrs); err != nil {
+		diags.AddError("Invalid configuration", err.Error())
+		return diags
+	}
+	tmpl, file, baseDir := attrs["template"], attrs["template_file"], attrs["base_dir"]
 	if !baseDir.IsNull() && !file.IsNull() && tmpl.IsNull() {
-		resp.Diagnostics.AddAttributeWarning(path.Root("base_dir"),
+		diags.AddAttributeWarning(path.Root("base_dir"),
 			"base_dir has no effect with template_file",
 			"$include in a template file resolves against the file's own directory; base_dir applies only to an inline \"template\". Remove base_dir.")
 	}
 	switch {
 	case tmpl.IsNull() && file.IsNull():
-		resp.Diagnostics.AddAttributeError(path.Root("template"),
+		diags.AddAttributeError(path.Root("template"),
 			"Missing template",
 			"Set exactly one of \"template\" (inline template text) and \"template_file\" (path to a template file); neither is set.")
 	case !tmpl.IsNull() && !file.IsNull():
-		resp.Diagnostics.AddAttributeError(path.Root("template_file"),
+		diags.AddAttributeError(path.Root("template_file"),
 			"Conflicting template arguments",
 			"Set exactly one of \"template\" (inline template text) and \"template_file\" (path to a template file); both are set.")
 	}
+	return diags
 }
 
-func (d *renderDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m renderModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
+// read renders the template of a configuration and returns the state: the
+// configured attributes as given, and every computed attribute. It works on
+// raw Terraform values (see server.go for why).
+func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tftypes.Value, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	typ := renderStateType()
+	var attrs map[string]tftypes.Value
+	if !config.IsFullyKnown() {
+		diags.AddError("Invalid configuration",
+			"The configuration is not wholly known. Terraform reads a data source only when its configuration is known; this is a bug in the provider or in Terraform.")
+		return tftypes.Value{}, diags
 	}
-
+	if err := config.As(&attrs); err != nil {
+		diags.AddError("Invalid configuration", err.Error())
+		return tftypes.Value{}, diags
+	}
+	var tmpl, file, baseDir *string
+	for name, dst := range map[string]**string{"template": &tmpl, "template_file": &file, "base_dir": &baseDir} {
+		if err := attrs[name].As(dst); err != nil {
+			diags.AddAttributeError(path.Root(name), "Invalid configuration", err.Error())
+			return tftypes.Value{}, diags
+		}
+	}
 	at := path.Root("template")
-	if !m.TemplateFile.IsNull() {
+	if file != nil {
 		at = path.Root("template_file")
 	}
-	vars, unknown, err := contextVars(ctx, m.Context)
+	c, err := basetypes.DynamicType{}.ValueFromTerraform(ctx, attrs["context"])
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("context"), "Invalid context", err.Error())
-		return
+		diags.AddAttributeError(path.Root("context"), "Invalid context", err.Error())
+		return tftypes.Value{}, diags
 	}
-	if unknown {
-		resp.Diagnostics.AddAttributeError(path.Root("context"), "Invalid context",
-			"The context is unknown. Terraform reads a data source only when its configuration is known; this is a bug in the provider or in Terraform.")
-		return
+	vars, _, err := contextVars(ctx, c.(types.Dynamic))
+	if err != nil {
+		diags.AddAttributeError(path.Root("context"), "Invalid context", err.Error())
+		return tftypes.Value{}, diags
 	}
 
 	eng := d.engine(ctx)
 	var docs []engine.Value
-	if !m.TemplateFile.IsNull() {
-		tflog.Debug(ctx, "celyaml_render: rendering file", map[string]any{"template_file": m.TemplateFile.ValueString(), "variables": len(vars)})
-		docs, err = eng.RenderFile(ctx, m.TemplateFile.ValueString(), vars)
-	} else {
-		tflog.Debug(ctx, "celyaml_render: rendering inline template", map[string]any{"template_bytes": len(m.Template.ValueString()), "variables": len(vars)})
-		docs, err = eng.Render(ctx, engine.Source{Text: []byte(m.Template.ValueString()), BaseDir: m.BaseDir.ValueString()}, vars)
+	switch {
+	case file != nil:
+		tflog.Debug(ctx, "celyaml_render: rendering file", map[string]any{"template_file": *file, "variables": len(vars)})
+		docs, err = eng.RenderFile(ctx, *file, vars)
+	case tmpl != nil:
+		src := engine.Source{Text: []byte(*tmpl)}
+		if baseDir != nil {
+			src.BaseDir = *baseDir
+		}
+		tflog.Debug(ctx, "celyaml_render: rendering inline template", map[string]any{"template_bytes": len(src.Text), "variables": len(vars)})
+		docs, err = eng.Render(ctx, src, vars)
+	default:
+		diags.Append(validateRender(config)...)
+		return tftypes.Value{}, diags
+	}
+	fail := func(summary string, err error) (tftypes.Value, diag.Diagnostics) {
+		diags.AddAttributeError(at, summary, err.Error())
+		return tftypes.Value{}, diags
 	}
 	if err != nil {
 		tflog.Debug(ctx, "celyaml_render: rendering failed")
-		resp.Diagnostics.AddAttributeError(at, "Template rendering failed", err.Error())
-		return
+		return fail("Template rendering failed", err)
 	}
 	if engine.IsUnknownStream(docs) || containsUnknown(docs) {
-		resp.Diagnostics.AddAttributeError(at, "Template rendering failed",
-			"The rendered documents hold unknown values, which a data source cannot return. This is a bug in the provider.")
-		return
+		return fail("Template rendering failed",
+			errors.New("The rendered documents hold unknown values, which a data source cannot return. This is a bug in the provider."))
 	}
 
 	// Each document is encoded and converted once; result, documents and
 	// manifests share the converted values.
-	yamlDocs := make([]attr.Value, len(docs))
+	yamlDocs := make([]tftypes.Value, len(docs))
 	var stream strings.Builder
 	var buf []byte
 	for i, doc := range docs {
 		buf, err = engine.AppendYAML(buf[:0], doc)
 		if err != nil {
-			resp.Diagnostics.AddAttributeError(at, "Template rendering failed", err.Error())
-			return
+			return fail("Template rendering failed", err)
 		}
 		if i > 0 {
 			stream.WriteString("---\n")
 		}
 		stream.Write(buf)
-		yamlDocs[i] = types.StringValue(string(buf))
+		yamlDocs[i] = tftypes.NewValue(tftypes.String, string(buf))
 	}
 	var jsonDoc engine.Value = docs
 	if len(docs) == 0 {
@@ -226,23 +269,19 @@ func (d *renderDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	}
 	js, err := engine.AppendJSON(nil, jsonDoc, false)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(at, "Template rendering failed", err.Error())
-		return
+		return fail("Template rendering failed", err)
 	}
 	vals, _, err := documentsToTerraform(docs)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(at, "Template rendering failed", err.Error())
-		return
+		return fail("Template rendering failed", err)
 	}
 	result, err := resultOf(vals)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(at, "Template rendering failed", err.Error())
-		return
+		return fail("Template rendering failed", err)
 	}
 	documents, err := tupleOf(vals)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(at, "Template rendering failed", err.Error())
-		return
+		return fail("Template rendering failed", err)
 	}
 	manifests, err := buildManifests(ctx, vals)
 	if err != nil {
@@ -251,55 +290,26 @@ func (d *renderDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		if errors.As(err, &dup) {
 			summary = "Duplicate manifest ID"
 		}
-		resp.Diagnostics.AddAttributeError(at, summary, err.Error())
-		return
+		return fail(summary, err)
 	}
-	list, diags := types.ListValue(types.StringType, yamlDocs)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	m.YAML = types.StringValue(stream.String())
-	m.JSON = types.StringValue(string(js))
-	m.Result = toDynamic(result)
-	m.Documents = toDynamic(documents)
-	m.YAMLDocuments = list
-	m.Manifests = toDynamic(manifests)
 	tflog.Debug(ctx, "celyaml_render: rendered", map[string]any{"documents": len(docs), "yaml_bytes": stream.Len()})
-	// Build the state value directly: State.Set walks the model by
-	// reflection, which costs more than the render itself.
-	if raw, err := m.terraformValue(ctx, resp.State.Schema.Type().TerraformType(ctx)); err == nil {
-		resp.State.Raw = raw
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
 
-// terraformValue builds the model's state value for the schema's type.
-func (m *renderModel) terraformValue(ctx context.Context, typ tftypes.Type) (tftypes.Value, error) {
-	attrs := map[string]attr.Value{
-		"template":       m.Template,
-		"template_file":  m.TemplateFile,
-		"base_dir":       m.BaseDir,
-		"context":        m.Context,
-		"yaml":           m.YAML,
-		"json":           m.JSON,
-		"result":         m.Result,
-		"documents":      m.Documents,
-		"yaml_documents": m.YAMLDocuments,
-		"manifests":      m.Manifests,
+	state := map[string]tftypes.Value{
+		"template":       attrs["template"],
+		"template_file":  attrs["template_file"],
+		"base_dir":       attrs["base_dir"],
+		"context":        attrs["context"],
+		"yaml":           tftypes.NewValue(tftypes.String, stream.String()),
+		"json":           tftypes.NewValue(tftypes.String, string(js)),
+		"yaml_documents": tftypes.NewValue(typ.AttributeTypes["yaml_documents"], yamlDocs),
 	}
-	vals := make(map[string]tftypes.Value, len(attrs))
-	for name, v := range attrs {
-		tv, err := v.ToTerraformValue(ctx)
-		if err != nil {
-			return tftypes.Value{}, err
+	for name, v := range map[string]attr.Value{"result": result, "documents": documents, "manifests": manifests} {
+		if state[name], err = v.ToTerraformValue(ctx); err != nil {
+			return fail("Template rendering failed", err)
 		}
-		vals[name] = tv
 	}
-	if err := tftypes.ValidateValue(typ, vals); err != nil {
-		return tftypes.Value{}, err
+	if err := tftypes.ValidateValue(typ, state); err != nil {
+		return fail("Template rendering failed", err)
 	}
-	return tftypes.NewValue(typ, vals), nil
+	return tftypes.NewValue(typ, state), diags
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -75,7 +74,7 @@ func accTest(t *testing.T, tc resource.TestCase) {
 			if err := enterTerraformWorkDir(base); err != nil {
 				return nil, err
 			}
-			return providerserver.NewProtocol6WithError(New("test")())()
+			return NewServer("test")(), nil
 		},
 	}
 	// Factories on each step make terraform-plugin-testing run
