@@ -4,6 +4,12 @@
 // schema, validation, one data source read), so that the difference to the
 // same plan against celyaml is what celyaml itself costs (issue 6, goal 5).
 //
+// Built with -tags celyamldeps (deps.go) it also links celyaml's engine and
+// so its dependencies, whose package initialisation then runs at each
+// launch, and serves as bench/benchdeps: the difference between the two
+// empty providers is what those dependencies cost before celyaml does
+// anything.
+//
 // It has one data source, bench_noop, with the arguments of celyaml_render
 // (so Terraform decodes the same configuration) and one computed string that
 // stays empty.
@@ -21,6 +27,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
+
+// address is the provider's source address; deps.go changes it.
+var address = "registry.terraform.io/bench/bench"
 
 type emptyProvider struct{}
 
@@ -75,7 +84,7 @@ func (noop) Read(ctx context.Context, req datasource.ReadRequest, resp *datasour
 
 func main() {
 	err := providerserver.Serve(context.Background(), func() provider.Provider { return emptyProvider{} },
-		providerserver.ServeOpts{Address: "registry.terraform.io/bench/bench", ProtocolVersion: 6})
+		providerserver.ServeOpts{Address: address, ProtocolVersion: 6})
 	if err != nil {
 		log.Fatal(err)
 	}
