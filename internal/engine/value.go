@@ -33,24 +33,58 @@ type Map struct {
 	keys  []string
 	vals  []Value
 	index map[string]int // built once the map grows past mapIndexThreshold
-	// room for small maps, so most maps are a single allocation
-	inlineKeys [mapInline]string
-	inlineVals [mapInline]Value
 }
-
-const mapInline = 4
 
 const mapIndexThreshold = 8
 
+// Maps of up to eight entries are allocated together with their storage,
+// in the smallest of four sizes that fits: a rendered document is mostly
+// small maps, and one allocation of the right size instead of three (or
+// of one too large) is a good part of rendering's cost.
+type (
+	map1 struct {
+		m Map
+		k [1]string
+		v [1]Value
+	}
+	map2 struct {
+		m Map
+		k [2]string
+		v [2]Value
+	}
+	map4 struct {
+		m Map
+		k [4]string
+		v [4]Value
+	}
+	map8 struct {
+		m Map
+		k [8]string
+		v [8]Value
+	}
+)
+
 // NewMap returns an empty map with room for n entries.
 func NewMap(n int) *Map {
-	m := &Map{}
-	if n <= mapInline {
-		m.keys, m.vals = m.inlineKeys[:0], m.inlineVals[:0]
-	} else {
-		m.keys, m.vals = make([]string, 0, n), make([]Value, 0, n)
+	switch {
+	case n <= 1:
+		s := &map1{}
+		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
+		return &s.m
+	case n <= 2:
+		s := &map2{}
+		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
+		return &s.m
+	case n <= 4:
+		s := &map4{}
+		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
+		return &s.m
+	case n <= 8:
+		s := &map8{}
+		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
+		return &s.m
 	}
-	return m
+	return &Map{keys: make([]string, 0, n), vals: make([]Value, 0, n)}
 }
 
 // Len returns the number of entries.
