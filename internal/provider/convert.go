@@ -240,11 +240,6 @@ func toDynamic(v attr.Value) types.Dynamic {
 	return types.DynamicValue(v)
 }
 
-// emptyTuple is the value of result and documents for zero documents.
-func emptyTuple() attr.Value {
-	return types.TupleValueMust([]attr.Type{}, []attr.Value{})
-}
-
 // tupleOf builds a tuple of already converted values.
 func tupleOf(vals []attr.Value) (attr.Value, error) {
 	typs := make([]attr.Type, len(vals))

@@ -439,9 +439,6 @@ func TestResultOf_shapes(t *testing.T) {
 	if got := dumpTerraform(must(resultOf(nil))); got != `tuple[]` {
 		t.Errorf("zero: %s", got)
 	}
-	if got := dumpTerraform(emptyTuple()); got != `tuple[]` {
-		t.Errorf("emptyTuple: %s", got)
-	}
 }
 
 func TestContainsUnknown(t *testing.T) {

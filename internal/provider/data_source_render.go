@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -275,15 +274,7 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 	if err != nil {
 		return fail("Template rendering failed", err)
 	}
-	result, err := resultOf(vals)
-	if err != nil {
-		return fail("Template rendering failed", err)
-	}
-	documents, err := tupleOf(vals)
-	if err != nil {
-		return fail("Template rendering failed", err)
-	}
-	manifests, err := buildManifests(ctx, vals)
+	ids, _, err := manifestIndex(vals)
 	if err != nil {
 		summary := "Invalid manifest"
 		var dup *duplicateManifestError
@@ -294,6 +285,27 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 	}
 	tflog.Debug(ctx, "celyaml_render: rendered", map[string]any{"documents": len(docs), "yaml_bytes": stream.Len()})
 
+	// result, documents and manifests hold the same documents: each is
+	// converted to a Terraform value once.
+	docVals := make([]tftypes.Value, len(vals))
+	docTypes := make([]tftypes.Type, len(vals))
+	for i, v := range vals {
+		if docVals[i], err = v.ToTerraformValue(ctx); err != nil {
+			return fail("Template rendering failed", err)
+		}
+		docTypes[i] = docVals[i].Type()
+	}
+	documents := tftypes.NewValue(tftypes.Tuple{ElementTypes: docTypes}, docVals)
+	result := documents
+	if len(docVals) == 1 {
+		result = docVals[0]
+	}
+	manifestTypes := make(map[string]tftypes.Type, len(ids))
+	manifestVals := make(map[string]tftypes.Value, len(ids))
+	for id, i := range ids {
+		manifestTypes[id], manifestVals[id] = docTypes[i], docVals[i]
+	}
+
 	state := map[string]tftypes.Value{
 		"template":       attrs["template"],
 		"template_file":  attrs["template_file"],
@@ -301,12 +313,10 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 		"context":        attrs["context"],
 		"yaml":           tftypes.NewValue(tftypes.String, stream.String()),
 		"json":           tftypes.NewValue(tftypes.String, string(js)),
+		"result":         result,
+		"documents":      documents,
 		"yaml_documents": tftypes.NewValue(typ.AttributeTypes["yaml_documents"], yamlDocs),
-	}
-	for name, v := range map[string]attr.Value{"result": result, "documents": documents, "manifests": manifests} {
-		if state[name], err = v.ToTerraformValue(ctx); err != nil {
-			return fail("Template rendering failed", err)
-		}
+		"manifests":      tftypes.NewValue(tftypes.Object{AttributeTypes: manifestTypes}, manifestVals),
 	}
 	if err := tftypes.ValidateValue(typ, state); err != nil {
 		return fail("Template rendering failed", err)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -340,27 +341,63 @@ func TestRenderDataSource_concurrentReadsAgree(t *testing.T) {
 }
 
 // The state is built directly, without State.Set's reflection; it must be
-// exactly the value State.Set would have written.
+// exactly the value State.Set would have written, for every shape of
+// result: several documents with manifests, one, none, a null document.
 func TestRenderDataSource_stateBuiltDirectlyEqualsStateSet(t *testing.T) {
-	cfg := dsConfig(t, map[string]tftypes.Value{
-		"template": str("kind: Service\nmetadata:\n  name:\n    $eval: \"${{ name }}\"\n---\nkind: ConfigMap\nmetadata: {name: c}\ndata: {n: 1}\n"),
-		"context":  ctxObject(map[string]tftypes.Value{"name": str("cart")}),
-	})
-	ctx := context.Background()
-	resp := datasource.ReadResponse{State: tfsdk.State{Schema: cfg.Schema, Raw: tftypes.NewValue(cfg.Raw.Type(), nil)}}
-	(&renderDataSource{engine: testEngine}).Read(ctx, datasource.ReadRequest{Config: cfg}, &resp)
-	if resp.Diagnostics.HasError() {
-		t.Fatalf("read: %v", resp.Diagnostics)
-	}
-	var m renderModel
-	if d := resp.State.Get(ctx, &m); d.HasError() {
-		t.Fatalf("get: %v", d)
-	}
-	viaSet := tfsdk.State{Schema: cfg.Schema, Raw: tftypes.NewValue(cfg.Raw.Type(), nil)}
-	if d := viaSet.Set(ctx, &m); d.HasError() {
-		t.Fatalf("set: %v", d)
-	}
-	if !resp.State.Raw.Equal(viaSet.Raw) {
-		t.Fatalf("direct state differs from State.Set:\n%s\n%s", resp.State.Raw, viaSet.Raw)
+	for name, tmpl := range map[string]string{
+		"several": "kind: Service\nmetadata:\n  name:\n    $eval: \"${{ name }}\"\n---\nkind: ConfigMap\nmetadata: {name: c}\ndata: {n: 1, l: [1, a, {b: null}]}\n---\n[x, 2]\n",
+		"one":     "kind: ConfigMap\nmetadata: {name: c}\n",
+		"none":    "$if: \"false\"\n$then: {a: 1}\n",
+		"null":    "~\n---\nkind: A\nmetadata: {name: a}\n",
+		"scalar":  "plain\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg := dsConfig(t, map[string]tftypes.Value{
+				"template": str(tmpl),
+				"context":  ctxObject(map[string]tftypes.Value{"name": str("cart")}),
+			})
+			ctx := context.Background()
+			resp := datasource.ReadResponse{State: tfsdk.State{Schema: cfg.Schema, Raw: tftypes.NewValue(cfg.Raw.Type(), nil)}}
+			(&renderDataSource{engine: testEngine}).Read(ctx, datasource.ReadRequest{Config: cfg}, &resp)
+			if resp.Diagnostics.HasError() {
+				t.Fatalf("read: %v", resp.Diagnostics)
+			}
+			var m renderModel
+			if d := resp.State.Get(ctx, &m); d.HasError() {
+				t.Fatalf("get: %v", d)
+			}
+			viaSet := tfsdk.State{Schema: cfg.Schema, Raw: tftypes.NewValue(cfg.Raw.Type(), nil)}
+			if d := viaSet.Set(ctx, &m); d.HasError() {
+				t.Fatalf("set: %v", d)
+			}
+			if !resp.State.Raw.Equal(viaSet.Raw) {
+				t.Fatalf("direct state differs from State.Set:\n%s\n%s", resp.State.Raw, viaSet.Raw)
+			}
+			// result, documents and manifests are what the functions'
+			// converters give for the same documents.
+			docs, err := sharedEngine().Render(ctx, engine.Source{Text: []byte(tmpl)}, map[string]engine.Value{"name": "cart"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			vals, _, err := documentsToTerraform(docs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var state map[string]tftypes.Value
+			if err := resp.State.Raw.As(&state); err != nil {
+				t.Fatal(err)
+			}
+			for attrName, want := range map[string]attr.Value{
+				"result": must(resultOf(vals)), "documents": must(tupleOf(vals)), "manifests": must(buildManifests(ctx, vals)),
+			} {
+				wv, err := want.ToTerraformValue(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !state[attrName].Equal(wv) {
+					t.Errorf("%s:\n got %s\nwant %s", attrName, state[attrName], wv)
+				}
+			}
+		})
 	}
 }

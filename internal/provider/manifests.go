@@ -177,14 +177,35 @@ func (e *duplicateManifestError) Error() string {
 // or types.DynamicUnknown() when some ID cannot be known yet. Errors name
 // document indexes, never values.
 func buildManifests(ctx context.Context, docs []attr.Value) (attr.Value, error) {
-	typs := make(map[string]attr.Type, len(docs))
-	vals := make(map[string]attr.Value, len(docs))
-	first := make(map[string]int, len(docs))
-	unknown := false
+	ids, unknown, err := manifestIndex(docs)
+	if err != nil {
+		return nil, err
+	}
+	if unknown {
+		return types.DynamicUnknown(), nil
+	}
+	typs := make(map[string]attr.Type, len(ids))
+	vals := make(map[string]attr.Value, len(ids))
+	for id, i := range ids {
+		v := unwrapDynamic(docs[i])
+		typs[id] = v.Type(ctx)
+		vals[id] = v
+	}
+	obj, diags := types.ObjectValue(typs, vals)
+	if diags.HasError() {
+		return nil, fmt.Errorf("building the manifests object: %s", diagsText(diags))
+	}
+	return obj, nil
+}
+
+// manifestIndex maps each manifest ID to the index of its document.
+// unknown is true when some ID cannot be known yet.
+func manifestIndex(docs []attr.Value) (ids map[string]int, unknown bool, err error) {
+	ids = make(map[string]int, len(docs))
 	for i, doc := range docs {
 		id, skip, unk, err := manifestID(doc)
 		if err != nil {
-			return nil, fmt.Errorf("document %d: %w", i, err)
+			return nil, false, fmt.Errorf("document %d: %w", i, err)
 		}
 		if skip {
 			continue
@@ -193,22 +214,12 @@ func buildManifests(ctx context.Context, docs []attr.Value) (attr.Value, error) 
 			unknown = true
 			continue
 		}
-		if j, dup := first[id]; dup {
-			return nil, &duplicateManifestError{First: j, Second: i}
+		if j, dup := ids[id]; dup {
+			return nil, false, &duplicateManifestError{First: j, Second: i}
 		}
-		first[id] = i
-		v := unwrapDynamic(doc)
-		typs[id] = v.Type(ctx)
-		vals[id] = v
+		ids[id] = i
 	}
-	if unknown {
-		return types.DynamicUnknown(), nil
-	}
-	obj, diags := types.ObjectValue(typs, vals)
-	if diags.HasError() {
-		return nil, fmt.Errorf("building the manifests object: %s", diagsText(diags))
-	}
-	return obj, nil
+	return ids, unknown, nil
 }
 
 // documentsOf reads the argument of manifests(): a tuple, list or set of
