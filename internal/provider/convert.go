@@ -1,21 +1,19 @@
 package provider
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"sort"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
-// This file converts values between Terraform (terraform-plugin-framework
-// attr.Values) and the engine (engine.Value).
+// This file converts values between Terraform (tftypes.Value, the values of
+// the plugin protocol) and the engine (engine.Value).
 //
 // Terraform → engine:
 //   - objects and maps become *engine.Map with sorted keys;
@@ -29,48 +27,59 @@ import (
 //   - *engine.Map becomes an object and []engine.Value a tuple, because a
 //     dynamic value cannot be the element of a collection;
 //   - int64 and float64 become exact numbers;
-//   - engine.Unknown{} becomes an unknown dynamic value inside otherwise
-//     known objects and tuples.
+//   - nil becomes a null and engine.Unknown{} an unknown value of dynamic
+//     type, inside otherwise known objects and tuples.
 //
-// Error messages name kinds and paths, never values.
+// Both the data source and the functions convert here, directly between
+// protocol values and engine values (see server.go). Error messages name
+// kinds and paths, never values.
 
 // toEngine converts a Terraform value to an engine value.
-func toEngine(ctx context.Context, v attr.Value) (engine.Value, error) {
-	if v == nil || v.IsNull() {
-		return nil, nil
-	}
-	if v.IsUnknown() {
+func toEngine(v tftypes.Value) (engine.Value, error) {
+	if !v.IsKnown() {
 		return engine.Unknown{}, nil
 	}
-	switch tv := v.(type) {
-	case basetypes.DynamicValue:
-		return toEngine(ctx, tv.UnderlyingValue())
-	case basetypes.StringValue:
-		return tv.ValueString(), nil
-	case basetypes.BoolValue:
-		return tv.ValueBool(), nil
-	case basetypes.NumberValue:
-		return numberToEngine(tv.ValueBigFloat())
-	case basetypes.Int64Value:
-		return tv.ValueInt64(), nil
-	case basetypes.Int32Value:
-		return int64(tv.ValueInt32()), nil
-	case basetypes.Float64Value:
-		return tv.ValueFloat64(), nil
-	case basetypes.Float32Value:
-		return float64(tv.ValueFloat32()), nil
-	case basetypes.ObjectValue:
-		return mapToEngine(ctx, tv.Attributes())
-	case basetypes.MapValue:
-		return mapToEngine(ctx, tv.Elements())
-	case basetypes.ListValue:
-		return listToEngine(ctx, tv.Elements())
-	case basetypes.TupleValue:
-		return listToEngine(ctx, tv.Elements())
-	case basetypes.SetValue:
-		return listToEngine(ctx, tv.Elements())
+	if v.IsNull() {
+		return nil, nil
 	}
-	return nil, fmt.Errorf("unsupported Terraform value of type %s", v.Type(ctx))
+	typ := v.Type()
+	switch {
+	case typ.Is(tftypes.String):
+		var s string
+		err := v.As(&s)
+		return s, err
+	case typ.Is(tftypes.Bool):
+		var b bool
+		err := v.As(&b)
+		return b, err
+	case typ.Is(tftypes.Number):
+		f := new(big.Float)
+		if err := v.As(&f); err != nil {
+			return nil, err
+		}
+		return numberToEngine(f)
+	case typ.Is(tftypes.Object{}), typ.Is(tftypes.Map{}):
+		var attrs map[string]tftypes.Value
+		if err := v.As(&attrs); err != nil {
+			return nil, err
+		}
+		return mapToEngine(attrs)
+	case typ.Is(tftypes.List{}), typ.Is(tftypes.Set{}), typ.Is(tftypes.Tuple{}):
+		var elems []tftypes.Value
+		if err := v.As(&elems); err != nil {
+			return nil, err
+		}
+		out := make([]engine.Value, len(elems))
+		for i, e := range elems {
+			ev, err := toEngine(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = ev
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("unsupported Terraform value of type %s", typ)
 }
 
 // numberToEngine turns a Terraform number into int64 when it is whole and
@@ -93,7 +102,7 @@ func numberToEngine(f *big.Float) (engine.Value, error) {
 	return x, nil
 }
 
-func mapToEngine(ctx context.Context, attrs map[string]attr.Value) (engine.Value, error) {
+func mapToEngine(attrs map[string]tftypes.Value) (engine.Value, error) {
 	keys := make([]string, 0, len(attrs))
 	for k := range attrs {
 		keys = append(keys, k)
@@ -101,7 +110,7 @@ func mapToEngine(ctx context.Context, attrs map[string]attr.Value) (engine.Value
 	sort.Strings(keys)
 	m := engine.NewMap(len(keys))
 	for _, k := range keys {
-		ev, err := toEngine(ctx, attrs[k])
+		ev, err := toEngine(attrs[k])
 		if err != nil {
 			return nil, err
 		}
@@ -110,57 +119,38 @@ func mapToEngine(ctx context.Context, attrs map[string]attr.Value) (engine.Value
 	return m, nil
 }
 
-func listToEngine(ctx context.Context, elems []attr.Value) (engine.Value, error) {
-	out := make([]engine.Value, len(elems))
-	for i, e := range elems {
-		ev, err := toEngine(ctx, e)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = ev
-	}
-	return out, nil
-}
-
 // contextVars turns the context argument into the engine's variables.
 // unknown reports that the context is wholly unknown, so that not even the
 // variable names are known; the caller then returns an unknown result.
 // An unknown object whose attribute names are known binds each name to
 // engine.Unknown{}.
-func contextVars(ctx context.Context, c types.Dynamic) (vars map[string]engine.Value, unknown bool, err error) {
+func contextVars(c tftypes.Value) (vars map[string]engine.Value, unknown bool, err error) {
 	if c.IsNull() {
 		return map[string]engine.Value{}, false, nil
 	}
-	if c.IsUnknown() {
-		return nil, true, nil
-	}
-	u := c.UnderlyingValue()
-	if u == nil || u.IsNull() {
-		return map[string]engine.Value{}, false, nil
-	}
-	switch tv := u.(type) {
-	case basetypes.ObjectValue:
-		if tv.IsUnknown() {
-			vars = make(map[string]engine.Value, len(tv.AttributeTypes(ctx)))
-			for name := range tv.AttributeTypes(ctx) {
+	typ := c.Type()
+	isObject := typ.Is(tftypes.Object{})
+	if !c.IsKnown() {
+		if isObject {
+			names := typ.(tftypes.Object).AttributeTypes
+			vars = make(map[string]engine.Value, len(names))
+			for name := range names {
 				vars[name] = engine.Unknown{}
 			}
 			return vars, false, nil
 		}
-		return attrsToVars(ctx, tv.Attributes())
-	case basetypes.MapValue:
-		if tv.IsUnknown() {
-			return nil, true, nil
-		}
-		return attrsToVars(ctx, tv.Elements())
+		return nil, true, nil
 	}
-	return nil, false, fmt.Errorf("context must be an object or a map, whose attributes become variables; got %s", typeName(u))
-}
-
-func attrsToVars(ctx context.Context, attrs map[string]attr.Value) (map[string]engine.Value, bool, error) {
-	vars := make(map[string]engine.Value, len(attrs))
+	if !isObject && !typ.Is(tftypes.Map{}) {
+		return nil, false, fmt.Errorf("context must be an object or a map, whose attributes become variables; got %s", typeName(c))
+	}
+	var attrs map[string]tftypes.Value
+	if err := c.As(&attrs); err != nil {
+		return nil, false, err
+	}
+	vars = make(map[string]engine.Value, len(attrs))
 	for name, v := range attrs {
-		ev, err := toEngine(ctx, v)
+		ev, err := toEngine(v)
 		if err != nil {
 			return nil, false, fmt.Errorf("context.%s: %w", name, err)
 		}
@@ -169,95 +159,94 @@ func attrsToVars(ctx context.Context, attrs map[string]attr.Value) (map[string]e
 	return vars, false, nil
 }
 
-// fromEngine converts an engine value to a Terraform value with a concrete
-// type, except that engine.Unknown{} becomes types.DynamicUnknown() and nil
-// becomes types.DynamicNull(): both can sit in an object attribute or tuple
-// element of dynamic type.
-func fromEngine(v engine.Value) (attr.Value, error) {
-	switch tv := v.(type) {
-	case nil:
-		return types.DynamicNull(), nil
-	case engine.Unknown:
-		return types.DynamicUnknown(), nil
-	case bool:
-		return types.BoolValue(tv), nil
-	case string:
-		return types.StringValue(tv), nil
-	case int64:
-		return types.NumberValue(new(big.Float).SetInt64(tv)), nil
-	case float64:
-		if math.IsNaN(tv) || math.IsInf(tv, 0) {
-			return nil, fmt.Errorf("a Terraform number cannot hold NaN or infinity")
-		}
-		return types.NumberValue(big.NewFloat(tv)), nil
-	case *engine.Map:
-		n := tv.Len()
-		typs := make(map[string]attr.Type, n)
-		vals := make(map[string]attr.Value, n)
-		for i := 0; i < n; i++ {
-			k, ev := tv.At(i)
-			av, err := fromEngine(ev)
-			if err != nil {
-				return nil, err
-			}
-			typs[k] = av.Type(context.Background())
-			vals[k] = av
-		}
-		obj, diags := types.ObjectValue(typs, vals)
-		if diags.HasError() {
-			return nil, fmt.Errorf("building an object: %s", diagsText(diags))
-		}
-		return obj, nil
-	case []engine.Value:
-		typs := make([]attr.Type, len(tv))
-		vals := make([]attr.Value, len(tv))
-		for i, ev := range tv {
-			av, err := fromEngine(ev)
-			if err != nil {
-				return nil, err
-			}
-			typs[i] = av.Type(context.Background())
-			vals[i] = av
-		}
-		tup, diags := types.TupleValue(typs, vals)
-		if diags.HasError() {
-			return nil, fmt.Errorf("building a tuple: %s", diagsText(diags))
-		}
-		return tup, nil
+// typeName names the kind of a Terraform value for error messages.
+func typeName(v tftypes.Value) string {
+	typ := v.Type()
+	switch {
+	case typ.Is(tftypes.String):
+		return "a string"
+	case typ.Is(tftypes.Number):
+		return "a number"
+	case typ.Is(tftypes.Bool):
+		return "a bool"
+	case typ.Is(tftypes.Object{}), typ.Is(tftypes.Map{}):
+		return "an object"
+	case typ.Is(tftypes.Tuple{}), typ.Is(tftypes.List{}), typ.Is(tftypes.Set{}):
+		return "a list"
 	}
-	if v == engine.UnknownStream {
-		return types.DynamicUnknown(), nil
-	}
-	return nil, fmt.Errorf("the engine returned a value of unexpected Go type %T", v)
+	return "a value of type " + typ.String()
 }
 
-// toDynamic wraps a value from fromEngine in a types.Dynamic, which must not
-// wrap another dynamic value.
-func toDynamic(v attr.Value) types.Dynamic {
-	if d, ok := v.(basetypes.DynamicValue); ok {
-		return d
+var (
+	dynamicNull    = tftypes.NewValue(tftypes.DynamicPseudoType, nil)
+	dynamicUnknown = tftypes.NewValue(tftypes.DynamicPseudoType, tftypes.UnknownValue)
+)
+
+// fromEngine converts an engine value to a Terraform value with a concrete
+// type, except that nil and engine.Unknown{} become a null and an unknown
+// of dynamic type: both can sit in an object attribute or tuple element.
+func fromEngine(v engine.Value) (tftypes.Value, error) {
+	switch tv := v.(type) {
+	case nil:
+		return dynamicNull, nil
+	case engine.Unknown:
+		return dynamicUnknown, nil
+	case bool:
+		return tftypes.NewValue(tftypes.Bool, tv), nil
+	case string:
+		return tftypes.NewValue(tftypes.String, tv), nil
+	case int64:
+		return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(tv)), nil
+	case float64:
+		if math.IsNaN(tv) || math.IsInf(tv, 0) {
+			return tftypes.Value{}, errors.New("a Terraform number cannot hold NaN or infinity")
+		}
+		return tftypes.NewValue(tftypes.Number, big.NewFloat(tv)), nil
+	case *engine.Map:
+		n := tv.Len()
+		typs := make(map[string]tftypes.Type, n)
+		vals := make(map[string]tftypes.Value, n)
+		for i := 0; i < n; i++ {
+			k, ev := tv.At(i)
+			x, err := fromEngine(ev)
+			if err != nil {
+				return tftypes.Value{}, err
+			}
+			typs[k] = x.Type()
+			vals[k] = x
+		}
+		return tftypes.NewValue(tftypes.Object{AttributeTypes: typs}, vals), nil
+	case []engine.Value:
+		vals := make([]tftypes.Value, len(tv))
+		for i, ev := range tv {
+			x, err := fromEngine(ev)
+			if err != nil {
+				return tftypes.Value{}, err
+			}
+			vals[i] = x
+		}
+		return tupleOf(vals), nil
 	}
-	return types.DynamicValue(v)
+	if v == engine.UnknownStream {
+		return dynamicUnknown, nil
+	}
+	return tftypes.Value{}, fmt.Errorf("the engine returned a value of unexpected Go type %T", v)
 }
 
 // tupleOf builds a tuple of already converted values.
-func tupleOf(vals []attr.Value) (attr.Value, error) {
-	typs := make([]attr.Type, len(vals))
+func tupleOf(vals []tftypes.Value) tftypes.Value {
+	typs := make([]tftypes.Type, len(vals))
 	for i, v := range vals {
-		typs[i] = v.Type(context.Background())
+		typs[i] = v.Type()
 	}
-	tup, diags := types.TupleValue(typs, vals)
-	if diags.HasError() {
-		return nil, fmt.Errorf("building a tuple: %s", diagsText(diags))
-	}
-	return tup, nil
+	return tftypes.NewValue(tftypes.Tuple{ElementTypes: typs}, vals)
 }
 
 // resultOf is the shape of `result` and of render(): the document itself
 // when there is exactly one, otherwise a tuple of them.
-func resultOf(docs []attr.Value) (attr.Value, error) {
+func resultOf(docs []tftypes.Value) tftypes.Value {
 	if len(docs) == 1 {
-		return docs[0], nil
+		return docs[0]
 	}
 	return tupleOf(docs)
 }
@@ -287,11 +276,11 @@ func containsUnknown(v engine.Value) bool {
 
 // documentsToTerraform converts rendered documents once each. unknown is
 // true for the unknown stream, whose number of documents is not known.
-func documentsToTerraform(docs []engine.Value) (vals []attr.Value, unknown bool, err error) {
+func documentsToTerraform(docs []engine.Value) (vals []tftypes.Value, unknown bool, err error) {
 	if engine.IsUnknownStream(docs) {
 		return nil, true, nil
 	}
-	vals = make([]attr.Value, len(docs))
+	vals = make([]tftypes.Value, len(docs))
 	for i, d := range docs {
 		if vals[i], err = fromEngine(d); err != nil {
 			return nil, false, fmt.Errorf("document %d: %w", i, err)

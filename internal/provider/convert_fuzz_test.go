@@ -236,12 +236,11 @@ func FuzzConvert(f *testing.F) {
 		f.Add(v)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ctx := context.Background()
 		tv, ok := jsonValue(data)
 		if !ok {
 			tv = (&fuzzValue{b: data}).value(0)
 		}
-		ev, err := toEngine(ctx, tv)
+		ev, err := toEngine(tf(tv))
 		if err != nil {
 			// The one refusal: a number beyond float64's range.
 			if !strings.Contains(err.Error(), "too large for a CEL double") {
@@ -253,7 +252,7 @@ func FuzzConvert(f *testing.F) {
 		if err != nil {
 			t.Fatalf("fromEngine: %v", err)
 		}
-		ev2, err := toEngine(ctx, back)
+		ev2, err := toEngine(back)
 		if err != nil {
 			t.Fatalf("toEngine after the round trip: %v", err)
 		}

@@ -133,9 +133,22 @@ func tfNumber(t *testing.T, s string) types.Number {
 	return types.NumberValue(f)
 }
 
+// tf converts a framework value to the protocol value Terraform would send.
+func tf(v attr.Value) tftypes.Value { return must(v.ToTerraformValue(context.Background())) }
+
+// fw converts a protocol value to a framework value, unwrapping a top-level
+// dynamic value, so that tests can read and dump it.
+func fw(v tftypes.Value) attr.Value {
+	d := must(basetypes.DynamicType{}.ValueFromTerraform(context.Background(), v)).(basetypes.DynamicValue)
+	if d.IsNull() || d.IsUnknown() {
+		return d
+	}
+	return d.UnderlyingValue()
+}
+
 func mustToEngine(t *testing.T, v attr.Value) engine.Value {
 	t.Helper()
-	ev, err := toEngine(context.Background(), v)
+	ev, err := toEngine(tf(v))
 	if err != nil {
 		t.Fatalf("toEngine: %v", err)
 	}
@@ -144,11 +157,11 @@ func mustToEngine(t *testing.T, v attr.Value) engine.Value {
 
 func mustFromEngine(t *testing.T, v engine.Value) attr.Value {
 	t.Helper()
-	av, err := fromEngine(v)
+	tv, err := fromEngine(v)
 	if err != nil {
 		t.Fatalf("fromEngine: %v", err)
 	}
-	return av
+	return fw(tv)
 }
 
 func TestToEngine_everyKind(t *testing.T) {
@@ -246,7 +259,7 @@ func TestToEngine_deepNesting(t *testing.T) {
 
 func TestContextVars_nullMeansNoVariables(t *testing.T) {
 	for _, c := range []types.Dynamic{types.DynamicNull(), types.DynamicValue(types.ObjectNull(map[string]attr.Type{}))} {
-		vars, unknown, err := contextVars(context.Background(), c)
+		vars, unknown, err := contextVars(tf(c))
 		if err != nil || unknown || vars == nil || len(vars) != 0 {
 			t.Fatalf("%s: got %v %v %v", c, vars, unknown, err)
 		}
@@ -254,7 +267,7 @@ func TestContextVars_nullMeansNoVariables(t *testing.T) {
 }
 
 func TestContextVars_emptyObject(t *testing.T) {
-	vars, unknown, err := contextVars(context.Background(), types.DynamicValue(types.ObjectValueMust(map[string]attr.Type{}, map[string]attr.Value{})))
+	vars, unknown, err := contextVars(tf(types.DynamicValue(types.ObjectValueMust(map[string]attr.Type{}, map[string]attr.Value{}))))
 	if err != nil || unknown || len(vars) != 0 {
 		t.Fatalf("got %v %v %v", vars, unknown, err)
 	}
@@ -263,7 +276,7 @@ func TestContextVars_emptyObject(t *testing.T) {
 func TestContextVars_objectAndMap(t *testing.T) {
 	obj := types.DynamicValue(types.ObjectValueMust(map[string]attr.Type{"env": types.StringType, "n": types.NumberType},
 		map[string]attr.Value{"env": types.StringValue("prod"), "n": tfNumber(t, "3")}))
-	vars, unknown, err := contextVars(context.Background(), obj)
+	vars, unknown, err := contextVars(tf(obj))
 	if err != nil || unknown {
 		t.Fatal(err, unknown)
 	}
@@ -271,7 +284,7 @@ func TestContextVars_objectAndMap(t *testing.T) {
 		t.Fatalf("got %s (%d vars)", got, len(vars))
 	}
 	m := types.DynamicValue(types.MapValueMust(types.StringType, map[string]attr.Value{"a": types.StringValue("b")}))
-	vars, _, err = contextVars(context.Background(), m)
+	vars, _, err = contextVars(tf(m))
 	if err != nil || vars["a"] != "b" || len(vars) != 1 {
 		t.Fatalf("map: got %v %v", vars, err)
 	}
@@ -279,7 +292,7 @@ func TestContextVars_objectAndMap(t *testing.T) {
 
 func TestContextVars_whollyUnknown(t *testing.T) {
 	for _, c := range []types.Dynamic{types.DynamicUnknown(), types.DynamicValue(types.MapUnknown(types.StringType))} {
-		vars, unknown, err := contextVars(context.Background(), c)
+		vars, unknown, err := contextVars(tf(c))
 		if err != nil || !unknown || vars != nil {
 			t.Fatalf("%s: got %v %v %v", c, vars, unknown, err)
 		}
@@ -288,7 +301,7 @@ func TestContextVars_whollyUnknown(t *testing.T) {
 
 func TestContextVars_unknownObjectBindsItsNames(t *testing.T) {
 	c := types.DynamicValue(types.ObjectUnknown(map[string]attr.Type{"image": types.StringType, "env": types.StringType}))
-	vars, unknown, err := contextVars(context.Background(), c)
+	vars, unknown, err := contextVars(tf(c))
 	if err != nil || unknown {
 		t.Fatal(err, unknown)
 	}
@@ -298,7 +311,7 @@ func TestContextVars_unknownObjectBindsItsNames(t *testing.T) {
 }
 
 func TestContextVars_notAnObject(t *testing.T) {
-	_, _, err := contextVars(context.Background(), types.DynamicValue(types.StringValue("s3cr3t-value")))
+	_, _, err := contextVars(tf(types.DynamicValue(types.StringValue("s3cr3t-value"))))
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -398,7 +411,7 @@ func TestFromEngine_unknownLeavesEncodeForTheWire(t *testing.T) {
 	m.Set("name", "cart")
 	m.Set("opt", nil)
 	m.Set("ports", []engine.Value{int64(80), engine.Unknown{}})
-	tv, err := toDynamic(mustFromEngine(t, m)).ToTerraformValue(context.Background())
+	tv, err := fromEngine(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,15 +441,15 @@ func TestFromEngine_unknownLeavesEncodeForTheWire(t *testing.T) {
 }
 
 func TestResultOf_shapes(t *testing.T) {
-	one := []attr.Value{types.StringValue("a")}
-	if got := dumpTerraform(must(resultOf(one))); got != `"a"` {
+	one := []tftypes.Value{tf(types.StringValue("a"))}
+	if got := dumpTerraform(fw(resultOf(one))); got != `"a"` {
 		t.Errorf("one: %s", got)
 	}
-	two := []attr.Value{types.StringValue("a"), types.BoolValue(true)}
-	if got := dumpTerraform(must(resultOf(two))); got != `tuple["a", true]` {
+	two := []tftypes.Value{tf(types.StringValue("a")), tf(types.BoolValue(true))}
+	if got := dumpTerraform(fw(resultOf(two))); got != `tuple["a", true]` {
 		t.Errorf("two: %s", got)
 	}
-	if got := dumpTerraform(must(resultOf(nil))); got != `tuple[]` {
+	if got := dumpTerraform(fw(resultOf(nil))); got != `tuple[]` {
 		t.Errorf("zero: %s", got)
 	}
 }
@@ -463,7 +476,7 @@ func TestToEngine_numberBeyondDoubleRangeIsAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = toEngine(context.Background(), types.NumberValue(huge))
+	_, err = toEngine(tf(types.NumberValue(huge)))
 	if err == nil || err.Error() != "a number is too large for a CEL double (beyond ±1.8e308)" {
 		t.Fatalf("got %v, want the out-of-range error", err)
 	}

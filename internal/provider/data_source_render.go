@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -203,12 +202,7 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 	if file != nil {
 		at = path.Root("template_file")
 	}
-	c, err := basetypes.DynamicType{}.ValueFromTerraform(ctx, attrs["context"])
-	if err != nil {
-		diags.AddAttributeError(path.Root("context"), "Invalid context", err.Error())
-		return tftypes.Value{}, diags
-	}
-	vars, _, err := contextVars(ctx, c.(types.Dynamic))
+	vars, _, err := contextVars(attrs["context"])
 	if err != nil {
 		diags.AddAttributeError(path.Root("context"), "Invalid context", err.Error())
 		return tftypes.Value{}, diags
@@ -274,7 +268,7 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 	if err != nil {
 		return fail("Template rendering failed", err)
 	}
-	ids, _, err := manifestIndex(vals)
+	manifests, err := buildManifests(vals)
 	if err != nil {
 		summary := "Invalid manifest"
 		var dup *duplicateManifestError
@@ -285,27 +279,8 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 	}
 	tflog.Debug(ctx, "celyaml_render: rendered", map[string]any{"documents": len(docs), "yaml_bytes": stream.Len()})
 
-	// result, documents and manifests hold the same documents: each is
-	// converted to a Terraform value once.
-	docVals := make([]tftypes.Value, len(vals))
-	docTypes := make([]tftypes.Type, len(vals))
-	for i, v := range vals {
-		if docVals[i], err = v.ToTerraformValue(ctx); err != nil {
-			return fail("Template rendering failed", err)
-		}
-		docTypes[i] = docVals[i].Type()
-	}
-	documents := tftypes.NewValue(tftypes.Tuple{ElementTypes: docTypes}, docVals)
-	result := documents
-	if len(docVals) == 1 {
-		result = docVals[0]
-	}
-	manifestTypes := make(map[string]tftypes.Type, len(ids))
-	manifestVals := make(map[string]tftypes.Value, len(ids))
-	for id, i := range ids {
-		manifestTypes[id], manifestVals[id] = docTypes[i], docVals[i]
-	}
-
+	// result, documents and manifests share the documents, each converted
+	// to a Terraform value once.
 	state := map[string]tftypes.Value{
 		"template":       attrs["template"],
 		"template_file":  attrs["template_file"],
@@ -313,10 +288,10 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 		"context":        attrs["context"],
 		"yaml":           tftypes.NewValue(tftypes.String, stream.String()),
 		"json":           tftypes.NewValue(tftypes.String, string(js)),
-		"result":         result,
-		"documents":      documents,
+		"result":         resultOf(vals),
+		"documents":      tupleOf(vals),
 		"yaml_documents": tftypes.NewValue(typ.AttributeTypes["yaml_documents"], yamlDocs),
-		"manifests":      tftypes.NewValue(tftypes.Object{AttributeTypes: manifestTypes}, manifestVals),
+		"manifests":      manifests,
 	}
 	if err := tftypes.ValidateValue(typ, state); err != nil {
 		return fail("Template rendering failed", err)

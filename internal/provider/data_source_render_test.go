@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -372,31 +371,6 @@ func TestRenderDataSource_stateBuiltDirectlyEqualsStateSet(t *testing.T) {
 			}
 			if !resp.State.Raw.Equal(viaSet.Raw) {
 				t.Fatalf("direct state differs from State.Set:\n%s\n%s", resp.State.Raw, viaSet.Raw)
-			}
-			// result, documents and manifests are what the functions'
-			// converters give for the same documents.
-			docs, err := sharedEngine().Render(ctx, engine.Source{Text: []byte(tmpl)}, map[string]engine.Value{"name": "cart"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			vals, _, err := documentsToTerraform(docs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var state map[string]tftypes.Value
-			if err := resp.State.Raw.As(&state); err != nil {
-				t.Fatal(err)
-			}
-			for attrName, want := range map[string]attr.Value{
-				"result": must(resultOf(vals)), "documents": must(tupleOf(vals)), "manifests": must(buildManifests(ctx, vals)),
-			} {
-				wv, err := want.ToTerraformValue(ctx)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !state[attrName].Equal(wv) {
-					t.Errorf("%s:\n got %s\nwant %s", attrName, state[attrName], wv)
-				}
 			}
 		})
 	}

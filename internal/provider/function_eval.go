@@ -4,13 +4,13 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
-	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
-var _ function.Function = &evalFunction{}
+var _ caller = &evalFunction{}
 
 // evalFunction is provider::celyaml::eval(expression, context).
 type evalFunction struct {
@@ -50,26 +50,23 @@ func (f *evalFunction) Definition(_ context.Context, _ function.DefinitionReques
 }
 
 func (f *evalFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var expr types.String
-	var c types.Dynamic
-	if resp.Error = req.Arguments.Get(ctx, &expr, &c); resp.Error != nil {
-		return
-	}
-	vars, ok := knownArguments(ctx, resp, "eval", "the expression", expr, c)
+	runCall(ctx, f, req, resp)
+}
+
+func (f *evalFunction) call(ctx context.Context, args []tftypes.Value) (tftypes.Value, *function.FuncError) {
+	expr, vars, settled, ok, ferr := knownArguments(ctx, "eval", "the expression", args)
 	if !ok {
-		return
+		return settled, ferr
 	}
 	tflog.Trace(ctx, "celyaml eval: evaluating", map[string]any{"variables": len(vars)})
-	v, err := f.engine(ctx).Eval(ctx, expr.ValueString(), vars)
+	v, err := f.engine(ctx).Eval(ctx, expr, vars)
 	if err != nil {
 		tflog.Debug(ctx, "celyaml eval: evaluation failed")
-		resp.Error = function.NewFuncError(err.Error())
-		return
+		return tftypes.Value{}, function.NewFuncError(err.Error())
 	}
 	tv, err := fromEngine(v)
 	if err != nil {
-		resp.Error = function.NewFuncError(err.Error())
-		return
+		return tftypes.Value{}, function.NewFuncError(err.Error())
 	}
-	resp.Error = resp.Result.Set(ctx, toDynamic(tv))
+	return tv, nil
 }

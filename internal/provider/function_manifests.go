@@ -4,11 +4,11 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
-	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-var _ function.Function = &manifestsFunction{}
+var _ caller = &manifestsFunction{}
 
 // manifestsFunction is provider::celyaml::manifests(documents).
 type manifestsFunction struct{}
@@ -49,24 +49,21 @@ func (f *manifestsFunction) Definition(_ context.Context, _ function.DefinitionR
 }
 
 func (f *manifestsFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var d types.Dynamic
-	if resp.Error = req.Arguments.Get(ctx, &d); resp.Error != nil {
-		return
-	}
-	docs, unknown, err := documentsOf(d)
+	runCall(ctx, f, req, resp)
+}
+
+func (f *manifestsFunction) call(ctx context.Context, args []tftypes.Value) (tftypes.Value, *function.FuncError) {
+	docs, unknown, err := documentsOf(args[0])
 	if err != nil {
-		resp.Error = function.NewArgumentFuncError(0, err.Error())
-		return
+		return tftypes.Value{}, function.NewArgumentFuncError(0, err.Error())
 	}
 	if unknown {
-		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
-		return
+		return dynamicUnknown, nil
 	}
-	m, err := buildManifests(ctx, docs)
+	m, err := buildManifests(docs)
 	if err != nil {
-		resp.Error = function.NewArgumentFuncError(0, err.Error())
-		return
+		return tftypes.Value{}, function.NewArgumentFuncError(0, err.Error())
 	}
 	tflog.Debug(ctx, "celyaml manifests: keyed documents", map[string]any{"documents": len(docs)})
-	resp.Error = resp.Result.Set(ctx, toDynamic(m))
+	return m, nil
 }

@@ -11,7 +11,7 @@ import (
 
 func tupleDyn(t *testing.T, docs ...attr.Value) types.Dynamic {
 	t.Helper()
-	return types.DynamicValue(must(tupleOf(docs)))
+	return types.DynamicValue(fw(tupleOf(tfs(docs))))
 }
 
 func TestManifestsFunction_Known(t *testing.T) {

@@ -4,13 +4,13 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
-	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
-var _ function.Function = &renderFunction{}
+var _ caller = &renderFunction{}
 
 // renderFunction is provider::celyaml::render(template, context).
 type renderFunction struct {
@@ -73,74 +73,64 @@ func (f *renderFunction) Definition(_ context.Context, _ function.DefinitionRequ
 }
 
 func (f *renderFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var tmpl types.String
-	var vars types.Dynamic
-	if resp.Error = req.Arguments.Get(ctx, &tmpl, &vars); resp.Error != nil {
-		return
-	}
-	runRender(ctx, resp, "render", tmpl, vars, func(e *engine.Engine, v map[string]engine.Value) ([]engine.Value, error) {
-		return e.Render(ctx, engine.Source{Text: []byte(tmpl.ValueString())}, v)
-	}, f.engine)
+	runCall(ctx, f, req, resp)
+}
+
+func (f *renderFunction) call(ctx context.Context, args []tftypes.Value) (tftypes.Value, *function.FuncError) {
+	return renderCall(ctx, "render", args, f.engine, func(e *engine.Engine, text string, vars map[string]engine.Value) ([]engine.Value, error) {
+		return e.Render(ctx, engine.Source{Text: []byte(text)}, vars)
+	})
 }
 
 // knownArguments checks the first argument and converts the context, the
 // prologue every function taking (string, context) shares. It reports
-// false when resp is already settled: an error for a null first argument
-// or a bad context, or an unknown result when the first argument or the
-// whole context is unknown.
-func knownArguments(ctx context.Context, resp *function.RunResponse, name, what string, first types.String, c types.Dynamic) (map[string]engine.Value, bool) {
-	if first.IsNull() {
-		resp.Error = function.NewArgumentFuncError(0, what+" must not be null")
-		return nil, false
+// false when the call is already settled: an error for a null first
+// argument or a bad context, or an unknown result when the first argument
+// or the whole context is unknown.
+func knownArguments(ctx context.Context, name, what string, args []tftypes.Value) (first string, vars map[string]engine.Value, settled tftypes.Value, ok bool, ferr *function.FuncError) {
+	if args[0].IsNull() {
+		return "", nil, tftypes.Value{}, false, function.NewArgumentFuncError(0, what+" must not be null")
 	}
-	if first.IsUnknown() {
+	if !args[0].IsKnown() {
 		tflog.Trace(ctx, "celyaml function: first argument unknown, result unknown", map[string]any{"function": name})
-		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
-		return nil, false
+		return "", nil, dynamicUnknown, false, nil
 	}
-	vars, unknown, err := contextVars(ctx, c)
+	if err := args[0].As(&first); err != nil {
+		return "", nil, tftypes.Value{}, false, function.NewArgumentFuncError(0, err.Error())
+	}
+	vars, unknown, err := contextVars(args[1])
 	if err != nil {
-		resp.Error = function.NewArgumentFuncError(1, err.Error())
-		return nil, false
+		return "", nil, tftypes.Value{}, false, function.NewArgumentFuncError(1, err.Error())
 	}
 	if unknown {
 		tflog.Trace(ctx, "celyaml function: context wholly unknown, result unknown", map[string]any{"function": name})
-		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
-		return nil, false
+		return "", nil, dynamicUnknown, false, nil
 	}
-	return vars, true
+	return first, vars, tftypes.Value{}, true, nil
 }
 
-// runRender is the body that render and render_file share: unknown and
+// renderCall is the body that render and render_file share: unknown and
 // null handling, the context conversion, the engine call and the result.
-func runRender(ctx context.Context, resp *function.RunResponse, name string, first types.String, c types.Dynamic,
-	render func(*engine.Engine, map[string]engine.Value) ([]engine.Value, error), eng func(context.Context) *engine.Engine) {
-	vars, ok := knownArguments(ctx, resp, name, "the first argument", first, c)
+func renderCall(ctx context.Context, name string, args []tftypes.Value, eng func(context.Context) *engine.Engine,
+	render func(e *engine.Engine, first string, vars map[string]engine.Value) ([]engine.Value, error)) (tftypes.Value, *function.FuncError) {
+	first, vars, settled, ok, ferr := knownArguments(ctx, name, "the first argument", args)
 	if !ok {
-		return
+		return settled, ferr
 	}
 	tflog.Trace(ctx, "celyaml function: rendering", map[string]any{"function": name, "variables": len(vars)})
-	docs, err := render(eng(ctx), vars)
+	docs, err := render(eng(ctx), first, vars)
 	if err != nil {
 		tflog.Debug(ctx, "celyaml function: rendering failed", map[string]any{"function": name})
-		resp.Error = function.NewFuncError(err.Error())
-		return
+		return tftypes.Value{}, function.NewFuncError(err.Error())
 	}
 	vals, unknown, err := documentsToTerraform(docs)
 	if err != nil {
-		resp.Error = function.NewFuncError(err.Error())
-		return
+		return tftypes.Value{}, function.NewFuncError(err.Error())
 	}
 	if unknown {
 		tflog.Debug(ctx, "celyaml function: number of documents unknown, result unknown", map[string]any{"function": name})
-		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
-		return
-	}
-	result, err := resultOf(vals)
-	if err != nil {
-		resp.Error = function.NewFuncError(err.Error())
-		return
+		return dynamicUnknown, nil
 	}
 	tflog.Debug(ctx, "celyaml function: rendered", map[string]any{"function": name, "documents": len(vals)})
-	resp.Error = resp.Result.Set(ctx, toDynamic(result))
+	return resultOf(vals), nil
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
-	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
-var _ function.Function = &renderFileFunction{}
+var _ caller = &renderFileFunction{}
 
 // renderFileFunction is provider::celyaml::render_file(path, context).
 type renderFileFunction struct {
@@ -48,12 +48,11 @@ func (f *renderFileFunction) Definition(_ context.Context, _ function.Definition
 }
 
 func (f *renderFileFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var path types.String
-	var vars types.Dynamic
-	if resp.Error = req.Arguments.Get(ctx, &path, &vars); resp.Error != nil {
-		return
-	}
-	runRender(ctx, resp, "render_file", path, vars, func(e *engine.Engine, v map[string]engine.Value) ([]engine.Value, error) {
-		return e.RenderFile(ctx, path.ValueString(), v)
-	}, f.engine)
+	runCall(ctx, f, req, resp)
+}
+
+func (f *renderFileFunction) call(ctx context.Context, args []tftypes.Value) (tftypes.Value, *function.FuncError) {
+	return renderCall(ctx, "render_file", args, f.engine, func(e *engine.Engine, path string, vars map[string]engine.Value) ([]engine.Value, error) {
+		return e.RenderFile(ctx, path, vars)
+	})
 }

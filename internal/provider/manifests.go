@@ -1,13 +1,10 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // This file keys Kubernetes-style documents by manifest ID, for the
@@ -38,77 +35,40 @@ const (
 // docPart reads the string at path in doc. A path through something that
 // is not an object or map counts as absent; a final value that is neither
 // null, unknown nor a string is an error.
-func docPart(doc attr.Value, path ...string) (string, partState, error) {
+func docPart(doc tftypes.Value, path ...string) (string, partState, error) {
 	v := doc
 	for _, name := range path {
-		v = unwrapDynamic(v)
-		if v == nil || v.IsNull() {
+		if v.IsNull() {
 			return "", partAbsent, nil
 		}
-		if v.IsUnknown() {
+		if !v.IsKnown() {
 			return "", partUnknown, nil
 		}
-		var (
-			next attr.Value
-			ok   bool
-		)
-		switch tv := v.(type) {
-		case basetypes.ObjectValue:
-			next, ok = tv.Attributes()[name]
-		case basetypes.MapValue:
-			next, ok = tv.Elements()[name]
-		default:
+		if !v.Type().Is(tftypes.Object{}) && !v.Type().Is(tftypes.Map{}) {
 			return "", partAbsent, nil
 		}
+		var attrs map[string]tftypes.Value
+		if err := v.As(&attrs); err != nil {
+			return "", partAbsent, err
+		}
+		next, ok := attrs[name]
 		if !ok {
 			return "", partAbsent, nil
 		}
 		v = next
 	}
-	v = unwrapDynamic(v)
-	if v == nil || v.IsNull() {
+	if v.IsNull() {
 		return "", partAbsent, nil
 	}
-	if v.IsUnknown() {
+	if !v.IsKnown() {
 		return "", partUnknown, nil
 	}
-	s, ok := v.(basetypes.StringValue)
-	if !ok {
+	if !v.Type().Is(tftypes.String) {
 		return "", partAbsent, fmt.Errorf("%s must be a string, got %s", strings.Join(path, "."), typeName(v))
 	}
-	return s.ValueString(), partKnown, nil
-}
-
-// unwrapDynamic returns the value a dynamic value holds (nil for an untyped
-// null), or v itself.
-func unwrapDynamic(v attr.Value) attr.Value {
-	if d, ok := v.(basetypes.DynamicValue); ok {
-		if d.IsUnknown() {
-			return d
-		}
-		if d.IsNull() {
-			return nil
-		}
-		return d.UnderlyingValue()
-	}
-	return v
-}
-
-// typeName names the kind of a Terraform value for error messages.
-func typeName(v attr.Value) string {
-	switch v.(type) {
-	case basetypes.StringValue:
-		return "a string"
-	case basetypes.NumberValue, basetypes.Int64Value, basetypes.Int32Value, basetypes.Float64Value, basetypes.Float32Value:
-		return "a number"
-	case basetypes.BoolValue:
-		return "a bool"
-	case basetypes.ObjectValue, basetypes.MapValue:
-		return "an object"
-	case basetypes.TupleValue, basetypes.ListValue, basetypes.SetValue:
-		return "a list"
-	}
-	return "a value of type " + v.Type(context.Background()).String()
+	var s string
+	err := v.As(&s)
+	return s, partKnown, err
 }
 
 // manifestGroup returns the API group of an apiVersion.
@@ -122,12 +82,11 @@ func manifestGroup(apiVersion string) string {
 // manifestID computes the ID of one document. skip is true for a document
 // that has no kind or no metadata.name; unknown is true when a part of the
 // ID is not known yet.
-func manifestID(doc attr.Value) (id string, skip, unknown bool, err error) {
-	d := unwrapDynamic(doc)
-	if d == nil || d.IsNull() {
+func manifestID(d tftypes.Value) (id string, skip, unknown bool, err error) {
+	if d.IsNull() {
 		return "", true, false, nil
 	}
-	if d.IsUnknown() {
+	if !d.IsKnown() {
 		return "", false, true, nil
 	}
 	kind, ks, err := docPart(d, "kind")
@@ -174,33 +133,27 @@ func (e *duplicateManifestError) Error() string {
 }
 
 // buildManifests keys the documents by manifest ID. It returns an object,
-// or types.DynamicUnknown() when some ID cannot be known yet. Errors name
+// or an unknown value when some ID cannot be known yet. Errors name
 // document indexes, never values.
-func buildManifests(ctx context.Context, docs []attr.Value) (attr.Value, error) {
+func buildManifests(docs []tftypes.Value) (tftypes.Value, error) {
 	ids, unknown, err := manifestIndex(docs)
 	if err != nil {
-		return nil, err
+		return tftypes.Value{}, err
 	}
 	if unknown {
-		return types.DynamicUnknown(), nil
+		return dynamicUnknown, nil
 	}
-	typs := make(map[string]attr.Type, len(ids))
-	vals := make(map[string]attr.Value, len(ids))
+	typs := make(map[string]tftypes.Type, len(ids))
+	vals := make(map[string]tftypes.Value, len(ids))
 	for id, i := range ids {
-		v := unwrapDynamic(docs[i])
-		typs[id] = v.Type(ctx)
-		vals[id] = v
+		typs[id], vals[id] = docs[i].Type(), docs[i]
 	}
-	obj, diags := types.ObjectValue(typs, vals)
-	if diags.HasError() {
-		return nil, fmt.Errorf("building the manifests object: %s", diagsText(diags))
-	}
-	return obj, nil
+	return tftypes.NewValue(tftypes.Object{AttributeTypes: typs}, vals), nil
 }
 
 // manifestIndex maps each manifest ID to the index of its document.
 // unknown is true when some ID cannot be known yet.
-func manifestIndex(docs []attr.Value) (ids map[string]int, unknown bool, err error) {
+func manifestIndex(docs []tftypes.Value) (ids map[string]int, unknown bool, err error) {
 	ids = make(map[string]int, len(docs))
 	for i, doc := range docs {
 		id, skip, unk, err := manifestID(doc)
@@ -223,31 +176,22 @@ func manifestIndex(docs []attr.Value) (ids map[string]int, unknown bool, err err
 }
 
 // documentsOf reads the argument of manifests(): a tuple, list or set of
-// documents, or one document (an object or map). Null means no documents.
+// documents, or one document (an object or map). Null means no documents;
 // unknown is true when the argument, or its list of documents, is unknown.
-func documentsOf(d types.Dynamic) (docs []attr.Value, unknown bool, err error) {
+func documentsOf(d tftypes.Value) (docs []tftypes.Value, unknown bool, err error) {
 	if d.IsNull() {
 		return nil, false, nil
 	}
-	if d.IsUnknown() {
+	if !d.IsKnown() {
 		return nil, true, nil
 	}
-	v := d.UnderlyingValue()
-	if v == nil || v.IsNull() {
-		return nil, false, nil
+	typ := d.Type()
+	switch {
+	case typ.Is(tftypes.Tuple{}), typ.Is(tftypes.List{}), typ.Is(tftypes.Set{}):
+		err = d.As(&docs)
+		return docs, false, err
+	case typ.Is(tftypes.Object{}), typ.Is(tftypes.Map{}):
+		return []tftypes.Value{d}, false, nil
 	}
-	if v.IsUnknown() {
-		return nil, true, nil
-	}
-	switch tv := v.(type) {
-	case basetypes.TupleValue:
-		return tv.Elements(), false, nil
-	case basetypes.ListValue:
-		return tv.Elements(), false, nil
-	case basetypes.SetValue:
-		return tv.Elements(), false, nil
-	case basetypes.ObjectValue, basetypes.MapValue:
-		return []attr.Value{tv}, false, nil
-	}
-	return nil, false, fmt.Errorf("documents must be a document (an object) or a tuple of documents, got %s", typeName(v))
+	return nil, false, fmt.Errorf("documents must be a document (an object) or a tuple of documents, got %s", typeName(d))
 }

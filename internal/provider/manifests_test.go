@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
@@ -36,6 +37,24 @@ func doc(t *testing.T, kv ...any) attr.Value {
 	return mustFromEngine(t, root)
 }
 
+// manifestsOf runs buildManifests on framework values, for readable tests.
+func manifestsOf(docs []attr.Value) (attr.Value, error) {
+	m, err := buildManifests(tfs(docs))
+	if err != nil {
+		return nil, err
+	}
+	return fw(m), nil
+}
+
+// tfs converts framework values to protocol values.
+func tfs(vals []attr.Value) []tftypes.Value {
+	out := make([]tftypes.Value, len(vals))
+	for i, v := range vals {
+		out[i] = tf(v)
+	}
+	return out
+}
+
 func manifestKeys(t *testing.T, v attr.Value) string {
 	t.Helper()
 	obj, ok := v.(basetypes.ObjectValue)
@@ -58,7 +77,7 @@ func TestBuildManifests_ids(t *testing.T) {
 		doc(t, "apiVersion", "networking.k8s.io/v1", "kind", "Ingress", "metadata.name", "web", "metadata.namespace", "edge"),
 		doc(t, "apiVersion", "", "kind", "Empty", "metadata.name", "e"),
 	}
-	m, err := buildManifests(context.Background(), docs)
+	m, err := manifestsOf(docs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +103,7 @@ func TestBuildManifests_documentsWithoutKindOrNameAreLeftOut(t *testing.T) {
 		types.TupleValueMust([]attr.Type{types.StringType}, []attr.Value{types.StringValue("a list")}),
 		doc(t, "kind", "ConfigMap", "metadata.name", "kept"),
 	}
-	m, err := buildManifests(context.Background(), docs)
+	m, err := manifestsOf(docs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +113,7 @@ func TestBuildManifests_documentsWithoutKindOrNameAreLeftOut(t *testing.T) {
 }
 
 func TestBuildManifests_zeroDocumentsIsEmptyObject(t *testing.T) {
-	m, err := buildManifests(context.Background(), nil)
+	m, err := manifestsOf(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +128,7 @@ func TestBuildManifests_duplicateNamesBothIndexesAndNoValues(t *testing.T) {
 		doc(t, "kind", "ConfigMap", "metadata.name", "other"),
 		doc(t, "apiVersion", "apps/v2", "kind", "Deployment", "metadata.name", "s3cr3t-name"),
 	}
-	_, err := buildManifests(context.Background(), docs)
+	_, err := manifestsOf(docs)
 	var dup *duplicateManifestError
 	if !errors.As(err, &dup) {
 		t.Fatalf("got %v", err)
@@ -126,7 +145,7 @@ func TestBuildManifests_sameNameInOtherNamespaceIsNoDuplicate(t *testing.T) {
 		doc(t, "kind", "Secret", "metadata.name", "db", "metadata.namespace", "b"),
 		doc(t, "kind", "Secret", "metadata.name", "db"),
 	}
-	m, err := buildManifests(context.Background(), docs)
+	m, err := manifestsOf(docs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +167,7 @@ func TestBuildManifests_unknownIDPartMakesWholeResultUnknown(t *testing.T) {
 			}
 		}
 		docs := []attr.Value{doc(t, "kind", "ConfigMap", "metadata.name", "known"), doc(t, kv...)}
-		m, err := buildManifests(context.Background(), docs)
+		m, err := manifestsOf(docs)
 		if err != nil {
 			t.Fatalf("%s: %v", field, err)
 		}
@@ -159,7 +178,7 @@ func TestBuildManifests_unknownIDPartMakesWholeResultUnknown(t *testing.T) {
 }
 
 func TestBuildManifests_unknownDocumentMakesWholeResultUnknown(t *testing.T) {
-	m, err := buildManifests(context.Background(), []attr.Value{types.DynamicUnknown()})
+	m, err := manifestsOf([]attr.Value{types.DynamicUnknown()})
 	if err != nil || !m.IsUnknown() {
 		t.Fatalf("got %s %v", m, err)
 	}
@@ -169,7 +188,7 @@ func TestBuildManifests_unknownLeafKeepsKeysKnown(t *testing.T) {
 	docs := []attr.Value{
 		doc(t, "apiVersion", "apps/v1", "kind", "Deployment", "metadata.name", "cart", "spec.image", engine.Unknown{}),
 	}
-	m, err := buildManifests(context.Background(), docs)
+	m, err := manifestsOf(docs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +204,7 @@ func TestBuildManifests_unknownLeafKeepsKeysKnown(t *testing.T) {
 
 func TestBuildManifests_absentKindWinsOverUnknownName(t *testing.T) {
 	// Without kind the document is left out whatever its name turns out to be.
-	m, err := buildManifests(context.Background(), []attr.Value{doc(t, "metadata.name", engine.Unknown{})})
+	m, err := manifestsOf([]attr.Value{doc(t, "metadata.name", engine.Unknown{})})
 	if err != nil || m.IsUnknown() || manifestKeys(t, m) != "" {
 		t.Fatalf("got %s %v", m, err)
 	}
@@ -201,7 +220,7 @@ func TestBuildManifests_nonStringPartsAreErrors(t *testing.T) {
 		{doc(t, "kind", "K", "metadata.name", "n", "metadata.namespace", []engine.Value{}), "document 0: metadata.namespace must be a string, got a list"},
 		{doc(t, "kind", "K", "metadata.name", "n", "apiVersion", engine.NewMap(0)), "document 0: apiVersion must be a string, got an object"},
 	} {
-		_, err := buildManifests(context.Background(), []attr.Value{tc.d})
+		_, err := manifestsOf([]attr.Value{tc.d})
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("got %v, want %s", err, tc.want)
 		}
@@ -212,7 +231,7 @@ func TestBuildManifests_mapDocuments(t *testing.T) {
 	meta := types.MapValueMust(types.StringType, map[string]attr.Value{"name": types.StringValue("m"), "namespace": types.StringValue("ns")})
 	d := types.ObjectValueMust(map[string]attr.Type{"kind": types.StringType, "metadata": meta.Type(context.Background())},
 		map[string]attr.Value{"kind": types.StringValue("ConfigMap"), "metadata": meta})
-	m, err := buildManifests(context.Background(), []attr.Value{d})
+	m, err := manifestsOf([]attr.Value{d})
 	if err != nil || manifestKeys(t, m) != "_/ConfigMap/ns/m" {
 		t.Fatalf("got %s %v", m, err)
 	}
@@ -243,12 +262,12 @@ func TestDocumentsOf_forms(t *testing.T) {
 		{types.DynamicValue(list), 2, false},
 		{types.DynamicValue(types.TupleValueMust(nil, nil)), 0, false},
 	} {
-		docs, unknown, err := documentsOf(tc.in)
+		docs, unknown, err := documentsOf(tf(tc.in))
 		if err != nil || unknown != tc.unknown || len(docs) != tc.n {
 			t.Errorf("%s: got %d docs, unknown %v, err %v", tc.in, len(docs), unknown, err)
 		}
 	}
-	_, _, err := documentsOf(types.DynamicValue(types.StringValue("x")))
+	_, _, err := documentsOf(tf(types.DynamicValue(types.StringValue("x"))))
 	if err == nil || err.Error() != "documents must be a document (an object) or a tuple of documents, got a string" {
 		t.Fatalf("got %v", err)
 	}

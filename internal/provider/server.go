@@ -2,10 +2,14 @@ package provider
 
 import (
 	"context"
+	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -28,11 +32,31 @@ import (
 
 var _ tfprotov6.ProviderServer = &server{}
 
-// server is the framework's protocol server with the celyaml_render calls
-// answered directly.
+// server is the framework's protocol server with the data source's and the
+// functions' calls answered directly.
 type server struct {
 	tfprotov6.ProviderServer
-	render *renderDataSource
+	provider *celyamlProvider
+	render   *renderDataSource
+
+	// functions by name, with their parameter types, read once from the
+	// functions' definitions.
+	functionsOnce sync.Once
+	functions     map[string]serverFunction
+}
+
+// serverFunction is a function and the Terraform types of its parameters.
+type serverFunction struct {
+	f      caller
+	params []tftypes.Type
+}
+
+// caller is a provider function whose body works on protocol values, so
+// that the server can call it without the framework's conversions. Run,
+// for the framework, goes through runCall.
+type caller interface {
+	function.Function
+	call(ctx context.Context, args []tftypes.Value) (tftypes.Value, *function.FuncError)
 }
 
 // NewServer returns a function that builds the provider's protocol 6 server,
@@ -42,6 +66,7 @@ func NewServer(version string) func() tfprotov6.ProviderServer {
 		p := &celyamlProvider{version: version}
 		return &server{
 			ProviderServer: providerserver.NewProtocol6(p)(),
+			provider:       p,
 			render:         &renderDataSource{engine: p.engine},
 		}
 	}
@@ -84,6 +109,99 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	}
 	resp.Diagnostics = protoDiagnostics(diags)
 	return resp, nil
+}
+
+func (s *server) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRequest) (*tfprotov6.CallFunctionResponse, error) {
+	if req == nil {
+		return s.ProviderServer.CallFunction(ctx, req)
+	}
+	s.functionsOnce.Do(func() { s.functions = functionTable(ctx, s.provider) })
+	sf, ok := s.functions[req.Name]
+	if !ok || len(req.Arguments) != len(sf.params) {
+		// Unknown functions and wrong argument counts get the
+		// framework's errors.
+		return s.ProviderServer.CallFunction(ctx, req)
+	}
+	args := make([]tftypes.Value, len(req.Arguments))
+	for i, a := range req.Arguments {
+		var err error
+		if a == nil {
+			return s.ProviderServer.CallFunction(ctx, req)
+		}
+		if args[i], err = a.Unmarshal(sf.params[i]); err != nil {
+			return s.ProviderServer.CallFunction(ctx, req)
+		}
+	}
+	resp := &tfprotov6.CallFunctionResponse{}
+	result, ferr := sf.f.call(ctx, args)
+	if ferr != nil {
+		// As the framework does, a failed call returns an unknown result.
+		result = dynamicUnknown
+		resp.Error = &tfprotov6.FunctionError{Text: ferr.Text, FunctionArgument: ferr.FunctionArgument}
+	}
+	dv, err := tfprotov6.NewDynamicValue(tftypes.DynamicPseudoType, result)
+	if err != nil {
+		resp.Error = &tfprotov6.FunctionError{Text: "Unable to Convert Function Result Data: " + err.Error()}
+		return resp, nil
+	}
+	resp.Result = &dv
+	return resp, nil
+}
+
+// functionTable reads the provider's functions and their parameter types.
+func functionTable(ctx context.Context, p *celyamlProvider) map[string]serverFunction {
+	table := map[string]serverFunction{}
+	for _, newFunction := range p.Functions(ctx) {
+		fn := newFunction()
+		c, ok := fn.(caller)
+		if !ok {
+			continue
+		}
+		var meta function.MetadataResponse
+		fn.Metadata(ctx, function.MetadataRequest{}, &meta)
+		var def function.DefinitionResponse
+		fn.Definition(ctx, function.DefinitionRequest{}, &def)
+		if def.Diagnostics.HasError() || def.Definition.VariadicParameter != nil {
+			continue
+		}
+		params := make([]tftypes.Type, len(def.Definition.Parameters))
+		for i, p := range def.Definition.Parameters {
+			params[i] = p.GetType().TerraformType(ctx)
+		}
+		table[meta.Name] = serverFunction{f: c, params: params}
+	}
+	return table
+}
+
+// runCall is the framework's Run for a caller: it reads the arguments as
+// protocol values, calls the function and sets the result.
+func runCall(ctx context.Context, f caller, req function.RunRequest, resp *function.RunResponse) {
+	var def function.DefinitionResponse
+	f.Definition(ctx, function.DefinitionRequest{}, &def)
+	args := make([]tftypes.Value, len(def.Definition.Parameters))
+	for i := range args {
+		var v attr.Value
+		if resp.Error = req.Arguments.GetArgument(ctx, i, &v); resp.Error != nil {
+			return
+		}
+		tv, err := v.ToTerraformValue(ctx)
+		if err != nil {
+			resp.Error = function.NewArgumentFuncError(int64(i), err.Error())
+			return
+		}
+		args[i] = tv
+	}
+	result, ferr := f.call(ctx, args)
+	if ferr != nil {
+		resp.Error = ferr
+		return
+	}
+	dv, err := basetypes.DynamicType{}.ValueFromTerraform(ctx, result)
+	if err != nil {
+		resp.Error = function.NewFuncError(err.Error())
+		return
+	}
+	resp.Error = resp.Result.Set(ctx, dv)
 }
 
 // decodeConfig decodes a celyaml_render configuration with the schema's

@@ -176,3 +176,102 @@ func TestServer_otherCallsGoToTheFramework(t *testing.T) {
 		t.Fatalf("schema: %d data sources, %d functions", len(schema.DataSourceSchemas), len(schema.Functions))
 	}
 }
+
+// callFunction calls a function through a server and describes the answer:
+// the error with its argument, and the result.
+func callServerFunction(t *testing.T, srv tfprotov6.ProviderServer, name string, args ...tftypes.Value) string {
+	t.Helper()
+	var dvs []*tfprotov6.DynamicValue
+	for i, a := range args {
+		typ := tftypes.Type(tftypes.DynamicPseudoType)
+		if i == 0 && name != "manifests" {
+			typ = tftypes.String
+		}
+		dv, err := tfprotov6.NewDynamicValue(typ, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dvs = append(dvs, &dv)
+	}
+	resp, err := srv.CallFunction(context.Background(), &tfprotov6.CallFunctionRequest{Name: name, Arguments: dvs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if resp.Error != nil {
+		arg := "-"
+		if resp.Error.FunctionArgument != nil {
+			arg = fmt.Sprint(*resp.Error.FunctionArgument)
+		}
+		fmt.Fprintf(&b, "error (argument %s): %q\n", arg, resp.Error.Text)
+	}
+	if resp.Result == nil {
+		b.WriteString("no result\n")
+	} else {
+		v, err := resp.Result.Unmarshal(tftypes.DynamicPseudoType)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "result %s\n", v)
+	}
+	return b.String()
+}
+
+// The server calls the functions itself (server.go); every answer must be
+// exactly the framework's: results with their unknown and null leaves,
+// and errors with the argument they point at.
+func TestServer_functionsAnswerAsTheFrameworkDoes(t *testing.T) {
+	framework := providerserver.NewProtocol6(New("test")())()
+	direct := NewServer("test")()
+	unknownStr := tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
+	nullStr := tftypes.NewValue(tftypes.String, nil)
+	vars := ctxObject(map[string]tftypes.Value{
+		"name":  str("cart"),
+		"n":     tftypes.NewValue(tftypes.Number, 3),
+		"image": tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+		"list":  tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{str("a")}),
+	})
+	unknownObject := tftypes.NewValue(tftypes.Object{AttributeTypes: map[string]tftypes.Type{"name": tftypes.String}}, tftypes.UnknownValue)
+	k8s := "kind: Deployment\nmetadata:\n  name:\n    $eval: \"${{ name }}\"\nspec:\n  image:\n    $eval: \"${{ image }}\"\n  n:\n    $eval: \"${{ n }}\"\n  none: null\n---\nkind: Service\nmetadata: {name: s}\n"
+	docs := tftypes.NewValue(tftypes.Tuple{ElementTypes: []tftypes.Type{
+		tftypes.Object{AttributeTypes: map[string]tftypes.Type{"kind": tftypes.String, "metadata": tftypes.Object{AttributeTypes: map[string]tftypes.Type{"name": tftypes.String}}}},
+	}}, []tftypes.Value{tftypes.NewValue(
+		tftypes.Object{AttributeTypes: map[string]tftypes.Type{"kind": tftypes.String, "metadata": tftypes.Object{AttributeTypes: map[string]tftypes.Type{"name": tftypes.String}}}},
+		map[string]tftypes.Value{"kind": str("A"), "metadata": ctxObject(map[string]tftypes.Value{"name": str("a")})},
+	)})
+	cases := []struct {
+		name, fn string
+		args     []tftypes.Value
+	}{
+		{"render with unknown leaves", "render", []tftypes.Value{str(k8s), vars}},
+		{"render one document", "render", []tftypes.Value{str("a: [1, {b: null}]\n"), dynamicNull}},
+		{"render zero documents", "render", []tftypes.Value{str(""), dynamicNull}},
+		{"render unknown template", "render", []tftypes.Value{unknownStr, vars}},
+		{"render null template", "render", []tftypes.Value{nullStr, vars}},
+		{"render unknown context", "render", []tftypes.Value{str("a: 1\n"), dynamicUnknown}},
+		{"render unknown object context", "render", []tftypes.Value{str("a:\n  $eval: \"${{ name }}\"\n"), unknownObject}},
+		{"render context not an object", "render", []tftypes.Value{str("a: 1\n"), str("x")}},
+		{"render error", "render", []tftypes.Value{str("a:\n  $eval: \"${{ 1 + 'x' }}\"\n"), dynamicNull}},
+		{"render unknown stream", "render", []tftypes.Value{str("$for: \"x in list\"\n$do: {a: 1}\n"), ctxObject(map[string]tftypes.Value{"list": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, tftypes.UnknownValue)})}},
+		{"render_file", "render_file", []tftypes.Value{str("testdata/files/app.yaml"), ctxObject(map[string]tftypes.Value{"name": str("cart"), "env": str("prod"), "image": str("nginx:1.27")})}},
+		{"render_file missing", "render_file", []tftypes.Value{str("testdata/files/nothing.yaml"), dynamicNull}},
+		{"eval", "eval", []tftypes.Value{str("{'a': [n, name, list]}"), vars}},
+		{"eval unknown", "eval", []tftypes.Value{str("image + name"), vars}},
+		{"eval error", "eval", []tftypes.Value{str("n + name"), vars}},
+		{"eval null expression", "eval", []tftypes.Value{nullStr, dynamicNull}},
+		{"manifests", "manifests", []tftypes.Value{docs}},
+		{"manifests null", "manifests", []tftypes.Value{dynamicNull}},
+		{"manifests unknown", "manifests", []tftypes.Value{dynamicUnknown}},
+		{"manifests not documents", "manifests", []tftypes.Value{str("x")}},
+		{"wrong argument count", "eval", []tftypes.Value{str("1")}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			want := callServerFunction(t, framework, tc.fn, tc.args...)
+			got := callServerFunction(t, direct, tc.fn, tc.args...)
+			if got != want {
+				t.Fatalf("the server and the framework differ\nserver:\n%s\nframework:\n%s", got, want)
+			}
+		})
+	}
+}
