@@ -16,19 +16,26 @@ import (
 
 // This file serves the provider over Terraform's plugin protocol 6.
 //
-// Everything is served by terraform-plugin-framework except two calls for
-// celyaml_render, which the server answers itself: ValidateDataResourceConfig
-// and ReadDataSource. For those two the framework's own work around the data
-// source was most of the provider's time: with 100 data sources rendering
-// 20 services each, it decodes the whole configuration into framework values
-// and walks it again to nullify blocks (logging a TRACE line for every value
-// inside `context`, which is written and then parsed by Terraform even with
-// logging off), compares the new state with the configuration for semantic
-// equality, and converts the state back, about 27 ms of CPU per read against
-// well under 1 ms for the render itself. The server decodes the configuration
-// with the schema's type, calls the same validateRender and read that the
-// framework data source calls, and encodes the state: the data source has one
-// implementation, and server_test.go checks that both paths answer alike.
+// terraform-plugin-framework serves everything (schemas, provider
+// configuration, function definitions) except the calls that carry
+// templates and their results, which the server answers itself:
+// ValidateDataResourceConfig and ReadDataSource for celyaml_render, and
+// CallFunction for the four functions. Around those calls the framework's
+// own work was most of the provider's time. With 100 data sources rendering
+// 20 services each it decoded the whole configuration into framework
+// values, walked it again to nullify blocks (logging a TRACE line for every
+// value inside `context`, which is written and then parsed by Terraform even
+// with logging off), compared the new state with the configuration for
+// semantic equality and converted the state back: about 27 ms of CPU per
+// read, against well under 1 ms for the render. A function call converted
+// its arguments and its result twice each.
+//
+// The server decodes the protocol values with the schema's or the
+// parameters' types and calls the code the framework data source and
+// functions call too (validateRender, read, and each function's call),
+// which converts directly between protocol values and engine values
+// (convert.go). Each has one implementation; server_test.go checks that
+// both paths give the same answers.
 
 var _ tfprotov6.ProviderServer = &server{}
 
