@@ -225,17 +225,17 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 		diags.Append(validateRender(config)...)
 		return tftypes.Value{}, diags
 	}
-	fail := func(summary string, err error) (tftypes.Value, diag.Diagnostics) {
-		diags.AddAttributeError(at, summary, err.Error())
+	fail := func(summary, detail string) (tftypes.Value, diag.Diagnostics) {
+		diags.AddAttributeError(at, summary, detail)
 		return tftypes.Value{}, diags
 	}
 	if err != nil {
 		tflog.Debug(ctx, "celyaml_render: rendering failed")
-		return fail("Template rendering failed", err)
+		return fail("Template rendering failed", err.Error())
 	}
 	if engine.IsUnknownStream(docs) || containsUnknown(docs) {
 		return fail("Template rendering failed",
-			errors.New("The rendered documents hold unknown values, which a data source cannot return. This is a bug in the provider."))
+			"The rendered documents hold unknown values, which a data source cannot return. This is a bug in the provider.")
 	}
 
 	// Each document is encoded and converted once; result, documents and
@@ -246,7 +246,7 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 	for i, doc := range docs {
 		buf, err = engine.AppendYAML(buf[:0], doc)
 		if err != nil {
-			return fail("Template rendering failed", err)
+			return fail("Template rendering failed", err.Error())
 		}
 		if i > 0 {
 			stream.WriteString("---\n")
@@ -262,11 +262,11 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 	}
 	js, err := engine.AppendJSON(nil, jsonDoc, false)
 	if err != nil {
-		return fail("Template rendering failed", err)
+		return fail("Template rendering failed", err.Error())
 	}
 	vals, _, err := documentsToTerraform(docs)
 	if err != nil {
-		return fail("Template rendering failed", err)
+		return fail("Template rendering failed", err.Error())
 	}
 	manifests, err := buildManifests(vals)
 	if err != nil {
@@ -275,7 +275,7 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 		if errors.As(err, &dup) {
 			summary = "Duplicate manifest ID"
 		}
-		return fail(summary, err)
+		return fail(summary, err.Error())
 	}
 	tflog.Debug(ctx, "celyaml_render: rendered", map[string]any{"documents": len(docs), "yaml_bytes": stream.Len()})
 
@@ -294,7 +294,7 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 		"manifests":      manifests,
 	}
 	if err := tftypes.ValidateValue(typ, state); err != nil {
-		return fail("Template rendering failed", err)
+		return fail("Template rendering failed", err.Error())
 	}
 	return tftypes.NewValue(typ, state), diags
 }
