@@ -54,9 +54,12 @@ func (f *evalFunction) Run(ctx context.Context, req function.RunRequest, resp *f
 }
 
 func (f *evalFunction) call(ctx context.Context, args []tftypes.Value) (tftypes.Value, *function.FuncError) {
-	expr, vars, settled, ok, ferr := knownArguments(ctx, "eval", "the expression", args)
-	if !ok {
-		return settled, ferr
+	expr, vars, unknown, ferr := knownArguments(ctx, "eval", "the expression", args)
+	if ferr != nil {
+		return tftypes.Value{}, ferr
+	}
+	if unknown {
+		return dynamicUnknown, nil
 	}
 	tflog.Trace(ctx, "celyaml eval: evaluating", map[string]any{"variables": len(vars)})
 	v, err := f.engine(ctx).Eval(ctx, expr, vars)

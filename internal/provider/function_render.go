@@ -83,39 +83,40 @@ func (f *renderFunction) call(ctx context.Context, args []tftypes.Value) (tftype
 }
 
 // knownArguments checks the first argument and converts the context, the
-// prologue every function taking (string, context) shares. It reports
-// false when the call is already settled: an error for a null first
-// argument or a bad context, or an unknown result when the first argument
-// or the whole context is unknown.
-func knownArguments(ctx context.Context, name, what string, args []tftypes.Value) (first string, vars map[string]engine.Value, settled tftypes.Value, ok bool, ferr *function.FuncError) {
+// prologue every function taking (string, context) shares: an error for a
+// null first argument or a bad context; unknown when the first argument or
+// the whole context is unknown, so that the result is unknown.
+func knownArguments(ctx context.Context, name, what string, args []tftypes.Value) (first string, vars map[string]engine.Value, unknown bool, ferr *function.FuncError) {
 	if args[0].IsNull() {
-		return "", nil, tftypes.Value{}, false, function.NewArgumentFuncError(0, what+" must not be null")
+		return "", nil, false, function.NewArgumentFuncError(0, what+" must not be null")
 	}
 	if !args[0].IsKnown() {
 		tflog.Trace(ctx, "celyaml function: first argument unknown, result unknown", map[string]any{"function": name})
-		return "", nil, dynamicUnknown, false, nil
+		return "", nil, true, nil
 	}
 	if err := args[0].As(&first); err != nil {
-		return "", nil, tftypes.Value{}, false, function.NewArgumentFuncError(0, err.Error())
+		return "", nil, false, function.NewArgumentFuncError(0, err.Error())
 	}
 	vars, unknown, err := contextVars(args[1])
 	if err != nil {
-		return "", nil, tftypes.Value{}, false, function.NewArgumentFuncError(1, err.Error())
+		return "", nil, false, function.NewArgumentFuncError(1, err.Error())
 	}
 	if unknown {
 		tflog.Trace(ctx, "celyaml function: context wholly unknown, result unknown", map[string]any{"function": name})
-		return "", nil, dynamicUnknown, false, nil
 	}
-	return first, vars, tftypes.Value{}, true, nil
+	return first, vars, unknown, nil
 }
 
 // renderCall is the body that render and render_file share: unknown and
 // null handling, the context conversion, the engine call and the result.
 func renderCall(ctx context.Context, name string, args []tftypes.Value, eng func(context.Context) *engine.Engine,
 	render func(e *engine.Engine, first string, vars map[string]engine.Value) ([]engine.Value, error)) (tftypes.Value, *function.FuncError) {
-	first, vars, settled, ok, ferr := knownArguments(ctx, name, "the first argument", args)
-	if !ok {
-		return settled, ferr
+	first, vars, unknown, ferr := knownArguments(ctx, name, "the first argument", args)
+	if ferr != nil {
+		return tftypes.Value{}, ferr
+	}
+	if unknown {
+		return dynamicUnknown, nil
 	}
 	tflog.Trace(ctx, "celyaml function: rendering", map[string]any{"function": name, "variables": len(vars)})
 	docs, err := render(eng(ctx), first, vars)

@@ -136,29 +136,14 @@ func (e *duplicateManifestError) Error() string {
 // or an unknown value when some ID cannot be known yet. Errors name
 // document indexes, never values.
 func buildManifests(docs []tftypes.Value) (tftypes.Value, error) {
-	ids, unknown, err := manifestIndex(docs)
-	if err != nil {
-		return tftypes.Value{}, err
-	}
-	if unknown {
-		return dynamicUnknown, nil
-	}
-	typs := make(map[string]tftypes.Type, len(ids))
-	vals := make(map[string]tftypes.Value, len(ids))
-	for id, i := range ids {
-		typs[id], vals[id] = docs[i].Type(), docs[i]
-	}
-	return tftypes.NewValue(tftypes.Object{AttributeTypes: typs}, vals), nil
-}
-
-// manifestIndex maps each manifest ID to the index of its document.
-// unknown is true when some ID cannot be known yet.
-func manifestIndex(docs []tftypes.Value) (ids map[string]int, unknown bool, err error) {
-	ids = make(map[string]int, len(docs))
+	first := make(map[string]int, len(docs))
+	typs := make(map[string]tftypes.Type, len(docs))
+	vals := make(map[string]tftypes.Value, len(docs))
+	unknown := false
 	for i, doc := range docs {
 		id, skip, unk, err := manifestID(doc)
 		if err != nil {
-			return nil, false, fmt.Errorf("document %d: %w", i, err)
+			return tftypes.Value{}, fmt.Errorf("document %d: %w", i, err)
 		}
 		if skip {
 			continue
@@ -167,12 +152,16 @@ func manifestIndex(docs []tftypes.Value) (ids map[string]int, unknown bool, err 
 			unknown = true
 			continue
 		}
-		if j, dup := ids[id]; dup {
-			return nil, false, &duplicateManifestError{First: j, Second: i}
+		if j, dup := first[id]; dup {
+			return tftypes.Value{}, &duplicateManifestError{First: j, Second: i}
 		}
-		ids[id] = i
+		first[id] = i
+		typs[id], vals[id] = doc.Type(), doc
 	}
-	return ids, unknown, nil
+	if unknown {
+		return dynamicUnknown, nil
+	}
+	return tftypes.NewValue(tftypes.Object{AttributeTypes: typs}, vals), nil
 }
 
 // documentsOf reads the argument of manifests(): a tuple, list or set of
