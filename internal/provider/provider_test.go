@@ -11,9 +11,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
@@ -126,8 +126,8 @@ func TestProvider_registersTheDataSourceAndFunctions(t *testing.T) {
 // Terraform starts the provider for every command and asks for its schema
 // first: that must not build the engine.
 func TestProvider_schemaDoesNotBuildTheEngine(t *testing.T) {
-	p := New("test")().(*celyamlProvider)
-	srv := providerserver.NewProtocol6(p)()
+	srv := NewServer("test")().(*server)
+	p := srv.provider
 	resp, err := srv.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -137,6 +137,19 @@ func TestProvider_schemaDoesNotBuildTheEngine(t *testing.T) {
 	}
 	if p.eng != nil {
 		t.Fatal("the schema request built the engine")
+	}
+	// Terraform's validation launch only validates: that must not build it
+	// either.
+	cfg, err := tfprotov6.NewDynamicValue(renderStateType(), dsConfig(t, map[string]tftypes.Value{"template": str("a: 1\n")}).Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vresp, err := srv.ValidateDataResourceConfig(context.Background(), &tfprotov6.ValidateDataResourceConfigRequest{TypeName: renderTypeName, Config: &cfg})
+	if err != nil || len(vresp.Diagnostics) != 0 {
+		t.Fatalf("validate: %v %v", err, vresp.Diagnostics)
+	}
+	if p.eng != nil {
+		t.Fatal("validation built the engine")
 	}
 	var fns []string
 	for name := range resp.Functions {
@@ -167,7 +180,7 @@ func TestProvider_schemaDoesNotBuildTheEngine(t *testing.T) {
 }
 
 func TestProvider_functionSignatures(t *testing.T) {
-	srv := providerserver.NewProtocol6(New("test")())()
+	srv := NewServer("test")()
 	resp, err := srv.GetFunctions(context.Background(), &tfprotov6.GetFunctionsRequest{})
 	if err != nil {
 		t.Fatal(err)
