@@ -125,14 +125,7 @@ func (d *evalDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) 
 		// `${{ svc.name }}`: read the engine value itself, with no trip
 		// through CEL values and back.
 		if out, ok := r.fastValue(t.exact.fast, sc); ok {
-			size := 8
-			if s, ok := out.(string); ok {
-				size = len(s)
-			}
-			if err := r.count(fr, t.node, t.path, 1, size); err != nil {
-				return nil, false, err
-			}
-			return out, true, nil
+			return r.countExact(fr, t, out)
 		}
 	}
 	v, err := r.evalExpr(t.exact, sc, fr)
@@ -147,6 +140,12 @@ func (d *evalDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) 
 	if !present {
 		return nil, false, nil
 	}
+	return r.countExact(fr, t, out)
+}
+
+// countExact counts the value an exact segment gives against the render's
+// limits: one node, and its length for a string (8 bytes otherwise).
+func (r *renderer) countExact(fr *frame, t *textTemplate, out Value) (Value, bool, error) {
 	size := 8
 	if s, ok := out.(string); ok {
 		size = len(s)
