@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -70,17 +71,9 @@ func (r *renderer) renderText(t *textTemplate, sc *scope, fr *frame) (string, bo
 			b.WriteString(p.lit)
 			continue
 		}
-		v, err := r.evalExpr(p.expr, sc, fr)
-		if err != nil {
-			return "", false, err
-		}
-		if _, ok := v.(*types.Unknown); ok {
-			return "", true, nil
-		}
-		s, serr := stringify(v)
-		if serr != nil {
-			return "", false, &Error{Pos: Pos{File: fr.file, Line: t.node.Line, Column: t.node.Column}, Path: t.path,
-				Msg: serr.Error(), Expr: p.expr.shown, Offset: p.expr.off, Chain: fr.chain}
+		s, unknown, err := r.segmentText(p.expr, t, sc, fr)
+		if err != nil || unknown {
+			return "", unknown, err
 		}
 		b.WriteString(s)
 		if b.Len() > r.e.opts.MaxOutputBytes {
@@ -88,6 +81,33 @@ func (r *renderer) renderText(t *textTemplate, sc *scope, fr *frame) (string, bo
 		}
 	}
 	return b.String(), false, nil
+}
+
+// segmentText gives the text of one ${{ }} segment of t; unknown reports an
+// unknown value. A name or field chain holding an engine string is that
+// string, with no trip through CEL values.
+func (r *renderer) segmentText(x *exprRef, t *textTemplate, sc *scope, fr *frame) (string, bool, error) {
+	var v ref.Val
+	if fv, ok := r.fastValue(x.fast, sc); ok {
+		if s, ok := fv.(string); ok {
+			return s, false, nil
+		}
+		v = toCEL(fv)
+	} else {
+		var err error
+		if v, err = r.evalExpr(x, sc, fr); err != nil {
+			return "", false, err
+		}
+	}
+	if _, ok := v.(*types.Unknown); ok {
+		return "", true, nil
+	}
+	s, err := stringify(v)
+	if err != nil {
+		return "", false, &Error{Pos: Pos{File: fr.file, Line: t.node.Line, Column: t.node.Column}, Path: t.path,
+			Msg: err.Error(), Expr: x.shown, Offset: x.off, Chain: fr.chain}
+	}
+	return s, false, nil
 }
 
 type evalDir struct {
@@ -121,9 +141,9 @@ func (d *evalDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) 
 		}
 		return s, true, nil
 	}
-	if t.exact.fast != nil && len(t.exact.fast) > 1 {
-		// `${{ svc.name }}`: read the engine value itself, with no trip
-		// through CEL values and back.
+	if t.exact.fast != nil {
+		// `${{ name }}`, `${{ svc.name }}`: read the engine value itself,
+		// with no trip through CEL values and back.
 		if out, ok := r.fastValue(t.exact.fast, sc); ok {
 			return r.countExact(fr, t, out)
 		}

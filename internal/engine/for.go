@@ -75,6 +75,8 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 	if d.v2 != "" {
 		it.bind(d.v2, nil)
 	}
+	// The loop variables are the bindings 0 and 1 of it. Entries of a map or
+	// list from the template or the variables are bound as engine values.
 	switch c := coll.(type) {
 	case *types.Unknown:
 		return 0, true, nil
@@ -87,9 +89,9 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 			if err := r.tick(fr, d.key, d.path); err != nil {
 				return 0, false, err
 			}
-			it.vals[0] = types.String(keys[i])
+			it.setValue(0, keys[i])
 			if d.v2 != "" {
-				it.vals[1] = toCEL(c.m.vals[i])
+				it.setValue(1, c.m.vals[i])
 			}
 			if err := fn(it); err != nil {
 				return 0, false, err
@@ -102,15 +104,31 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 			if err := r.tick(fr, d.key, d.path); err != nil {
 				return 0, false, err
 			}
-			it.vals[0] = k
+			it.set(0, k)
 			if d.v2 != "" {
-				it.vals[1] = c.Get(k)
+				it.set(1, c.Get(k))
 			}
 			if err := fn(it); err != nil {
 				return 0, false, err
 			}
 		}
 		return len(keys), false, nil
+	case *celList:
+		for i, el := range c.l {
+			if err := r.tick(fr, d.key, d.path); err != nil {
+				return 0, false, err
+			}
+			if d.v2 == "" {
+				it.setValue(0, el)
+			} else {
+				it.set(0, types.Int(i))
+				it.setValue(1, el)
+			}
+			if err := fn(it); err != nil {
+				return 0, false, err
+			}
+		}
+		return len(c.l), false, nil
 	case traits.Lister:
 		size, ok := c.Size().(types.Int)
 		if !ok {
@@ -122,9 +140,10 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 			}
 			el := c.Get(i)
 			if d.v2 == "" {
-				it.vals[0] = el
+				it.set(0, el)
 			} else {
-				it.vals[0], it.vals[1] = i, el
+				it.set(0, i)
+				it.set(1, el)
 			}
 			if err := fn(it); err != nil {
 				return 0, false, err

@@ -116,7 +116,7 @@ func (d *includeDir) open(r *renderer, sc *scope, fr *frame) (*compiledFile, *sc
 			if !ok {
 				continue // nothing: no binding, the outer name stays visible
 			}
-			inner.bind(e.name, toCEL(v))
+			inner.bindValue(e.name, v)
 		}
 	}
 	return f, inner, nf, false, nil

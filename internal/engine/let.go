@@ -79,7 +79,7 @@ func (r *renderer) bindLets(lets []letEntry, sc *scope, fr *frame) (*scope, erro
 		if !ok {
 			continue // nothing in value position: no binding, outer names stay visible
 		}
-		inner.bind(e.name, toCEL(v))
+		inner.bindValue(e.name, v)
 	}
 	return inner, nil
 }

@@ -118,17 +118,18 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 	return out, nil
 }
 
-// rootScope converts the caller's variables to CEL once per render.
+// rootScope binds the caller's variables; each gets its CEL form on first
+// use (scope.lookup).
 func rootScope(vars map[string]Value) *scope {
-	sc := &scope{names: make([]string, 0, len(vars)), vals: make([]ref.Val, 0, len(vars))}
 	names := make([]string, 0, len(vars))
 	for k := range vars {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	for _, k := range names {
-		sc.names = append(sc.names, k)
-		sc.vals = append(sc.vals, toCEL(vars[k]))
+	sc := &scope{binds: make([]scopeVar, len(names))}
+	for i, k := range names {
+		sc.binds[i].name = k
+		sc.setValue(i, vars[k])
 	}
 	return sc
 }
@@ -343,7 +344,8 @@ func closestName(name string, sc *scope) string {
 	}
 	seen := map[string]bool{}
 	for c := sc; c != nil; c = c.parent {
-		for _, n := range c.names {
+		for _, b := range c.binds {
+			n := b.name
 			if seen[n] {
 				continue
 			}
@@ -380,23 +382,28 @@ func (r *renderer) fastPath(path []string, sc *scope) (ref.Val, bool) {
 	return v, true
 }
 
-// fastValue reads a field chain whose root is a map from the template or
-// the variables: it returns the engine value stored there, exactly what CEL
-// would give back after converting it both ways.
+// fastValue reads a variable bound from an engine value, or a field chain
+// whose root is such a value or a map from the template or the variables:
+// it returns the engine value stored there, exactly what CEL would give
+// back after converting it both ways (fromCEL(toCEL(v)) is v for every kind
+// scope.setValue keeps).
 func (r *renderer) fastValue(path []string, sc *scope) (Value, bool) {
 	cost := uint64(len(path))
-	if r.budget < cost || cost > r.e.opts.MaxCostPerExpression {
+	if cost == 0 || r.budget < cost || cost > r.e.opts.MaxCostPerExpression {
 		return nil, false
 	}
-	root, ok := sc.lookup(path[0])
-	if !ok {
+	root := sc.find(path[0])
+	if root == nil {
 		return nil, false
 	}
-	m, ok := root.(*celMap)
-	if !ok {
-		return nil, false
+	v := root.raw
+	if v == nil {
+		m, ok := root.val.(*celMap)
+		if !ok {
+			return nil, false
+		}
+		v = m.m
 	}
-	var v Value = m.m
 	for _, name := range path[1:] {
 		switch x := v.(type) {
 		case *Map:

@@ -190,3 +190,86 @@ func TestEval_keepsTypeAndPositionsErrors(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestRender_directReadsMatchCEL checks that reading a name or field chain
+// straight from the engine value it was bound from (scope.setValue,
+// renderer.fastValue) gives exactly what CEL gives: `(x)` is the same
+// expression to CEL but is never read directly, so each template is
+// rendered in both spellings, for every kind of value and every way an
+// engine value gets bound, and both must give the expected output.
+func TestRender_directReadsMatchCEL(t *testing.T) {
+	nested := NewMap(2)
+	nested.Set("a", "A")
+	nested.Set("b", []Value{int64(1), Unknown{}})
+	withUnknown := NewMap(1)
+	withUnknown.Set("a", Unknown{})
+	const noKey = "error: <inline>:1:12: v.$eval: no such key"
+	const notKnown = "error: <inline>:1:12: v.$eval: the value is not known yet"
+	values := []struct {
+		name               string
+		v                  Value
+		exact, text, field string // `${{ x }}`, `<${{ x }}>`, `${{ x.a }}`
+	}{
+		{"string", "s", `{v:"s"}`, `{v:"<s>"}`, noKey},
+		{"empty string", "", `{v:""}`, `{v:"<>"}`, noKey},
+		{"int", int64(-7), `{v:-7}`, `{v:"<-7>"}`, noKey},
+		{"Go int", 3, `{v:3}`, `{v:"<3>"}`, noKey},
+		{"float", 2.5, `{v:2.5d}`, `{v:"<2.5>"}`, noKey},
+		{"bool", true, `{v:true}`, `{v:"<true>"}`, noKey},
+		{"null", nil, `{v:null}`, `{v:"<null>"}`, noKey},
+		{"map", nested, `{v:{a:"A",b:[1,?]}}`, notKnown, `{v:"A"}`},
+		{"map with an unknown", withUnknown, `{v:{a:?}}`, notKnown, `{v:?}`},
+		{"list", []Value{"a", int64(2)}, `{v:["a",2]}`, `{v:"<[\"a\",2]>"}`,
+			"error: <inline>:1:12: v.$eval: unsupported index type 'string' in list"},
+		{"unknown", Unknown{}, `{v:?}`, `{v:?}`, `{v:?}`},
+	}
+	e := New(Options{})
+	for _, val := range values {
+		for _, f := range []struct{ name, expr, want string }{
+			{"exact", "${{ %s }}", val.exact},
+			{"text", "<${{ %s }}>", val.text},
+			{"field", "${{ %s.a }}", val.field},
+		} {
+			vars := map[string]Value{"x": val.v}
+			// errors are compared on their first line: the excerpt under it
+			// shows each spelling as written
+			got, _, _ := strings.Cut(renderInline(t, e, "v: {$eval: '"+strings.Replace(f.expr, "%s", "x", 1)+"'}", vars), "\n")
+			viaCEL, _, _ := strings.Cut(renderInline(t, e, "v: {$eval: '"+strings.Replace(f.expr, "%s", "(x)", 1)+"'}", vars), "\n")
+			if got != f.want {
+				t.Errorf("%s, %s: got  %s\nwant %s", val.name, f.name, got, f.want)
+			}
+			if got != viaCEL {
+				t.Errorf("%s, %s: direct read gives %s, CEL gives %s", val.name, f.name, got, viaCEL)
+			}
+		}
+	}
+
+	// The other ways an engine value is bound: $for over a map and over a
+	// list (one and two variables), a plain $let body, $with, and a schema
+	// default. viaCEL spells every read as a parenthesised expression.
+	fsys := fstest.MapFS{"part.yaml": {Data: []byte("got: {$eval: '${{ w }}'}\ntext: {$eval: '<${{ w.a }}>'}\n")}}
+	e = New(Options{Loader: FSLoader{FS: fsys}})
+	vars := map[string]Value{"m": nested, "l": []Value{nested, "b", nil}}
+	viaCEL := strings.NewReplacer("${{ ", "${{ (", " }}", ") }}", ".a }}", ").a }}")
+	for _, c := range []struct{ name, direct, want string }{
+		{"$for over a map", "v:\n  $for: 'k, v in m'\n  $do:\n    $key: {$eval: '${{ k }}'}\n    $value: [{$eval: '${{ v }}'}, {$eval: '<${{ k }}>'}]\n",
+			`{v:{a:["A","<a>"],b:[[1,?],"<b>"]}}`},
+		{"$for over a list", "- $for: 'e in l'\n  $do: [{$eval: '${{ e }}'}]\n",
+			`[{a:"A",b:[1,?]},"b",null]`},
+		{"$for over a list, index and element", "- $for: 'i, e in l'\n  $do: [{$eval: '${{ i }}'}, {$eval: '${{ e }}'}]\n",
+			`[0,{a:"A",b:[1,?]},1,"b",2,null]`},
+		{"$let with a plain body", "$let:\n  y: {a: [1, two]}\nv: [{$eval: '${{ y }}'}, {$eval: '${{ y.a }}'}, {$eval: '<${{ y.a }}>'}]\n",
+			`{v:[{a:[1,"two"]},[1,"two"],"<[1,\"two\"]>"]}`},
+		{"$with", "$include: part.yaml\n$with:\n  w: {a: b}\n", `{got:{a:"b"},text:"<b>"}`},
+		{"schema default", "$schema:\n  d: {type: object, default: {a: z}}\nv: [{$eval: '${{ d }}'}, {$eval: '<${{ d.a }}>'}]\n",
+			`{v:[{a:"z"},"<z>"]}`},
+	} {
+		got := renderInline(t, e, c.direct, vars)
+		if got != c.want {
+			t.Errorf("%s: got  %s\nwant %s", c.name, got, c.want)
+		}
+		if via := renderInline(t, e, viaCEL.Replace(c.direct), vars); via != got {
+			t.Errorf("%s: direct read gives %s, CEL gives %s", c.name, got, via)
+		}
+	}
+}

@@ -50,7 +50,7 @@ func (r *renderer) checkSchema(d *schemaDir, sc *scope, fr *frame) (*scope, erro
 	}
 	inner := &scope{parent: sc}
 	for _, b := range defaults {
-		inner.bind(b.name, toCEL(b.val))
+		inner.bindValue(b.name, b.val)
 	}
 	return inner, nil
 }

@@ -11,20 +11,30 @@ import (
 // directly, without copying variables into a map.
 type scope struct {
 	parent *scope
-	names  []string
-	vals   []ref.Val
+	binds  []scopeVar
 	// room for the first few bindings, so a small scope is one allocation
-	inlineNames [3]string
-	inlineVals  [3]ref.Val
+	inline [3]scopeVar
+}
+
+// scopeVar is one binding. A binding made from an engine value (a variable, an
+// entry of a map that $for walks, a plain $let, $with or schema default)
+// keeps that value in raw and makes its CEL form only when CEL asks for it,
+// so that `${{ name }}` gives the engine value back with no trip through
+// CEL values. val is the CEL form; it is nil until first asked for when raw
+// is set.
+type scopeVar struct {
+	name string
+	val  ref.Val
+	raw  Value
 }
 
 // newScopeCap returns a child scope with room for n bindings.
 func newScopeCap(parent *scope, n int) *scope {
 	s := &scope{parent: parent}
-	if n <= len(s.inlineNames) {
-		s.names, s.vals = s.inlineNames[:0], s.inlineVals[:0]
+	if n <= len(s.inline) {
+		s.binds = s.inline[:0]
 	} else {
-		s.names, s.vals = make([]string, 0, n), make([]ref.Val, 0, n)
+		s.binds = make([]scopeVar, 0, n)
 	}
 	return s
 }
@@ -33,34 +43,71 @@ var _ interpreter.Activation = (*scope)(nil)
 
 func newScope(parent *scope) *scope { return &scope{parent: parent} }
 
-// bind adds or replaces name in this level.
+// bind adds or replaces name in this level with a CEL value.
 func (s *scope) bind(name string, v ref.Val) {
-	for i, n := range s.names {
-		if n == name {
-			s.vals[i] = v
-			return
-		}
-	}
-	s.names = append(s.names, name)
-	s.vals = append(s.vals, v)
+	s.set(s.slot(name), v)
 }
 
-// lookup finds the innermost binding of name.
-func (s *scope) lookup(name string) (ref.Val, bool) {
+// bindValue adds or replaces name in this level with an engine value.
+func (s *scope) bindValue(name string, v Value) {
+	s.setValue(s.slot(name), v)
+}
+
+// slot returns the index of name in this level, adding it if need be.
+func (s *scope) slot(name string) int {
+	for i := range s.binds {
+		if s.binds[i].name == name {
+			return i
+		}
+	}
+	s.binds = append(s.binds, scopeVar{name: name})
+	return len(s.binds) - 1
+}
+
+// set gives binding i a CEL value.
+func (s *scope) set(i int, v ref.Val) {
+	s.binds[i].val, s.binds[i].raw = v, nil
+}
+
+// setValue gives binding i an engine value. Only the kinds that come back
+// unchanged from CEL (see fromCEL) are kept as they are; anything else, and
+// null, is converted at once.
+func (s *scope) setValue(i int, v Value) {
+	switch v.(type) {
+	case string, int64, float64, bool, *Map, []Value, Unknown:
+		s.binds[i].val, s.binds[i].raw = nil, v
+	default:
+		s.set(i, toCEL(v))
+	}
+}
+
+// find returns the innermost binding of name.
+func (s *scope) find(name string) *scopeVar {
 	for c := s; c != nil; c = c.parent {
-		for i := len(c.names) - 1; i >= 0; i-- {
-			if c.names[i] == name {
-				return c.vals[i], true
+		for i := len(c.binds) - 1; i >= 0; i-- {
+			if c.binds[i].name == name {
+				return &c.binds[i]
 			}
 		}
 	}
-	return nil, false
+	return nil
+}
+
+// lookup finds the innermost scopeVar of name as a CEL value.
+func (s *scope) lookup(name string) (ref.Val, bool) {
+	b := s.find(name)
+	if b == nil {
+		return nil, false
+	}
+	if b.val == nil && b.raw != nil {
+		b.val = toCEL(b.raw)
+	}
+	return b.val, true
 }
 
 // has reports whether name is bound anywhere in the chain.
 func (s *scope) has(name string) bool {
-	_, ok := s.lookup(name)
-	return ok
+	return s.find(name) != nil
 }
 
 // ResolveName implements interpreter.Activation.
