@@ -85,7 +85,11 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 		// sorted order without building an iterator.
 		keys := c.m.Keys()
 		order := sortedOrder(keys)
-		for _, i := range order {
+		for n := range keys {
+			i := n
+			if order != nil {
+				i = order[n]
+			}
 			if err := r.tick(fr, d.key, d.path); err != nil {
 				return 0, false, err
 			}
@@ -155,15 +159,17 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 		Msg: "$for can only iterate over a list or a map, got " + celTypeName(coll), Expr: d.coll.shown, Offset: d.coll.off, Chain: fr.chain}
 }
 
-// sortedOrder returns the indexes of keys in sorted order.
+// sortedOrder returns the indexes of keys in sorted order, or nil when
+// they are in order already (as the keys of a CEL map literal are).
 func sortedOrder(keys []string) []int {
+	if sort.StringsAreSorted(keys) {
+		return nil
+	}
 	order := make([]int, len(keys))
 	for i := range order {
 		order[i] = i
 	}
-	if !sort.StringsAreSorted(keys) {
-		slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
-	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
 	return order
 }
 
