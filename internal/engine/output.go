@@ -120,6 +120,18 @@ type yamlEmitter struct {
 	lineStart bool
 }
 
+// yamlRoom is the free space the emitter makes sure of before each node.
+const yamlRoom = 512
+
+// grow doubles the buffer. append alone would grow a large buffer by about
+// a quarter at a time, copying a large output several times over; doubling
+// copies it about once in all.
+func (e *yamlEmitter) grow() {
+	b := make([]byte, len(e.buf), 2*cap(e.buf)+yamlRoom)
+	copy(b, e.buf)
+	e.buf = b
+}
+
 const yamlSpaces = "                                                                "
 
 func (e *yamlEmitter) pad(n int) {
@@ -142,6 +154,9 @@ func (e *yamlEmitter) newLine(indent int) {
 // node writes v. indent is the column of the enclosing collection's keys or
 // dashes (0 at the root).
 func (e *yamlEmitter) node(v Value, where, indent int) error {
+	if cap(e.buf)-len(e.buf) < yamlRoom {
+		e.grow()
+	}
 	switch x := v.(type) {
 	case nil:
 		e.word("null", where)
