@@ -117,37 +117,25 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 			}
 		}
 		return len(keys), false, nil
-	case *celList:
-		for i, el := range c.l {
-			if err := r.tick(fr, d.key, d.path); err != nil {
-				return 0, false, err
-			}
-			if d.v2 == "" {
-				it.setValue(0, el)
-			} else {
-				it.set(0, types.Int(i))
-				it.setValue(1, el)
-			}
-			if err := fn(it); err != nil {
-				return 0, false, err
-			}
-		}
-		return len(c.l), false, nil
 	case traits.Lister:
 		size, ok := c.Size().(types.Int)
 		if !ok {
 			return 0, false, r.errAt(fr, d.coll.node, d.path, "$for cannot tell the size of the list")
 		}
+		cl, _ := c.(*celList) // a list from the template or the variables
 		for i := types.Int(0); i < size; i++ {
 			if err := r.tick(fr, d.key, d.path); err != nil {
 				return 0, false, err
 			}
-			el := c.Get(i)
-			if d.v2 == "" {
-				it.set(0, el)
-			} else {
+			slot := 0 // the element's binding
+			if d.v2 != "" {
 				it.set(0, i)
-				it.set(1, el)
+				slot = 1
+			}
+			if cl != nil {
+				it.setValue(slot, cl.l[i])
+			} else {
+				it.set(slot, c.Get(i))
 			}
 			if err := fn(it); err != nil {
 				return 0, false, err
