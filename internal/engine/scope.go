@@ -12,8 +12,9 @@ import (
 type scope struct {
 	parent *scope
 	binds  []scopeVar
-	// room for the first few bindings, so a small scope is one allocation
-	inline [3]scopeVar
+	// room for two bindings (the variables of a $for, a small $let), so a
+	// small scope is one allocation of 128 bytes
+	inline [2]scopeVar
 }
 
 // scopeVar is one binding. A binding made from an engine value (a variable, an

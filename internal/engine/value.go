@@ -38,9 +38,11 @@ type Map struct {
 const mapIndexThreshold = 8
 
 // Maps of up to eight entries are allocated together with their storage,
-// in the smallest of four sizes that fits: a rendered document is mostly
+// in the smallest of six sizes that fits: a rendered document is mostly
 // small maps, and one allocation of the right size instead of three (or
-// of one too large) is a good part of rendering's cost.
+// of one too large) is a good part of rendering's cost. The sizes are
+// those whose allocation fills one of Go's size classes (96, 128, 160, 192,
+// 256 and 320 bytes) with little to spare.
 type (
 	map1 struct {
 		m Map
@@ -52,10 +54,20 @@ type (
 		k [2]string
 		v [2]Value
 	}
+	map3 struct {
+		m Map
+		k [3]string
+		v [3]Value
+	}
 	map4 struct {
 		m Map
 		k [4]string
 		v [4]Value
+	}
+	map6 struct {
+		m Map
+		k [6]string
+		v [6]Value
 	}
 	map8 struct {
 		m Map
@@ -75,8 +87,16 @@ func NewMap(n int) *Map {
 		s := &map2{}
 		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
 		return &s.m
+	case n <= 3:
+		s := &map3{}
+		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
+		return &s.m
 	case n <= 4:
 		s := &map4{}
+		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
+		return &s.m
+	case n <= 6:
+		s := &map6{}
 		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
 		return &s.m
 	case n <= 8:
