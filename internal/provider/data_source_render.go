@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -239,20 +238,25 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 	}
 
 	// Each document is encoded and converted once; result, documents and
-	// manifests share the converted values.
-	yamlDocs := make([]tftypes.Value, len(docs))
-	var stream strings.Builder
+	// manifests share the converted values. The YAML stream is written
+	// once and yaml_documents are slices of it.
 	var buf []byte
+	bounds := make([][2]int, len(docs)) // where each document starts and ends in buf
 	for i, doc := range docs {
-		buf, err = engine.AppendYAML(buf[:0], doc)
+		if i > 0 {
+			buf = append(buf, "---\n"...)
+		}
+		bounds[i][0] = len(buf)
+		buf, err = engine.AppendYAML(buf, doc)
 		if err != nil {
 			return fail("Template rendering failed", err.Error())
 		}
-		if i > 0 {
-			stream.WriteString("---\n")
-		}
-		stream.Write(buf)
-		yamlDocs[i] = tftypes.NewValue(tftypes.String, string(buf))
+		bounds[i][1] = len(buf)
+	}
+	stream := string(buf)
+	yamlDocs := make([]tftypes.Value, len(docs))
+	for i := range docs {
+		yamlDocs[i] = tftypes.NewValue(tftypes.String, stream[bounds[i][0]:bounds[i][1]])
 	}
 	var jsonDoc engine.Value = docs
 	if len(docs) == 0 {
@@ -277,7 +281,7 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 		}
 		return fail(summary, err.Error())
 	}
-	tflog.Debug(ctx, "celyaml_render: rendered", map[string]any{"documents": len(docs), "yaml_bytes": stream.Len()})
+	tflog.Debug(ctx, "celyaml_render: rendered", map[string]any{"documents": len(docs), "yaml_bytes": len(stream)})
 
 	// result, documents and manifests share the documents, each converted
 	// to a Terraform value once.
@@ -286,7 +290,7 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 		"template_file":  attrs["template_file"],
 		"base_dir":       attrs["base_dir"],
 		"context":        attrs["context"],
-		"yaml":           tftypes.NewValue(tftypes.String, stream.String()),
+		"yaml":           tftypes.NewValue(tftypes.String, stream),
 		"json":           tftypes.NewValue(tftypes.String, string(js)),
 		"result":         resultOf(vals),
 		"documents":      tupleOf(vals),
