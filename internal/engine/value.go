@@ -81,30 +81,31 @@ func NewMap(n int) *Map {
 	switch {
 	case n <= 1:
 		s := &map1{}
-		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
-		return &s.m
+		return s.m.over(s.k[:0], s.v[:0])
 	case n <= 2:
 		s := &map2{}
-		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
-		return &s.m
+		return s.m.over(s.k[:0], s.v[:0])
 	case n <= 3:
 		s := &map3{}
-		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
-		return &s.m
+		return s.m.over(s.k[:0], s.v[:0])
 	case n <= 4:
 		s := &map4{}
-		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
-		return &s.m
+		return s.m.over(s.k[:0], s.v[:0])
 	case n <= 6:
 		s := &map6{}
-		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
-		return &s.m
+		return s.m.over(s.k[:0], s.v[:0])
 	case n <= 8:
 		s := &map8{}
-		s.m.keys, s.m.vals = s.k[:0], s.v[:0]
-		return &s.m
+		return s.m.over(s.k[:0], s.v[:0])
 	}
 	return &Map{keys: make([]string, 0, n), vals: make([]Value, 0, n)}
+}
+
+// over makes m use k and v, empty slices of its size class's arrays, for
+// its entries.
+func (m *Map) over(k []string, v []Value) *Map {
+	m.keys, m.vals = k, v
+	return m
 }
 
 // Len returns the number of entries.
