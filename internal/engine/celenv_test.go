@@ -21,7 +21,7 @@ var celTestCache = newProgramCache(DefaultOptions().MaxCostPerExpression)
 
 // celScope binds vars in sorted order, as rootScope does.
 func celScope(vars map[string]Value) *scope {
-	sc := newScope(nil)
+	sc := newScopeCap(nil, 0)
 	names := make([]string, 0, len(vars))
 	for k := range vars {
 		names = append(names, k)
@@ -561,13 +561,13 @@ func TestCELEnv_cancellation(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go cancel() // before or during the evaluation: the answer is the same
-	_, xerr = p.eval(ctx, newScope(nil), nil)
+	_, xerr = p.eval(ctx, newScopeCap(nil, 0), nil)
 	if xerr == nil || xerr.Msg != "rendering cancelled: context canceled" || xerr.Limit != "" {
 		t.Fatalf("got %+v, want the cancellation error", xerr)
 	}
 	dctx, dcancel := context.WithDeadline(context.Background(), deadlinePassed)
 	defer dcancel()
-	_, xerr = p.eval(dctx, newScope(nil), nil)
+	_, xerr = p.eval(dctx, newScopeCap(nil, 0), nil)
 	if xerr == nil || xerr.Msg != "rendering cancelled: context deadline exceeded" {
 		t.Fatalf("got %+v, want the deadline error", xerr)
 	}

@@ -106,7 +106,7 @@ func (d *includeDir) open(r *renderer, sc *scope, fr *frame) (*compiledFile, *sc
 	}
 	inner := sc
 	if len(d.with) > 0 {
-		inner = &scope{parent: sc}
+		inner = newScopeCap(sc, len(d.with))
 		for i := range d.with {
 			e := &d.with[i]
 			v, ok, err := r.value(e.body, sc, fr)

@@ -48,7 +48,7 @@ func (r *renderer) checkSchema(d *schemaDir, sc *scope, fr *frame) (*scope, erro
 	if len(defaults) == 0 {
 		return sc, nil
 	}
-	inner := &scope{parent: sc}
+	inner := newScopeCap(sc, len(defaults))
 	for _, b := range defaults {
 		inner.bindValue(b.name, b.val)
 	}

@@ -42,8 +42,6 @@ func newScopeCap(parent *scope, n int) *scope {
 
 var _ interpreter.Activation = (*scope)(nil)
 
-func newScope(parent *scope) *scope { return &scope{parent: parent} }
-
 // bind adds or replaces name in this level with a CEL value.
 func (s *scope) bind(name string, v ref.Val) {
 	s.set(s.slot(name), v)
