@@ -40,6 +40,16 @@ const maxConvertNodes = 2_000_000
 
 var errTooLarge = errors.New("the value is too large: it has more than 2000000 nodes")
 
+// errNonFinite is the error for a NaN or infinite double that would become
+// part of the output: neither JSON nor a Terraform number can hold one.
+var errNonFinite = errors.New("the result holds a NaN or infinite double (a division by zero?), which JSON and Terraform numbers cannot hold")
+
+// fromCELState is what one conversion out of CEL carries down the tree.
+type fromCELState struct {
+	budget int  // nodes left to visit (maxConvertNodes at the start)
+	output bool // the value becomes output: NaN and infinities are errors
+}
+
 // toCEL converts an engine value to a CEL value.
 func toCEL(v Value) ref.Val {
 	switch v := v.(type) {
@@ -68,13 +78,20 @@ func toCEL(v Value) ref.Val {
 // fromCEL converts a CEL result to an engine value. present is false for
 // optional.none(), which gives nothing.
 func fromCEL(v ref.Val) (val Value, present bool, err error) {
-	budget := maxConvertNodes
-	return fromCELBudget(v, &budget)
+	return convertFromCEL(v, &fromCELState{budget: maxConvertNodes})
 }
 
-func fromCELBudget(v ref.Val, budget *int) (Value, bool, error) {
-	*budget--
-	if *budget < 0 {
+// fromCELOutput is fromCEL for a value that becomes part of the output, as
+// an exact $eval's result does: a NaN or infinite double anywhere in it is
+// errNonFinite. (Engine values that CEL only wraps hold none: template
+// literals refuse them, see scalarValue.)
+func fromCELOutput(v ref.Val) (val Value, present bool, err error) {
+	return convertFromCEL(v, &fromCELState{budget: maxConvertNodes, output: true})
+}
+
+func convertFromCEL(v ref.Val, st *fromCELState) (Value, bool, error) {
+	st.budget--
+	if st.budget < 0 {
 		return nil, false, errTooLarge
 	}
 	switch v := v.(type) {
@@ -85,6 +102,9 @@ func fromCELBudget(v ref.Val, budget *int) (Value, bool, error) {
 	case types.Bool:
 		return bool(v), true, nil
 	case types.Double:
+		if st.output && (math.IsNaN(float64(v)) || math.IsInf(float64(v), 0)) {
+			return nil, false, errNonFinite
+		}
 		return float64(v), true, nil
 	case types.Null:
 		return nil, true, nil
@@ -103,7 +123,7 @@ func fromCELBudget(v ref.Val, budget *int) (Value, bool, error) {
 		if !v.HasValue() {
 			return nil, false, nil
 		}
-		return fromCELBudget(v.GetValue(), budget)
+		return convertFromCEL(v.GetValue(), st)
 	case *types.Err:
 		return nil, false, errors.New(sanitizeMsg(v.Error()))
 	case types.Bytes:
@@ -112,9 +132,9 @@ func fromCELBudget(v ref.Val, budget *int) (Value, bool, error) {
 		s, _ := v.ConvertToType(types.StringType).(types.String)
 		return string(s), true, nil
 	case traits.Mapper:
-		return mapFromCEL(v, budget)
+		return mapFromCEL(v, st)
 	case traits.Lister:
-		return listFromCEL(v, budget)
+		return listFromCEL(v, st)
 	}
 	if s, ok := specialString(v); ok {
 		return s, true, nil
@@ -159,11 +179,11 @@ func specialString(v ref.Val) (s string, ok bool) {
 	return str.String(), true
 }
 
-func listFromCEL(l traits.Lister, budget *int) (Value, bool, error) {
+func listFromCEL(l traits.Lister, st *fromCELState) (Value, bool, error) {
 	n, _ := l.Size().(types.Int)
 	out := make([]Value, 0, int(n))
 	for it := l.Iterator(); it.HasNext() == types.True; {
-		el, present, err := fromCELBudget(it.Next(), budget)
+		el, present, err := convertFromCEL(it.Next(), st)
 		if err != nil {
 			return nil, false, err
 		}
@@ -179,7 +199,7 @@ type celMapEntry struct {
 	v ref.Val
 }
 
-func mapFromCEL(m traits.Mapper, budget *int) (Value, bool, error) {
+func mapFromCEL(m traits.Mapper, st *fromCELState) (Value, bool, error) {
 	n, _ := m.Size().(types.Int)
 	ents := make([]celMapEntry, 0, int(n))
 	for it := m.Iterator(); it.HasNext() == types.True; {
@@ -197,7 +217,7 @@ func mapFromCEL(m traits.Mapper, budget *int) (Value, bool, error) {
 		if i > 0 && ents[i-1].k == e.k {
 			return nil, false, errors.New("two keys of a map become the same string")
 		}
-		v, present, err := fromCELBudget(e.v, budget)
+		v, present, err := convertFromCEL(e.v, st)
 		if err != nil {
 			return nil, false, err
 		}

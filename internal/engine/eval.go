@@ -152,10 +152,9 @@ func (d *evalDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) 
 	if err != nil {
 		return nil, false, err
 	}
-	out, present, cerr := fromCEL(v)
+	out, present, cerr := fromCELOutput(v)
 	if cerr != nil {
-		return nil, false, &Error{Pos: Pos{File: fr.file, Line: t.node.Line, Column: t.node.Column}, Path: t.path,
-			Msg: cerr.Error(), Expr: t.exact.shown, Offset: t.exact.off, Chain: fr.chain}
+		return nil, false, r.resultErr(fr, t.exact, cerr)
 	}
 	if !present {
 		return nil, false, nil

@@ -144,9 +144,9 @@ func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (
 	if err != nil {
 		return nil, err
 	}
-	out, present, cerr := fromCEL(v)
+	out, present, cerr := fromCELOutput(v)
 	if cerr != nil {
-		return nil, r.errAt(fr, x.node, "", cerr.Error())
+		return nil, r.resultErr(fr, x, cerr)
 	}
 	if !present {
 		return nil, nil
@@ -275,6 +275,15 @@ func (r *renderer) errAt(fr *frame, n *yaml.Node, path, msg string) error {
 		p.Line, p.Column = n.Line, n.Column
 	}
 	return &Error{Pos: p, Path: path, Msg: msg, Offset: -1, Chain: fr.chain}
+}
+
+// resultErr is the error for an expression's result as a whole, one that
+// cannot be converted or written out: the caret goes under the
+// expression's first character, past the spaces after "${{".
+func (r *renderer) resultErr(fr *frame, x *exprRef, err error) error {
+	off := x.off + len(x.text) - len(strings.TrimLeft(x.text, " \t\r\n"))
+	return &Error{Pos: Pos{File: fr.file, Line: x.node.Line, Column: x.node.Column}, Path: x.path,
+		Msg: err.Error(), Expr: x.shown, Offset: off, Chain: fr.chain}
 }
 
 func (r *renderer) compileErr(fr *frame, c *compileError) error {

@@ -136,6 +136,12 @@ func scalarValue(n *yaml.Node) (Value, *nodeError) {
 		if err := n.Decode(&f); err != nil {
 			return nil, &nodeError{node: n, msg: "invalid float"}
 		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			// The output must hold as JSON and as Terraform values, and
+			// neither has NaN or infinities. Refusing the literal here
+			// gives its position, which the output step no longer knows.
+			return nil, &nodeError{node: n, msg: n.Value + " is not a finite number, and JSON and Terraform numbers cannot hold one: quote it to keep it as text, or compute it in a CEL expression with double()"}
+		}
 		return f, nil
 	default: // !!str, !!timestamp
 		return n.Value, nil

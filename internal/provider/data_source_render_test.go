@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"strings"
 	"sync"
 	"testing"
@@ -253,6 +254,23 @@ func TestRenderDataSource_errorIsOneDiagnosticOnTheTemplate(t *testing.T) {
 	}
 	if p := d[0].(diag.DiagnosticWithPath).Path(); !p.Equal(path.Root("template_file")) {
 		t.Fatalf("file: path %s", p)
+	}
+}
+
+// A division by zero in a double gives NaN or infinity, which neither the
+// json attribute nor a Terraform number can hold: the error points at the
+// $eval, not at the output step.
+func TestRenderDataSource_nonFiniteNumberIsAPositionedError(t *testing.T) {
+	tmpl := "usage:\n  ratio:\n    $eval: \"${{ double(used) / double(total) }}\"\n"
+	ctx := ctxObject(map[string]tftypes.Value{"used": tftypes.NewValue(tftypes.Number, big.NewFloat(5)), "total": tftypes.NewValue(tftypes.Number, big.NewFloat(0))})
+	_, d := read(t, map[string]tftypes.Value{"template": str(tmpl), "context": ctx})
+	if len(d) != 1 || d[0].Summary() != "Template rendering failed" {
+		t.Fatalf("got %v", d)
+	}
+	want := "<inline>:3:12: usage.ratio.$eval: the result holds a NaN or infinite double (a division by zero?), which JSON and Terraform numbers cannot hold\n" +
+		"  | ${{ double(used) / double(total) }}\n  | ....^"
+	if d[0].Detail() != want {
+		t.Fatalf("detail:\n got %q\nwant %q", d[0].Detail(), want)
 	}
 }
 

@@ -74,3 +74,18 @@ func TestEvalFunction_errorShowsTheCaretAndNoValue(t *testing.T) {
 		t.Fatalf("the error leaks the value: %q", ferr.Text)
 	}
 }
+
+// A NaN or infinite double cannot be a Terraform number: eval says so at
+// the expression, like any other error of the expression.
+func TestEvalFunction_nonFiniteResultIsAnError(t *testing.T) {
+	f := &evalFunction{engine: testEngine}
+	_, ferr := callFunction(t, f, types.StringValue("double(used) / double(total)"), vars(t, "used", 3, "total", 0))
+	if ferr == nil {
+		t.Fatal("no error")
+	}
+	want := "<inline>:1:1: the result holds a NaN or infinite double (a division by zero?), which JSON and Terraform numbers cannot hold\n" +
+		"  | double(used) / double(total)\n  | ^"
+	if ferr.Text != want {
+		t.Fatalf("got  %q\nwant %q", ferr.Text, want)
+	}
+}
