@@ -40,8 +40,16 @@ output "yaml" {
   value = data.celyaml_render.app.yaml # the YAML stream, documents separated by ---
 }
 
+output "config_data" {
+  value = data.celyaml_render.config.documents[0].data # { LOG_LEVEL = "info", WORKERS = "4" }
+}
+
 # One resource per manifest, keyed like "apps/Deployment/prod/cart".
 resource "terraform_data" "manifest" {
   for_each = data.celyaml_render.app.manifests
   input    = each.value
+}
+
+output "manifest_ids" {
+  value = keys(terraform_data.manifest) # "_/Service/prod/cart", ..., "apps/Deployment/prod/catalog"
 }

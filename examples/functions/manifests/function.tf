@@ -14,3 +14,7 @@ resource "terraform_data" "manifest" { # e.g. kubernetes_manifest
   )
   input = each.value # kubernetes_manifest: manifest = each.value
 }
+
+output "manifest_ids" {
+  value = keys(terraform_data.manifest) # ["_/Service/shop/cart", "apps/Deployment/shop/cart"]
+}
