@@ -19,6 +19,8 @@
 # provider or for the built-in terraform_data; local modules are installed
 # with `terraform get`, which touches no provider or network.
 # The temporary directory is removed on exit unless KEEP_TMP=1.
+# CELYAML_PROVIDER_DIR, when set, is a directory that already holds a built
+# terraform-provider-celyaml: it is used as it is, with no build.
 #
 # Example:
 #   scripts/with-dev-provider.sh examples/kubernetes terraform plan -input=false
@@ -51,13 +53,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
-mkdir -p "$tmp/bin" "$tmp/data"
-(cd "$root" && go build -o "$tmp/bin/terraform-provider-celyaml" .)
+mkdir -p "$tmp/data"
+bin="${CELYAML_PROVIDER_DIR:-}"
+if [[ -z "$bin" ]]; then
+  bin="$tmp/bin"
+  mkdir -p "$bin"
+  (cd "$root" && go build -o "$bin/terraform-provider-celyaml" .)
+fi
 
 cat >"$tmp/terraformrc" <<CONFIG
 provider_installation {
   dev_overrides {
-    "celyaml/celyaml" = "$tmp/bin"
+    "celyaml/celyaml" = "$bin"
   }
   direct {}
 }
