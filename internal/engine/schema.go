@@ -17,8 +17,13 @@ package engine
 //     must never reach an error (it may be a secret). Messages print only
 //     the schema's own text and the instance's JSON types. Object keys of
 //     the variable do appear, as path segments (`config.extra: ...`).
-//   - A variable whose value holds an Unknown anywhere (terraform plan) is
-//     not checked at all: it is checked once it is known, at apply.
+//   - A variable whose value holds an Unknown (terraform plan) is checked
+//     for what is already known: an Unknown is validated as null, and a
+//     failure is dropped when the instance it is about holds an Unknown
+//     (is one, for failures about kinds, keys and lengths), and so is
+//     everything in a then/else branch. What remains cannot change once
+//     the Unknowns are known, so it is reported at plan time; the rest is
+//     checked at apply.
 //   - compileSchemaSet is the expensive step; the renderer caches its result
 //     per node. check is safe for concurrent use.
 
@@ -520,11 +525,12 @@ func (sv *schemaVar) validate(v Value) []string {
 	return schFormatFailures(sv.failures(v))
 }
 
-// failures checks one value. It returns nothing for a value that holds an
-// Unknown: that is checked once it is known.
+// failures checks one value. Of a value that holds an Unknown, only what
+// is already known is checked (see the top of this file).
 func (sv *schemaVar) failures(v Value) []schFailure {
+	var unknown Value // v when it holds an Unknown: failures about one are dropped
 	if schHasUnknown(v) {
-		return nil
+		unknown = v
 	}
 	var fs []schFailure
 	if nan := schFindNaN(v, nil); nan != nil {
@@ -536,7 +542,7 @@ func (sv *schemaVar) failures(v Value) []schFailure {
 		switch {
 		case err == nil:
 		case errors.As(err, &ve):
-			schCollectFailures(ve, inst, &fs)
+			schCollectFailures(ve, inst, unknown, &fs)
 		default:
 			fs = append(fs, schFailure{msg: "could not be checked against its schema"})
 		}
@@ -686,15 +692,26 @@ func schInstanceAt(inst any, loc []string) any {
 // schCollectFailures flattens a validation error into failures. Containers
 // (the root, groups, references, allOf) are walked; anyOf and oneOf are one
 // failure each, since their branches are alternatives.
-func schCollectFailures(e *jsonschema.ValidationError, inst any, out *[]schFailure) {
-	switch k := e.ErrorKind.(type) {
+func schCollectFailures(e *jsonschema.ValidationError, inst any, unknown Value, out *[]schFailure) {
+	if unknown != nil && schInBranch(e.SchemaURL) {
+		// A then or else branch: the `if` that chose it may have read an
+		// Unknown, and where it applies is not kept in the error, so
+		// nothing under it is reported until the variable is known.
+		return
+	}
+	switch e.ErrorKind.(type) {
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
 		if len(e.Causes) > 0 {
 			for _, c := range e.Causes {
-				schCollectFailures(c, inst, out)
+				schCollectFailures(c, inst, unknown, out)
 			}
 			return
 		}
+	}
+	if unknown != nil && schUnknownAt(unknown, e.InstanceLocation, !schShapeOnly(e.ErrorKind)) {
+		return // about a value that is not known yet
+	}
+	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		path := schInstancePath(inst, e.InstanceLocation)
 		for _, m := range k.Missing {
@@ -920,6 +937,8 @@ func schInstance(v Value) any {
 		return schInstance(float64(x))
 	case nil, bool, int64, string:
 		return x
+	case Unknown:
+		return nil // failures about it are dropped (schUnknownAt)
 	}
 	// Not an engine value; let the validator call it invalid.
 	return struct{}{}
@@ -950,6 +969,58 @@ func schFindNaN(v Value, path []schPathSeg) []schPathSeg {
 		}
 	}
 	return nil
+}
+
+// schInBranch reports whether a schema location lies in a then or else
+// branch. A property named "then" or "else" counts too, which only makes
+// the check more careful.
+func schInBranch(url string) bool {
+	_, frag, _ := strings.Cut(url, "#")
+	for seg := range strings.SplitSeq(frag, "/") {
+		if seg == "then" || seg == "else" {
+			return true
+		}
+	}
+	return false
+}
+
+// schShapeOnly reports whether a failure depends only on the kind of its
+// instance, its keys or its length, and not on the values inside it:
+// those are known even when values inside are not.
+func schShapeOnly(k jsonschema.ErrorKind) bool {
+	switch k.(type) {
+	case *kind.Type, *kind.Required, *kind.AdditionalProperties, *kind.PropertyNames,
+		*kind.Dependency, *kind.DependentRequired, *kind.MinProperties, *kind.MaxProperties,
+		*kind.MinItems, *kind.MaxItems, *kind.AdditionalItems:
+		return true
+	}
+	return false
+}
+
+// schUnknownAt reports whether the part of v at an instance location is an
+// Unknown or lies inside one, or, with inside set, holds one anywhere.
+func schUnknownAt(v Value, loc []string, inside bool) bool {
+	for _, tok := range loc {
+		switch x := v.(type) {
+		case *Map:
+			v, _ = x.Get(tok)
+		case []Value:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return false
+			}
+			v = x[i]
+		case Unknown:
+			return true
+		default:
+			return false
+		}
+	}
+	if inside {
+		return schHasUnknown(v)
+	}
+	_, unknown := v.(Unknown)
+	return unknown
 }
 
 // schHasUnknown reports whether v holds an Unknown anywhere.

@@ -313,7 +313,10 @@ given: {type: integer, default: 7}
 	}
 }
 
-func TestSchema_unknownValueSkipsTheVariable(t *testing.T) {
+// During terraform plan a variable may hold Unknowns. What is already known
+// is checked, so a wrong value fails the plan and not the apply; a failure
+// that an Unknown could still change is left for the apply.
+func TestSchema_unknownValuesCheckWhatIsKnown(t *testing.T) {
 	schema := `
 a: {type: string, enum: [x]}
 b: {type: array, items: {type: integer}}
@@ -324,9 +327,78 @@ d: {type: string}
 		"a": Unknown{},
 		"b": []Value{"not-an-int", Unknown{}},
 		"c": schMap("n", "bad", "later", schMap("x", Unknown{})),
-		"d": int64(1), // known and wrong: still reported
+		"d": int64(1),
 	}
-	schExpectFailures(t, schema, vars, "d: expected string, got integer")
+	schExpectFailures(t, schema, vars,
+		"b[0]: expected integer, got string",
+		"c.n: expected integer, got string",
+		"d: expected string, got integer")
+}
+
+func TestSchema_unknownValuesKeepKnownShapeFailures(t *testing.T) {
+	// Keys, lengths and kinds are known even when values inside are not.
+	schema := `
+m: {type: object, required: [name, port], additionalProperties: false, properties: {name: {}, image: {}}}
+l: {type: array, minItems: 3}
+s: {type: string}
+`
+	vars := map[string]Value{
+		"m": schMap("image", Unknown{}, "extra", Unknown{}),
+		"l": []Value{Unknown{}},
+		"s": schMap("x", Unknown{}),
+	}
+	schExpectFailures(t, schema, vars,
+		"l: must have at least 3 items, got 1",
+		`m: missing required property "name"`,
+		`m: missing required property "port"`,
+		"m.extra: property is not allowed",
+		"s: expected string, got object")
+}
+
+func TestSchema_unknownValuesDropFailuresTheyCouldChange(t *testing.T) {
+	// Each of these fails with the Unknown read as null, and could pass
+	// once it is known: an enum or const of a whole object, unique items,
+	// an anyOf, a not, and a then branch chosen by an if that read it.
+	schema := `
+e: {enum: [{a: 1}]}
+u: {uniqueItems: true}
+any: {anyOf: [{properties: {a: {const: 1}}}, {properties: {b: {const: 2}}}]}
+neg: {not: {properties: {a: {type: "null"}}}}
+cond:
+  if: {properties: {tier: {const: prod}}}
+  then: {properties: {replicas: {minimum: 3}}}
+  else: {properties: {replicas: {maximum: 1}}}
+viaRef:
+  $defs: {small: {properties: {replicas: {maximum: 1}}}}
+  if: {properties: {tier: {const: prod}}}
+  else: {$ref: "#/$defs/small"}
+`
+	vars := map[string]Value{
+		"e":      schMap("a", Unknown{}),
+		"u":      []Value{Unknown{}, nil},
+		"any":    schMap("a", Unknown{}, "b", int64(3)),
+		"neg":    schMap("a", Unknown{}),
+		"cond":   schMap("tier", Unknown{}, "replicas", int64(2)),
+		"viaRef": schMap("tier", Unknown{}, "replicas", int64(2)),
+	}
+	schExpectFailures(t, schema, vars)
+
+	// With the same values known, each of them fails.
+	known := map[string]Value{
+		"e":      schMap("a", int64(2)),
+		"u":      []Value{nil, nil},
+		"any":    schMap("a", int64(2), "b", int64(3)),
+		"neg":    schMap("a", nil),
+		"cond":   schMap("tier", "prod", "replicas", int64(2)),
+		"viaRef": schMap("tier", "dev", "replicas", int64(2)),
+	}
+	schExpectFailures(t, schema, known,
+		"any: must match at least one schema in anyOf",
+		"cond.replicas: must be at least 3",
+		"e: must be one of [{\"a\":1}]",
+		`neg: must not match the schema in "not"`,
+		"u: items must be unique, but [0] and [1] are equal",
+		"viaRef.replicas: must be at most 1")
 }
 
 func TestSchema_failuresNeverPrintTheValue(t *testing.T) {

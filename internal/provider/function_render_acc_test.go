@@ -109,6 +109,36 @@ output "whole_template_unknown" {
 	})
 }
 
+// $schema checks the known parts of a context that holds unknown values,
+// so a wrong known value fails the plan, before anything is applied.
+func TestAccRenderFunction_schemaFailsThePlanBesideUnknowns(t *testing.T) {
+	accTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config: terraformHeader + `
+resource "terraform_data" "image" {
+  input = "registry.example.com/cart:1.0"
+}
+
+output "doc" {
+  value = provider::celyaml::render(<<-EOT
+    $schema:
+      app:
+        type: object
+        properties:
+          replicas: {type: integer}
+          image: {type: string}
+    replicas:
+      $eval: "$${{ app.replicas }}"
+  EOT
+  , { app = { replicas = "3", image = terraform_data.image.output } })
+}
+`,
+			PlanOnly:    true,
+			ExpectError: errorRe("Error in function call", "<inline>:1:1: $schema: the variables do not match the schema: app.replicas: expected integer, got string"),
+		}},
+	})
+}
+
 func TestAccRenderFunction_errorPointsAtTheLine(t *testing.T) {
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
