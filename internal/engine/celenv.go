@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,6 +60,9 @@ type celEnvironment struct {
 	// fns maps a function name to its function-level implementation, the
 	// one cel-go's planner picks for a call in an unchecked program.
 	fns map[string]*functions.Overload
+	// names lists the functions a template can call by name (not the
+	// operators), sorted, for suggestions after a misspelt call.
+	names []string
 }
 
 var (
@@ -101,7 +105,15 @@ func newCELEnvironment() (*celEnvironment, error) {
 		return nil, err
 	}
 	ce := &celEnvironment{env: env, fns: map[string]*functions.Overload{}}
+	for _, m := range env.Macros() {
+		name := m.Function()
+		if ns, ok := namespacedMacros[name]; ok {
+			name = ns
+		}
+		ce.addName(name)
+	}
 	for name, fd := range env.Functions() {
+		ce.addName(name)
 		bs, err := fd.Bindings()
 		if err != nil {
 			return nil, err
@@ -120,7 +132,92 @@ func newCELEnvironment() (*celEnvironment, error) {
 	if ce.fns["matches"] == nil {
 		return nil, errors.New("function matches has no implementation")
 	}
+	sort.Strings(ce.names)
+	ce.names = slices.Compact(ce.names)
 	return ce, nil
+}
+
+// namespacedMacros gives the full name of the macros that are called
+// through a namespace: Macro.Function has only the last part.
+var namespacedMacros = map[string]string{"bind": "cel.bind", "greatest": "math.greatest", "least": "math.least"}
+
+// addName keeps name for suggestions if a template can write it as a call:
+// not an operator (_+_, -_, @in), not an internal function (cel.@block),
+// and not the keyword in.
+func (ce *celEnvironment) addName(name string) {
+	if name != "in" && isCallName(name) {
+		ce.names = append(ce.names, name)
+	}
+}
+
+// isCallName reports whether name is a dotted chain of identifiers, each a
+// letter followed by letters, digits and underscores.
+func isCallName(name string) bool {
+	for part := range strings.SplitSeq(name, ".") {
+		for i, c := range part {
+			letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+			if !letter && (i == 0 || c != '_' && (c < '0' || c > '9')) {
+				return false
+			}
+		}
+		if part == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// misspeltNamespacedCall looks for a call ns.f(…) whose namespace ns is the
+// undeclared name, where ns.f is no function but a function's name is
+// close to it. It gives the message and the call's offset, or "".
+func (p *program) misspeltNamespacedCall(undeclared string) (msg string, off int) {
+	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
+		if msg != "" || x.Kind() != celast.CallKind || !x.AsCall().IsMemberFunction() {
+			return
+		}
+		c := x.AsCall()
+		q, ok := qualifiedName(c.Target())
+		if !ok || (q != undeclared && !strings.HasPrefix(q, undeclared+".")) {
+			return
+		}
+		fn := q + "." + c.FunctionName()
+		if p.cache.isFunction(fn) {
+			return
+		}
+		if s := p.cache.env.closestFunction(fn); s != "" {
+			msg, off = "unknown function "+fn+"; did you mean '"+s+"'?", p.offsetOf(x.ID())
+		}
+	}))
+	return msg, off
+}
+
+// closestFunction names the function a misspelt call probably meant: one
+// that differs only in case (startswith), one a couple of edits away, or
+// one that the name begins (upper: upperAscii). It gives "" when none is
+// close.
+func (ce *celEnvironment) closestFunction(fn string) string {
+	lf := strings.ToLower(fn)
+	best, bestD := "", 3
+	if len(fn) <= 3 {
+		bestD = 2
+	}
+	for _, n := range ce.names {
+		ln := strings.ToLower(n)
+		if ln == lf {
+			return n
+		}
+		if d := editDistance(lf, ln); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" && len(fn) >= 4 {
+		for _, n := range ce.names {
+			if strings.HasPrefix(strings.ToLower(n), lf) {
+				return n
+			}
+		}
+	}
+	return best
 }
 
 // templateHelpers declares json.encode/decode, yaml.encode/decode and
@@ -273,6 +370,11 @@ func (c *programCache) lookup(name string) *functions.Overload {
 	return c.env.fns[name]
 }
 
+// isFunction reports whether name is a function a template can call.
+func (c *programCache) isFunction(name string) bool {
+	return c.env.env.HasFunction(name) || c.lookup(name) != nil
+}
+
 // compile returns the cached program for expr. declared reports whether an
 // identifier names a variable in scope; it settles the map-literal key rule
 // of LANGUAGE.md §3.
@@ -362,9 +464,7 @@ func (c *programCache) parse(expr string) *cacheEntry {
 		return e
 	}
 	e.parsed = a.NativeRep()
-	e.cands = keyCandidates(e.parsed.Expr(), func(name string) bool {
-		return c.env.env.HasFunction(name) || c.lookup(name) != nil
-	})
+	e.cands = keyCandidates(e.parsed.Expr(), c.isFunction)
 	return e
 }
 
@@ -650,6 +750,13 @@ func (p *program) eval(ctx context.Context, act interpreter.Activation, budget *
 	case err != nil:
 		msg = sanitizeMsg(err.Error())
 	}
+	if name, ok := strings.CutPrefix(msg, "no such attribute(s): "); ok {
+		// `json.encde(x)`: CEL reads the unknown function's namespace as
+		// an undeclared variable; name the misspelt function instead.
+		if better, at := p.misspeltNamespacedCall(name); better != "" {
+			return nil, &exprError{Msg: better, Offset: at}
+		}
+	}
 	if id != 0 {
 		unknown, better := p.inspectCall(act, id, msg)
 		if unknown {
@@ -750,7 +857,7 @@ func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) 
 	c := call.AsCall()
 	fn := c.FunctionName()
 	member := c.IsMemberFunction()
-	known := func(name string) bool { return p.cache.env.env.HasFunction(name) || p.cache.lookup(name) != nil }
+	known := p.cache.isFunction
 	if member {
 		// `a.b.f(x)` may call the namespaced function a.b.f.
 		if q, ok := qualifiedName(c.Target()); ok && known(q+"."+fn) {
@@ -759,6 +866,9 @@ func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) 
 	}
 	if strings.HasPrefix(msg, "no such overload") && !known(fn) {
 		better = "unknown function " + fn
+		if s := p.cache.env.closestFunction(fn); s != "" {
+			better += "; did you mean '" + s + "'?"
+		}
 	}
 	p.traceOnce.Do(func() {
 		opts := append([]cel.ProgramOption{cel.EvalOptions(cel.OptTrackState)}, p.cache.progOpts...)
