@@ -167,20 +167,24 @@ func isCallName(name string) bool {
 	return true
 }
 
-// misspeltNamespacedCall looks for a call ns.f(…) whose namespace ns is the
-// undeclared name, where ns.f is no function but a function's name is
-// close to it. It gives the message and the call's offset, or "".
-func (p *program) misspeltNamespacedCall(undeclared string) (msg string, off int) {
+// misspeltCall looks for a call to a function that does not exist but is
+// close to one that does, in an expression that failed on the undeclared
+// name undeclared. Such a name is often a symptom of the misspelt call:
+// in json.encde(x) CEL reads the namespace json as a variable, and in
+// list.exist(x, x > 0) the misspelt macro leaves x unbound. It gives the
+// message and the call's offset, or "".
+func (p *program) misspeltCall(undeclared string) (msg string, off int) {
 	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
-		if msg != "" || x.Kind() != celast.CallKind || !x.AsCall().IsMemberFunction() {
+		if msg != "" || x.Kind() != celast.CallKind {
 			return
 		}
 		c := x.AsCall()
-		q, ok := qualifiedName(c.Target())
-		if !ok || (q != undeclared && !strings.HasPrefix(q, undeclared+".")) {
-			return
+		fn := c.FunctionName()
+		if c.IsMemberFunction() {
+			if q, ok := qualifiedName(c.Target()); ok && (q == undeclared || strings.HasPrefix(q, undeclared+".")) {
+				fn = q + "." + fn // a namespace, not a variable
+			}
 		}
-		fn := q + "." + c.FunctionName()
 		if p.cache.isFunction(fn) {
 			return
 		}
@@ -751,9 +755,7 @@ func (p *program) eval(ctx context.Context, act interpreter.Activation, budget *
 		msg = sanitizeMsg(err.Error())
 	}
 	if name, ok := strings.CutPrefix(msg, "no such attribute(s): "); ok {
-		// `json.encde(x)`: CEL reads the unknown function's namespace as
-		// an undeclared variable; name the misspelt function instead.
-		if better, at := p.misspeltNamespacedCall(name); better != "" {
+		if better, at := p.misspeltCall(name); better != "" {
 			return nil, &exprError{Msg: better, Offset: at}
 		}
 	}
