@@ -189,10 +189,19 @@ func (p *program) misspeltCall(undeclared string) (msg string, off int) {
 			return
 		}
 		if s := p.cache.env.closestFunction(fn); s != "" {
-			msg, off = "unknown function "+fn+"; did you mean '"+s+"'?", p.offsetOf(x.ID())
+			msg, off = unknownFunctionMsg(fn, s), p.offsetOf(x.ID())
 		}
 	}))
 	return msg, off
+}
+
+// unknownFunctionMsg says that fn is no function, and names the closest
+// one when there is one.
+func unknownFunctionMsg(fn, closest string) string {
+	if closest == "" {
+		return "unknown function " + fn
+	}
+	return "unknown function " + fn + "; did you mean '" + closest + "'?"
 }
 
 // closestFunction names the function a misspelt call probably meant: one
@@ -200,28 +209,16 @@ func (p *program) misspeltCall(undeclared string) (msg string, off int) {
 // one that the name begins (upper: upperAscii). It gives "" when none is
 // close.
 func (ce *celEnvironment) closestFunction(fn string) string {
-	lf := strings.ToLower(fn)
-	best, bestD := "", 3
-	if len(fn) <= 3 {
-		bestD = 2
+	if s := nearest(fn, ce.names, typoLimit(fn), true); s != "" || len(fn) < 4 {
+		return s
 	}
+	lf := strings.ToLower(fn)
 	for _, n := range ce.names {
-		ln := strings.ToLower(n)
-		if ln == lf {
+		if strings.HasPrefix(strings.ToLower(n), lf) {
 			return n
 		}
-		if d := editDistance(lf, ln); d < bestD {
-			best, bestD = n, d
-		}
 	}
-	if best == "" && len(fn) >= 4 {
-		for _, n := range ce.names {
-			if strings.HasPrefix(strings.ToLower(n), lf) {
-				return n
-			}
-		}
-	}
-	return best
+	return ""
 }
 
 // templateHelpers declares json.encode/decode, yaml.encode/decode and
@@ -867,10 +864,7 @@ func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) 
 		}
 	}
 	if strings.HasPrefix(msg, "no such overload") && !known(fn) {
-		better = "unknown function " + fn
-		if s := p.cache.env.closestFunction(fn); s != "" {
-			better += "; did you mean '" + s + "'?"
-		}
+		better = unknownFunctionMsg(fn, p.cache.env.closestFunction(fn))
 	}
 	p.traceOnce.Do(func() {
 		opts := append([]cel.ProgramOption{cel.EvalOptions(cel.OptTrackState)}, p.cache.progOpts...)

@@ -208,17 +208,39 @@ func isDirective(k string) bool {
 // suggest returns the directive closest to an unknown $-key, if any is
 // close enough to be a likely typo.
 func suggest(k string) string {
-	best, bestD := "", 3
-	lk := strings.ToLower(k)
-	for _, d := range directives {
-		if strings.ToLower(d) == lk {
-			return d
+	return nearest(k, directives, 3, true)
+}
+
+// nearest returns the candidate a misspelt name probably meant: with fold,
+// one equal to it but for case; otherwise the first at the smallest edit
+// distance below limit (compared in lower case with fold). It gives ""
+// when none is that close.
+func nearest(name string, cands []string, limit int, fold bool) string {
+	best, key := "", name
+	if fold {
+		key = strings.ToLower(name)
+	}
+	for _, c := range cands {
+		ck := c
+		if fold {
+			if ck = strings.ToLower(c); ck == key {
+				return c
+			}
 		}
-		if dd := editDistance(lk, d); dd < bestD {
-			best, bestD = d, dd
+		if d := editDistance(key, ck); d < limit {
+			best, limit = c, d
 		}
 	}
 	return best
+}
+
+// typoLimit is the edit distance below which a name counts as a typo of
+// another: 3, or 2 for names of three characters or fewer.
+func typoLimit(name string) int {
+	if len(name) <= 3 {
+		return 2
+	}
+	return 3
 }
 
 func editDistance(a, b string) int {

@@ -347,24 +347,17 @@ func explain(msg string, sc *scope) string {
 
 // closestName finds the name in scope nearest to name, if one is close.
 func closestName(name string, sc *scope) string {
-	best, bestD := "", 3
-	if len(name) <= 3 {
-		bestD = 2
-	}
+	var names []string
 	seen := map[string]bool{}
 	for c := sc; c != nil; c = c.parent {
 		for _, b := range c.binds {
-			n := b.name
-			if seen[n] {
-				continue
-			}
-			seen[n] = true
-			if d := editDistance(name, n); d < bestD {
-				best, bestD = n, d
+			if !seen[b.name] {
+				seen[b.name] = true
+				names = append(names, b.name)
 			}
 		}
 	}
-	return best
+	return nearest(name, names, typoLimit(name), false)
 }
 
 // fastPath reads a variable, or a chain of field selections on a map from
