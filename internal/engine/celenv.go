@@ -896,7 +896,7 @@ func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) 
 		typeNames = append(typeNames, celTypeNameOf(v))
 	}
 	if better == "" && strings.HasPrefix(msg, "no such overload") {
-		better = "no matching overload for " + callSignature(fn, member, typeNames)
+		better = "no matching overload for " + callSignature(fn, member, typeNames) + overloadHint(fn, typeNames)
 	}
 	return false, better
 }
@@ -918,7 +918,7 @@ func celTypeNameOf(v ref.Val) string {
 var operatorSymbols = map[string]string{
 	"_+_": "+", "_-_": "-", "_*_": "*", "_/_": "/", "_%_": "%",
 	"_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">=", "_==_": "==", "_!=_": "!=",
-	"@in": "in", "_[_]": "[]",
+	"@in": "in", "_[_]": "[]", "_&&_": "&&", "_||_": "||",
 }
 
 // callSignature shows a call by its argument types: `int + double`,
@@ -931,6 +931,11 @@ func callSignature(fn string, member bool, typeNames []string) string {
 		return typeNames[0] + " " + sym + " " + typeNames[1]
 	}
 	switch fn {
+	case "_?_:_":
+		// The branches are never reached when the condition fails.
+		if len(typeNames) == 3 {
+			return typeNames[0] + " ? … : …"
+		}
 	case "!_":
 		if len(typeNames) == 1 {
 			return "!" + typeNames[0]
@@ -945,6 +950,48 @@ func callSignature(fn string, member bool, typeNames []string) string {
 	}
 	return fn + "(" + strings.Join(typeNames, ", ") + ")"
 }
+
+// overloadHint says how to fix the type mismatches that people coming from
+// HCL, Helm or JavaScript meet first, because CEL never converts a value on
+// its own: text joined with a number, int mixed with double, a list joined
+// with an element, and a non-bool used as a condition. It is "" for any
+// other mismatch, whose signature speaks for itself.
+func overloadHint(fn string, typeNames []string) string {
+	switch fn {
+	case "_&&_", "_||_", "!_", "_?_:_":
+		cond := typeNames
+		if fn == "_?_:_" {
+			cond = typeNames[:1]
+		}
+		for _, t := range cond {
+			if t != "bool" && t != "?" {
+				return "; " + noTruthiness
+			}
+		}
+	case "_+_", "_-_", "_*_", "_/_", "_%_":
+		if len(typeNames) != 2 {
+			return ""
+		}
+		a, b := typeNames[0], typeNames[1]
+		switch {
+		case a == "?" || b == "?":
+		case a == "null_type" || b == "null_type":
+			return "; one side is null: test for it first, e.g. x != null ? … : …, or m.?key.orValue(…) for a missing key"
+		case fn == "_+_" && (a == "list") != (b == "list"):
+			return "; to add one element to a list, wrap it in a list: xs + [x]"
+		case fn == "_+_" && (a == "string") != (b == "string"):
+			return "; CEL never turns a value into text on its own: write string(x), or interpolate it: $eval: \"name-${{ x }}\""
+		case isNumberType(a) && isNumberType(b) && a != b:
+			return "; CEL never mixes int, uint and double: convert one side, e.g. double(x) or int(x)"
+		}
+	}
+	return ""
+}
+
+// noTruthiness is the hint for a non-bool where CEL needs a bool.
+const noTruthiness = "CEL has no truthiness: compare explicitly, e.g. x != '', size(x) > 0 or x != null"
+
+func isNumberType(t string) bool { return t == "int" || t == "uint" || t == "double" }
 
 // qualifiedName spells a chain of selects on an identifier, e.g. `a.b`.
 func qualifiedName(e celast.Expr) (string, bool) {

@@ -438,7 +438,7 @@ func (r *renderer) evalBool(x *exprRef, sc *scope, fr *frame, what string) (val,
 		return false, true, nil
 	}
 	return false, false, &Error{Pos: Pos{File: fr.file, Line: x.node.Line, Column: x.node.Column}, Path: x.path,
-		Msg: what + " must be a bool, got " + celTypeName(v), Expr: x.shown, Offset: -1, Chain: fr.chain}
+		Msg: what + " must be a bool, got " + celTypeName(v) + "; " + noTruthiness, Expr: x.shown, Offset: -1, Chain: fr.chain}
 }
 
 func celTypeName(v ref.Val) string {

@@ -240,7 +240,7 @@ func TestRenderDataSource_errorIsOneDiagnosticOnTheTemplate(t *testing.T) {
 	if len(d) != 1 || d[0].Summary() != "Template rendering failed" {
 		t.Fatalf("got %v", d)
 	}
-	want := "<inline>:3:10: sum.$eval: no matching overload for int + double\n  | ${{ 1 + 1.0 }}\n  | ......^"
+	want := "<inline>:3:10: sum.$eval: no matching overload for int + double; CEL never mixes int, uint and double: convert one side, e.g. double(x) or int(x)\n  | ${{ 1 + 1.0 }}\n  | ......^"
 	if d[0].Detail() != want {
 		t.Fatalf("detail:\n got %q\nwant %q", d[0].Detail(), want)
 	}

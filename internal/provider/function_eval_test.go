@@ -67,7 +67,7 @@ func TestEvalFunction_errorShowsTheCaretAndNoValue(t *testing.T) {
 	if ferr == nil {
 		t.Fatal("no error")
 	}
-	if want := "<inline>:1:1: no matching overload for string + int\n  | password + 1\n  | .........^"; ferr.Text != want {
+	if want := "<inline>:1:1: no matching overload for string + int; CEL never turns a value into text on its own: write string(x), or interpolate it: $eval: \"name-${{ x }}\"\n  | password + 1\n  | .........^"; ferr.Text != want {
 		t.Fatalf("got  %q\nwant %q", ferr.Text, want)
 	}
 	if strings.Contains(ferr.Text, "s3cr3t-hunter2") {
