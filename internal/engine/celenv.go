@@ -960,7 +960,7 @@ func overloadHint(fn string, typeNames []string) string {
 	switch fn {
 	case "_&&_", "_||_", "!_", "_?_:_":
 		cond := typeNames
-		if fn == "_?_:_" {
+		if fn == "_?_:_" && len(cond) > 0 {
 			cond = typeNames[:1]
 		}
 		for _, t := range cond {
