@@ -61,7 +61,7 @@ func TestConv_toCELCollectionsBehaveAsCELValues(t *testing.T) {
 		{`m.transformMap(k, v, k)`, `{"a": "a", "b": "b", "n": "n"}`},
 		{`m == {'b': 1, 'a': ['x', 2.5], 'n': null} && m != {'b': 1}`, `true`},
 		{`{'b': 1, 'a': ['x', 2.5], 'n': null} == m`, `true`},
-		{`m.z`, `error: no such key`},
+		{`m.z`, `error: no such key 'z'; test for it with has(m.z), or give a default with m.?z.orValue(…)`},
 		{`m[1]`, `error: no such key`},
 		{`xs[0] + xs[2]`, `4`},
 		{`xs[3]`, `error: index out of range`},

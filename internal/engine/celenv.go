@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/cel-go/cel"
@@ -756,6 +757,9 @@ func (p *program) eval(ctx context.Context, act interpreter.Activation, budget *
 			return nil, &exprError{Msg: better, Offset: at}
 		}
 	}
+	if msg == "no such key" && id != 0 {
+		msg += p.missingKeyHint(act, id)
+	}
 	if id != 0 {
 		unknown, better := p.inspectCall(act, id, msg)
 		if unknown {
@@ -866,18 +870,10 @@ func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) 
 	if strings.HasPrefix(msg, "no such overload") && !known(fn) {
 		better = unknownFunctionMsg(fn, p.cache.env.closestFunction(fn))
 	}
-	p.traceOnce.Do(func() {
-		opts := append([]cel.ProgramOption{cel.EvalOptions(cel.OptTrackState)}, p.cache.progOpts...)
-		p.traced, _ = p.cache.env.env.PlanProgram(p.ast, opts...)
-	})
-	if p.traced == nil {
+	st := p.trace(act)
+	if st == nil {
 		return false, better
 	}
-	_, det, _ := p.traced.Eval(&evalState{Activation: act, limit: p.cache.costLimit})
-	if det == nil {
-		return false, better
-	}
-	st := det.State()
 	args := c.Args()
 	if member {
 		args = append([]celast.Expr{c.Target()}, args...)
@@ -899,6 +895,116 @@ func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) 
 		better = "no matching overload for " + callSignature(fn, member, typeNames) + overloadHint(fn, typeNames)
 	}
 	return false, better
+}
+
+// trace re-runs the program with state tracking, for a closer look at a
+// failure: the value of every node it reached. It is nil if the program
+// cannot be traced.
+func (p *program) trace(act interpreter.Activation) interpreter.EvalState {
+	p.traceOnce.Do(func() {
+		opts := append([]cel.ProgramOption{cel.EvalOptions(cel.OptTrackState)}, p.cache.progOpts...)
+		p.traced, _ = p.cache.env.env.PlanProgram(p.ast, opts...)
+	})
+	if p.traced == nil {
+		return nil
+	}
+	_, det, _ := p.traced.Eval(&evalState{Activation: act, limit: p.cache.costLimit})
+	if det == nil {
+		return nil
+	}
+	return det.State()
+}
+
+// missingKeyHint names the key that a failed lookup asked for, when the
+// template spells it (`svc.nme`, `labels['tier']`), and says how to allow a
+// missing one. A key computed at run time may come from a variable's value,
+// so it is never shown.
+func (p *program) missingKeyHint(act interpreter.Activation, id int64) string {
+	var node celast.Expr
+	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
+		if x.ID() == id {
+			node = x
+		}
+	}))
+	if node == nil {
+		return ""
+	}
+	var operand celast.Expr
+	key, dotted := "", false
+	switch node.Kind() {
+	case celast.SelectKind:
+		sel := node.AsSelect()
+		if sel.IsTestOnly() {
+			return ""
+		}
+		operand, key, dotted = sel.Operand(), sel.FieldName(), true
+	case celast.CallKind:
+		c := node.AsCall()
+		if c.FunctionName() != "_[_]" || len(c.Args()) != 2 || c.Args()[1].Kind() != celast.LiteralKind {
+			return ""
+		}
+		s, ok := c.Args()[1].AsLiteral().(types.String)
+		if !ok {
+			return ""
+		}
+		operand, key = c.Args()[0], string(s)
+	default:
+		return ""
+	}
+	if strings.ContainsAny(key, "'\\") || !utf8.ValidString(key) || strings.IndexFunc(key, unicode.IsControl) >= 0 {
+		return ""
+	}
+	named := " '" + key + "'"
+	on, qualified := qualifiedName(operand)
+	var held ref.Val
+	if qualified {
+		held = resolveQualified(act, on)
+	}
+	if held == nil {
+		if st := p.trace(act); st != nil {
+			held, _ = st.Value(operand.ID())
+		}
+	}
+	if held == nil {
+		// The operand could not be read again, e.g. a comprehension's
+		// variable: name the key, and suggest nothing that may not fit.
+		return named
+	}
+	switch t := celTypeNameOf(held); t {
+	case "map":
+	case "null_type":
+		return named + " in null; only a map has keys"
+	default:
+		return named + " in a value of type " + t + "; only a map has keys"
+	}
+	if !qualified {
+		return named
+	}
+	if dotted {
+		return named + "; test for it with has(" + on + "." + key + "), or give a default with " + on + ".?" + key + ".orValue(…)"
+	}
+	return named + "; test for it with '" + key + "' in " + on + ", or give a default with " + on + "[?'" + key + "'].orValue(…)"
+}
+
+// resolveQualified reads a chain of names such as `svc.meta` from act, or
+// gives nil if any link is missing or not a map.
+func resolveQualified(act interpreter.Activation, on string) ref.Val {
+	names := strings.Split(on, ".")
+	v, ok := act.ResolveName(names[0])
+	if !ok {
+		return nil
+	}
+	for _, f := range names[1:] {
+		m, ok := v.(traits.Mapper)
+		if !ok {
+			return nil
+		}
+		if v, ok = m.Find(types.String(f)); !ok {
+			return nil
+		}
+	}
+	rv, _ := v.(ref.Val)
+	return rv
 }
 
 // celTypeNameOf is the CEL type name of v, for messages.

@@ -203,20 +203,22 @@ func TestRender_directReadsMatchCEL(t *testing.T) {
 	nested.Set("b", []Value{int64(1), Unknown{}})
 	withUnknown := NewMap(1)
 	withUnknown.Set("a", Unknown{})
-	const noKey = "error: <inline>:1:12: v.$eval: no such key"
+	noKey := func(in string) string {
+		return "error: <inline>:1:12: v.$eval: no such key 'a' in " + in + "; only a map has keys"
+	}
 	const notKnown = "error: <inline>:1:12: v.$eval: the value is not known yet"
 	values := []struct {
 		name               string
 		v                  Value
 		exact, text, field string // `${{ x }}`, `<${{ x }}>`, `${{ x.a }}`
 	}{
-		{"string", "s", `{v:"s"}`, `{v:"<s>"}`, noKey},
-		{"empty string", "", `{v:""}`, `{v:"<>"}`, noKey},
-		{"int", int64(-7), `{v:-7}`, `{v:"<-7>"}`, noKey},
-		{"Go int", 3, `{v:3}`, `{v:"<3>"}`, noKey},
-		{"float", 2.5, `{v:2.5d}`, `{v:"<2.5>"}`, noKey},
-		{"bool", true, `{v:true}`, `{v:"<true>"}`, noKey},
-		{"null", nil, `{v:null}`, `{v:"<null>"}`, noKey},
+		{"string", "s", `{v:"s"}`, `{v:"<s>"}`, noKey("a value of type string")},
+		{"empty string", "", `{v:""}`, `{v:"<>"}`, noKey("a value of type string")},
+		{"int", int64(-7), `{v:-7}`, `{v:"<-7>"}`, noKey("a value of type int")},
+		{"Go int", 3, `{v:3}`, `{v:"<3>"}`, noKey("a value of type int")},
+		{"float", 2.5, `{v:2.5d}`, `{v:"<2.5>"}`, noKey("a value of type double")},
+		{"bool", true, `{v:true}`, `{v:"<true>"}`, noKey("a value of type bool")},
+		{"null", nil, `{v:null}`, `{v:"<null>"}`, noKey("null")},
 		{"map", nested, `{v:{a:"A",b:[1,?]}}`, notKnown, `{v:"A"}`},
 		{"map with an unknown", withUnknown, `{v:{a:?}}`, notKnown, `{v:?}`},
 		{"list", []Value{"a", int64(2)}, `{v:["a",2]}`, `{v:"<[\"a\",2]>"}`,
