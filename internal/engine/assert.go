@@ -26,7 +26,7 @@ func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *compil
 		if !ok {
 			return nil, cerr(n, path, "$assert takes a CEL expression string (or a list of them), got "+aKind(n))
 		}
-		a.conds = append(a.conds, newExprRef(exprRef{text: s, shown: s, node: n, path: path}))
+		a.conds = append(a.conds, newExprRef(exprRef{text: s, shown: s, node: n, path: path, bare: "$assert"}))
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
 			s, ok := stringScalar(c)
@@ -34,7 +34,7 @@ func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *compil
 			if !ok {
 				return nil, cerr(c, ip, "each $assert entry must be a CEL expression string, got "+aKind(deref(c)))
 			}
-			a.conds = append(a.conds, newExprRef(exprRef{text: s, shown: s, node: deref(c), path: ip}))
+			a.conds = append(a.conds, newExprRef(exprRef{text: s, shown: s, node: deref(c), path: ip, bare: "$assert"}))
 		}
 		if len(a.conds) == 0 {
 			return nil, cerr(n, path, "$assert has an empty list: give at least one expression")

@@ -38,6 +38,10 @@ type exprRef struct {
 	off   int        // offset of text within shown
 	node  *yaml.Node // where it is written
 	path  string     // directive path
+	// bare names the directive that takes the expression as a whole string
+	// ("$if", "$let", ...), for hints about the mistakes made there: "" for
+	// a ${{ }} segment.
+	bare string
 	// fast is set when the expression is only a variable or a chain of
 	// field selections (`v`, `svc.name`): it is then read directly from
 	// the scope, without running a CEL program.

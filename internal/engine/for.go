@@ -37,7 +37,11 @@ func (c *compiler) forDir(key, spec *yaml.Node, doP kvPair, path string) (produc
 	}
 	m := forSyntax.FindStringSubmatchIndex(s)
 	if m == nil || strings.TrimSpace(s[m[1]:]) == "" {
-		return nil, cerr(sn, path, `$for must be "x in EXPR" or "a, b in EXPR", e.g. "svc in services" or "k, v in labels"`)
+		msg := `$for must be "x in EXPR" or "a, b in EXPR", e.g. "svc in services" or "k, v in labels"`
+		if strings.Contains(s, "${{") {
+			msg += ", without ${{ }}"
+		}
+		return nil, cerr(sn, path, msg)
 	}
 	d := &forDir{key: key, doKey: doP.k, path: path, v1: s[m[2]:m[3]]}
 	if m[4] >= 0 {
@@ -51,7 +55,7 @@ func (c *compiler) forDir(key, spec *yaml.Node, doP kvPair, path string) (produc
 			return nil, cerr(sn, path, quote(v)+" is not a valid variable name")
 		}
 	}
-	d.coll = newExprRef(exprRef{text: s[m[1]:], shown: s, off: m[1], node: sn, path: path})
+	d.coll = newExprRef(exprRef{text: s[m[1]:], shown: s, off: m[1], node: sn, path: path, bare: "$for"})
 	var err *compileError
 	if d.body, err = c.node(do, path+".$do"); err != nil {
 		return nil, err

@@ -19,7 +19,7 @@ func (c *compiler) ifDir(key, cond *yaml.Node, thenP, elseP kvPair, path string)
 	thenN, elseN := thenP.v, elseP.v
 	cn := deref(cond)
 	if s, ok := stringScalar(cn); ok {
-		d.cond = newExprRef(exprRef{text: s, shown: s, node: cn, path: path})
+		d.cond = newExprRef(exprRef{text: s, shown: s, node: cn, path: path, bare: "$if"})
 	} else if cn.Kind == yaml.ScalarNode && cn.ShortTag() == "!!bool" {
 		v, _ := scalarValue(cn)
 		b := v.(bool)

@@ -47,7 +47,7 @@ func (c *compiler) bindings(at, n *yaml.Node, path, what string, exprs bool) ([]
 		}
 		e := letEntry{name: name, key: k, path: ep}
 		if s, ok := stringScalar(v); ok && exprs {
-			e.expr = newExprRef(exprRef{text: s, shown: s, node: deref(v), path: ep})
+			e.expr = newExprRef(exprRef{text: s, shown: s, node: deref(v), path: ep, bare: "$let"})
 		} else {
 			t, err := c.node(v, ep)
 			if err != nil {

@@ -191,6 +191,15 @@ func TestEval_keepsTypeAndPositionsErrors(t *testing.T) {
 	}
 }
 
+func TestEval_interpolationBracesHintABareExpression(t *testing.T) {
+	e := New(Options{})
+	_, err := e.Eval(context.Background(), "${{ x * 2 }}", map[string]Value{"x": int64(21)})
+	want := "<inline>:1:1: Syntax error: token recognition error at: '$'; eval() takes a bare CEL expression: write it without ${{ }}\n  | ${{ x * 2 }}\n  | ^"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got  %v\nwant %s", err, want)
+	}
+}
+
 // TestRender_directReadsMatchCEL checks that reading a name or field chain
 // straight from the engine value it was bound from (scope.setValue,
 // renderer.fastValue) gives exactly what CEL gives: `(x)` is the same
