@@ -957,7 +957,7 @@ func (p *program) missingKeyHint(act interpreter.Activation, id int64) string {
 	named := " '" + key + "'"
 	on, qualified := qualifiedName(operand)
 	var held ref.Val
-	if qualified {
+	if qualified && !p.bindsLocally(strings.SplitN(on, ".", 2)[0]) {
 		held = resolveQualified(act, on)
 	}
 	if held == nil {
@@ -984,6 +984,19 @@ func (p *program) missingKeyHint(act interpreter.Activation, id int64) string {
 		return named + "; test for it with has(" + on + "." + key + "), or give a default with " + on + ".?" + key + ".orValue(…)"
 	}
 	return named + "; test for it with '" + key + "' in " + on + ", or give a default with " + on + "[?'" + key + "'].orValue(…)"
+}
+
+// bindsLocally reports whether a comprehension in the expression binds
+// name, which then may not be the variable of that name in scope.
+func (p *program) bindsLocally(name string) bool {
+	found := false
+	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
+		if x.Kind() == celast.ComprehensionKind {
+			c := x.AsComprehension()
+			found = found || c.IterVar() == name || c.IterVar2() == name || c.AccuVar() == name
+		}
+	}))
+	return found
 }
 
 // resolveQualified reads a chain of names such as `svc.meta` from act, or

@@ -707,6 +707,7 @@ func TestCELEnv_messagesNameTypesAndFunctions(t *testing.T) {
 		{`s.b`, `error: no such key 'b' in a value of type string; only a map has keys`},
 		{`[1].map(v, v.b)`, `error: no such key 'b'`},
 		{`[m].map(v, v.b)`, `error: no such key 'b'`},
+		{`[m].map(s, s.b)`, `error: no such key 'b'`},
 		{`[1][2]`, `error: index out of range`},
 		{`1 / 0`, `error: division by zero`},
 		{`9223372036854775807 + 1`, `error: integer overflow`},
