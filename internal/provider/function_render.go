@@ -26,7 +26,8 @@ func contextParameter() function.DynamicParameter {
 	return function.DynamicParameter{
 		Name: "context",
 		MarkdownDescription: "An object whose top-level attributes become the template's variables, " +
-			"e.g. `{ env = \"prod\", replicas = 3 }`. `null` means no variables. Objects and maps become " +
+			"e.g. `{ env = \"prod\", replicas = 3 }`. `{}` or `null` means no variables " +
+			"(on OpenTofu write `{}`: it does not pass a bare `null` to provider functions). Objects and maps become " +
 			"CEL maps; lists, tuples and sets become CEL lists; whole numbers within 64 bits become `int`, " +
 			"other numbers `double`. Values may be unknown during plan.",
 		AllowNullValue:     true,
