@@ -325,33 +325,6 @@ func (r *renderer) evalExpr(x *exprRef, sc *scope, fr *frame) (ref.Val, error) {
 	return nil, &Error{Pos: p0, Path: x.path, Msg: msg, Expr: x.shown, Offset: off, Chain: fr.chain, Limit: xerr.Limit}
 }
 
-// bareHint explains the two mistakes people make with the directives that
-// take a whole string as CEL ($if, $for, $let, $assert, eval()): wrapping
-// it in ${{ }} as in $eval, and writing plain text where a $let value is
-// CEL, e.g. `env: prod` for the string 'prod'. It is "" otherwise.
-func bareHint(x *exprRef, msg string) string {
-	if x.bare == "" {
-		return ""
-	}
-	syntax := strings.HasPrefix(msg, "Syntax error")
-	if syntax && strings.Contains(x.text, "${{") {
-		return "; " + x.bare + " takes a bare CEL expression: write it without ${{ }}"
-	}
-	undeclared := strings.HasPrefix(msg, "no such attribute(s): ")
-	if x.bare == "$let" && (syntax || undeclared) && looksLikeText(x.text) {
-		return "; a $let string is a CEL expression: to bind the text itself, quote it inside: \"'" + strings.TrimSpace(x.text) + "'\""
-	}
-	return ""
-}
-
-// looksLikeText reports whether s reads as a plain word or value (prod,
-// nginx:1.25, eu-west-1) rather than an expression: no spaces, quotes,
-// brackets or operators that only CEL would use.
-func looksLikeText(s string) bool {
-	s = strings.TrimSpace(s)
-	return s != "" && !strings.ContainsAny(s, " \t\n'\"`()[]{}<>=!&|?,+*\\")
-}
-
 // explain rewrites two CEL messages users meet often into plain words:
 // a name that is not in scope (with the closest name that is), and a CEL
 // reserved word used as a name. Names are template text or variable

@@ -1,0 +1,194 @@
+package engine
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	celast "github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+	"github.com/google/cel-go/interpreter"
+)
+
+// Hints: what an error adds to say how to write the thing that failed.
+// Users come from HCL, Helm, ytt, Python and JavaScript, and CEL differs
+// from each: no truthiness, no implicit conversion, no pipes, different
+// names. A hint is added only when it fits what the template wrote, and
+// it is made of the template's own text and type names, never of a
+// variable's value.
+
+// bareHint explains the two mistakes people make with the directives that
+// take a whole string as CEL ($if, $for, $let, $assert, eval()): wrapping
+// it in ${{ }} as in $eval, and writing plain text where a $let value is
+// CEL, e.g. `env: prod` for the string 'prod'. It is "" otherwise.
+func bareHint(x *exprRef, msg string) string {
+	if x.bare == "" {
+		return ""
+	}
+	syntax := strings.HasPrefix(msg, "Syntax error")
+	if syntax && strings.Contains(x.text, "${{") {
+		return "; " + x.bare + " takes a bare CEL expression: write it without ${{ }}"
+	}
+	undeclared := strings.HasPrefix(msg, "no such attribute(s): ")
+	if x.bare == "$let" && (syntax || undeclared) && looksLikeText(x.text) {
+		return "; a $let string is a CEL expression: to bind the text itself, quote it inside: \"'" + strings.TrimSpace(x.text) + "'\""
+	}
+	return ""
+}
+
+// looksLikeText reports whether s reads as a plain word or value (prod,
+// nginx:1.25, eu-west-1) rather than an expression: no spaces, quotes,
+// brackets or operators that only CEL would use.
+func looksLikeText(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && !strings.ContainsAny(s, " \t\n'\"`()[]{}<>=!&|?,+*\\")
+}
+
+// missingKeyHint names the key that a failed lookup asked for, when the
+// template spells it (`svc.nme`, `labels['tier']`), and says how to allow a
+// missing one. A key computed at run time may come from a variable's value,
+// so it is never shown.
+func (p *program) missingKeyHint(act interpreter.Activation, id int64) string {
+	var node celast.Expr
+	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
+		if x.ID() == id {
+			node = x
+		}
+	}))
+	if node == nil {
+		return ""
+	}
+	var operand celast.Expr
+	key, dotted := "", false
+	switch node.Kind() {
+	case celast.SelectKind:
+		sel := node.AsSelect()
+		if sel.IsTestOnly() {
+			return ""
+		}
+		operand, key, dotted = sel.Operand(), sel.FieldName(), true
+	case celast.CallKind:
+		c := node.AsCall()
+		if c.FunctionName() != "_[_]" || len(c.Args()) != 2 || c.Args()[1].Kind() != celast.LiteralKind {
+			return ""
+		}
+		s, ok := c.Args()[1].AsLiteral().(types.String)
+		if !ok {
+			return ""
+		}
+		operand, key = c.Args()[0], string(s)
+	default:
+		return ""
+	}
+	if strings.ContainsAny(key, "'\\") || !utf8.ValidString(key) || strings.IndexFunc(key, unicode.IsControl) >= 0 {
+		return ""
+	}
+	named := " '" + key + "'"
+	on, qualified := qualifiedName(operand)
+	var held ref.Val
+	if qualified && !p.bindsLocally(strings.SplitN(on, ".", 2)[0]) {
+		held = resolveQualified(act, on)
+	}
+	if held == nil {
+		if st := p.trace(act); st != nil {
+			held, _ = st.Value(operand.ID())
+		}
+	}
+	if held == nil {
+		// The operand could not be read again, e.g. a comprehension's
+		// variable: name the key, and suggest nothing that may not fit.
+		return named
+	}
+	switch t := celTypeNameOf(held); t {
+	case "map":
+	case "null_type":
+		return named + " in null; only a map has keys"
+	default:
+		return named + " in a value of type " + t + "; only a map has keys"
+	}
+	if !qualified {
+		return named
+	}
+	if dotted {
+		return named + "; test for it with has(" + on + "." + key + "), or give a default with " + on + ".?" + key + ".orValue(…)"
+	}
+	return named + "; test for it with '" + key + "' in " + on + ", or give a default with " + on + "[?'" + key + "'].orValue(…)"
+}
+
+// bindsLocally reports whether a comprehension in the expression binds
+// name, which then may not be the variable of that name in scope.
+func (p *program) bindsLocally(name string) bool {
+	found := false
+	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
+		if x.Kind() == celast.ComprehensionKind {
+			c := x.AsComprehension()
+			found = found || c.IterVar() == name || c.IterVar2() == name || c.AccuVar() == name
+		}
+	}))
+	return found
+}
+
+// resolveQualified reads a chain of names such as `svc.meta` from act, or
+// gives nil if any link is missing or not a map.
+func resolveQualified(act interpreter.Activation, on string) ref.Val {
+	names := strings.Split(on, ".")
+	v, ok := act.ResolveName(names[0])
+	if !ok {
+		return nil
+	}
+	for _, f := range names[1:] {
+		m, ok := v.(traits.Mapper)
+		if !ok {
+			return nil
+		}
+		if v, ok = m.Find(types.String(f)); !ok {
+			return nil
+		}
+	}
+	rv, _ := v.(ref.Val)
+	return rv
+}
+
+// overloadHint says how to fix the type mismatches that people coming from
+// HCL, Helm or JavaScript meet first, because CEL never converts a value on
+// its own: text joined with a number, int mixed with double, a list joined
+// with an element, and a non-bool used as a condition. It is "" for any
+// other mismatch, whose signature speaks for itself.
+func overloadHint(fn string, typeNames []string) string {
+	switch fn {
+	case "_&&_", "_||_", "!_", "_?_:_":
+		cond := typeNames
+		if fn == "_?_:_" && len(cond) > 0 {
+			cond = typeNames[:1]
+		}
+		for _, t := range cond {
+			if t != "bool" && t != "?" {
+				return "; " + noTruthiness
+			}
+		}
+	case "_+_", "_-_", "_*_", "_/_", "_%_":
+		if len(typeNames) != 2 {
+			return ""
+		}
+		a, b := typeNames[0], typeNames[1]
+		switch {
+		case a == "?" || b == "?":
+		case a == "null_type" || b == "null_type":
+			return "; one side is null: test for it first, e.g. x != null ? … : …, or m.?key.orValue(…) for a missing key"
+		case fn == "_+_" && (a == "list") != (b == "list"):
+			return "; to add one element to a list, wrap it in a list: xs + [x]"
+		case fn == "_+_" && (a == "string") != (b == "string"):
+			return "; CEL never turns a value into text on its own: write string(x), or interpolate it: $eval: \"name-${{ x }}\""
+		case isNumberType(a) && isNumberType(b) && a != b:
+			return "; CEL never mixes int, uint and double: convert one side, e.g. double(x) or int(x)"
+		}
+	}
+	return ""
+}
+
+// noTruthiness is the hint for a non-bool where CEL needs a bool.
+const noTruthiness = "CEL has no truthiness: compare explicitly, e.g. x != '', size(x) > 0 or x != null"
+
+func isNumberType(t string) bool { return t == "int" || t == "uint" || t == "double" }
