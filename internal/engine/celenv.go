@@ -188,20 +188,32 @@ func (p *program) misspeltCall(undeclared string) (msg string, off int) {
 		if p.cache.isFunction(fn) {
 			return
 		}
-		if s := p.cache.env.closestFunction(fn); s != "" {
-			msg, off = unknownFunctionMsg(fn, s), p.offsetOf(x.ID())
+		if h := p.cache.env.functionHint(fn); h != "" {
+			msg, off = unknownFunctionMsg(fn, h), p.offsetOf(x.ID())
 		}
 	}))
 	return msg, off
 }
 
-// unknownFunctionMsg says that fn is no function, and names the closest
-// one when there is one.
-func unknownFunctionMsg(fn, closest string) string {
-	if closest == "" {
-		return "unknown function " + fn
-	}
-	return "unknown function " + fn + "; did you mean '" + closest + "'?"
+// unknownCall finds the first call to a function that does not exist, and
+// gives its message and offset, or "".
+func (p *program) unknownCall() (msg string, off int) {
+	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
+		if msg != "" || x.Kind() != celast.CallKind {
+			return
+		}
+		fn := x.AsCall().FunctionName()
+		if !p.cache.isFunction(fn) {
+			msg, off = unknownFunctionMsg(fn, p.cache.env.functionHint(fn)), p.offsetOf(x.ID())
+		}
+	}))
+	return msg, off
+}
+
+// unknownFunctionMsg says that fn is no function, with hint from
+// functionHint.
+func unknownFunctionMsg(fn, hint string) string {
+	return "unknown function " + fn + hint
 }
 
 // closestFunction names the function a misspelt call probably meant: one
@@ -493,6 +505,8 @@ func parseError(expr string, iss *cel.Issues) *exprError {
 	}
 	if strings.Contains(msg, "recursion") || strings.Contains(msg, "code point") || strings.Contains(msg, "node count") {
 		msg = "the expression is nested too deeply or is too large: " + msg
+	} else if strings.HasPrefix(msg, "Syntax error") {
+		msg += syntaxHint(expr)
 	}
 	return &exprError{Msg: msg, Offset: off}
 }
@@ -667,6 +681,12 @@ func (c *programCache) build(e *cacheEntry, declared func(string) bool) (*progra
 	}
 	prg, err := c.env.env.PlanProgram(a, c.progOpts...)
 	if err != nil {
+		// A call without arguments to a function that does not exist,
+		// such as now(), fails here, when the program is planned.
+		p := &program{ast: a, expr: e.expr, cache: c}
+		if msg, off := p.unknownCall(); msg != "" {
+			return nil, &exprError{Msg: msg, Offset: off}
+		}
 		return nil, &exprError{Msg: sanitizeMsg(err.Error()), Offset: -1}
 	}
 	loops := false
@@ -756,8 +776,16 @@ func (p *program) eval(ctx context.Context, act interpreter.Activation, budget *
 			return nil, &exprError{Msg: better, Offset: at}
 		}
 	}
-	if msg == "no such key" && id != 0 {
+	switch {
+	case id == 0:
+	case msg == "no such key":
 		msg += p.missingKeyHint(act, id)
+	case msg == "index out of range":
+		msg += p.negativeIndexHint(id)
+	case strings.HasPrefix(msg, "unsupported index type 'string' in list"):
+		if f, ok := p.selectedField(id); ok {
+			msg = "a list has no field '" + f + "'" + sizeHint(f)
+		}
 	}
 	if id != 0 {
 		unknown, better := p.inspectCall(act, id, msg)
@@ -847,13 +875,8 @@ func (p *program) offsetOf(id int64) int {
 //     e.g. "no matching overload for int + double". Types are safe to show;
 //     values never are.
 func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) (unknown bool, better string) {
-	var call celast.Expr
-	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
-		if x.ID() == id && x.Kind() == celast.CallKind {
-			call = x
-		}
-	}))
-	if call == nil {
+	call := p.node(id)
+	if call == nil || call.Kind() != celast.CallKind {
 		return false, ""
 	}
 	c := call.AsCall()
@@ -867,7 +890,7 @@ func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) 
 		}
 	}
 	if strings.HasPrefix(msg, "no such overload") && !known(fn) {
-		better = unknownFunctionMsg(fn, p.cache.env.closestFunction(fn))
+		better = unknownFunctionMsg(fn, p.cache.env.functionHint(fn))
 	}
 	st := p.trace(act)
 	if st == nil {

@@ -714,6 +714,52 @@ func TestCELEnv_messagesNameTypesAndFunctions(t *testing.T) {
 	})
 }
 
+// Names and operators of HCL, Helm, Python and JavaScript that CEL spells
+// differently are answered with the CEL way to write them.
+func TestCELEnv_foreignIdiomsGetTheCELSpelling(t *testing.T) {
+	vars := map[string]Value{"s": "a,b", "xs": []Value{int64(1), int64(2)}, "m": celTestMap("k", "v"), "b": true}
+	runCELCases(t, vars, []celCase{
+		{`len(xs)`, `error: unknown function len; CEL writes size(x), or x.size()`},
+		{`xs.length()`, `error: unknown function length; CEL writes size(x), or x.size()`},
+		{`s.toUpperCase()`, `error: unknown function toUpperCase; CEL writes upperAscii()`},
+		{`s.strip()`, `error: unknown function strip; CEL writes trim()`},
+		{`default(s, 'x')`, `error: unknown function default; CEL writes x.?key.orValue(fallback), or has(x.key) ? x.key : fallback`},
+		{`m.keys()`, `error: unknown function keys; CEL writes m.map(k, k)`},
+		{`xs.append(3)`, `error: unknown function append; CEL writes xs + [x]`},
+		{`now()`, `error: unknown function now; CEL writes no clock, so that output never changes between runs: pass a timestamp in the context`},
+		{`toJson(m)`, `error: unknown function toJson; CEL writes json.encode(x)`},
+		{`xs.length`, `error: a list has no field 'length'; write size(x) for its length`},
+		{`xs.first`, `error: a list has no field 'first'`},
+		{`s.length`, `error: no such key 'length' in a value of type string; only a map has keys; write size(x) for its length`},
+		{`xs[-1]`, `error: index out of range; CEL has no negative indexes: the last element is xs[size(xs) - 1]`},
+		{`xs[5]`, `error: index out of range`},
+		{`xs.contains(1)`, `error: no matching overload for list.contains(int); to test whether a list holds a value, write x in xs`},
+		{`s.contains('a')`, `true`},
+		{`uuid()`, `error: unknown function uuid; CEL writes no randomness, so that output never changes between runs: make the value in Terraform and pass it in the context`},
+		{`noSuchThing()`, `error: unknown function noSuchThing`},
+		{`s = 'a'`, `error: Syntax error: token recognition error at: '= '; compare with == (CEL has no = or ===)`},
+		{`s === 'a'`, `error: Syntax error: token recognition error at: '= '; compare with == (CEL has no = or ===)`},
+		{`b and b`, `error: Syntax error: mismatched input 'and' expecting <EOF>; CEL writes &&, || and ! for and, or and not`},
+		{`not b`, `error: Syntax error: extraneous input 'b' expecting <EOF>; CEL writes &&, || and ! for and, or and not`},
+		{`s | upper`, `error: Syntax error: token recognition error at: '| '; CEL has no pipes: call a function or a method, e.g. s.upperAscii(), and write || for or`},
+		{`xs.filter(x => x > 1)`, `error: Syntax error: token recognition error at: '=>'; a macro takes a variable name and an expression, not a lambda: xs.filter(x, x > 1)`},
+		// inside string literals these are text, and the error is CEL's own
+		{`'a = b' +`, "error: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"},
+		{`'x and y' ~= s`, `error: Syntax error: token recognition error at: '~'`},
+		{`m.or`, `error: no such key 'or'; test for it with has(m.or), or give a default with m.?or.orValue(…)`},
+	})
+}
+
+// No foreign name shadows a function of the environment: the hint is for
+// calls that would fail anyway.
+func TestCELEnv_foreignFunctionsAreNotFunctions(t *testing.T) {
+	for name := range foreignFunctions {
+		if celTestCache.isFunction(name) {
+			t.Errorf("%s is a function of the environment; its hint would never be seen", name)
+		}
+	}
+}
+
 func TestCELEnv_errorOffsets(t *testing.T) {
 	cases := []struct {
 		expr   string

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -51,12 +52,7 @@ func looksLikeText(s string) bool {
 // missing one. A key computed at run time may come from a variable's value,
 // so it is never shown.
 func (p *program) missingKeyHint(act interpreter.Activation, id int64) string {
-	var node celast.Expr
-	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
-		if x.ID() == id {
-			node = x
-		}
-	}))
+	node := p.node(id)
 	if node == nil {
 		return ""
 	}
@@ -106,7 +102,7 @@ func (p *program) missingKeyHint(act interpreter.Activation, id int64) string {
 	case "null_type":
 		return named + " in null; only a map has keys"
 	default:
-		return named + " in a value of type " + t + "; only a map has keys"
+		return named + " in a value of type " + t + "; only a map has keys" + sizeHint(key)
 	}
 	if !qualified {
 		return named
@@ -115,6 +111,17 @@ func (p *program) missingKeyHint(act interpreter.Activation, id int64) string {
 		return named + "; test for it with has(" + on + "." + key + "), or give a default with " + on + ".?" + key + ".orValue(…)"
 	}
 	return named + "; test for it with '" + key + "' in " + on + ", or give a default with " + on + "[?'" + key + "'].orValue(…)"
+}
+
+// node finds the expression node with the given id.
+func (p *program) node(id int64) celast.Expr {
+	var node celast.Expr
+	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
+		if x.ID() == id {
+			node = x
+		}
+	}))
+	return node
 }
 
 // bindsLocally reports whether a comprehension in the expression binds
@@ -184,6 +191,10 @@ func overloadHint(fn string, typeNames []string) string {
 		case isNumberType(a) && isNumberType(b) && a != b:
 			return "; CEL never mixes int, uint and double: convert one side, e.g. double(x) or int(x)"
 		}
+	case "contains":
+		if len(typeNames) > 0 && typeNames[0] == "list" {
+			return "; to test whether a list holds a value, write x in xs"
+		}
 	}
 	return ""
 }
@@ -192,3 +203,163 @@ func overloadHint(fn string, typeNames []string) string {
 const noTruthiness = "CEL has no truthiness: compare explicitly, e.g. x != '', size(x) > 0 or x != null"
 
 func isNumberType(t string) bool { return t == "int" || t == "uint" || t == "double" }
+
+// foreignFunctions are functions of HCL, Helm (sprig), Python and
+// JavaScript that CEL spells differently or does not have, with what to
+// write instead. None of them names a function of the environment (a
+// test checks this), so a real function is never shadowed.
+var foreignFunctions = map[string]string{
+	"len":          "size(x), or x.size()",
+	"length":       "size(x), or x.size()",
+	"count":        "size(x), or x.size()",
+	"toUpperCase":  "upperAscii()",
+	"toLowerCase":  "lowerAscii()",
+	"strip":        "trim()",
+	"trimSpace":    "trim()",
+	"replaceAll":   "replace(old, new)",
+	"hasPrefix":    "startsWith(prefix)",
+	"hasSuffix":    "endsWith(suffix)",
+	"default":      "x.?key.orValue(fallback), or has(x.key) ? x.key : fallback",
+	"coalesce":     "a != null ? a : b",
+	"ternary":      "cond ? a : b",
+	"empty":        "size(x) == 0",
+	"hasKey":       "has(m.key), or 'key' in m",
+	"keys":         "m.map(k, k)",
+	"values":       "m.map(k, m[k])",
+	"items":        "m.transformList(k, v, [k, v])",
+	"append":       "xs + [x]",
+	"push":         "xs + [x]",
+	"str":          "string(x)",
+	"toString":     "string(x)",
+	"tostring":     "string(x)",
+	"parseInt":     "int(s)",
+	"atoi":         "int(s)",
+	"printf":       "'%s-%d'.format([a, b]), or interpolation in $eval: \"${{ a }}-${{ b }}\"",
+	"sprintf":      "'%s-%d'.format([a, b]), or interpolation in $eval: \"${{ a }}-${{ b }}\"",
+	"toJson":       "json.encode(x)",
+	"toYaml":       "yaml.encode(x), or an exact $eval that keeps the value as it is",
+	"fromJson":     "json.decode(s)",
+	"fromYaml":     "yaml.decode(s)",
+	"sha256sum":    "sha256(s)",
+	"b64enc":       "base64.encode(bytes(s))",
+	"b64dec":       "string(base64.decode(s))",
+	"regexMatch":   "s.matches(re)",
+	"trunc":        "s.size() > n ? s.substring(0, n) : s",
+	"quote":        "nothing: the output quotes a string wherever YAML needs it",
+	"required":     "$assert with $msg, or $schema with required",
+	"now":          "no clock, so that output never changes between runs: pass a timestamp in the context",
+	"uuid":         "no randomness, so that output never changes between runs: make the value in Terraform and pass it in the context",
+	"randAlphaNum": "no randomness, so that output never changes between runs: make the value in Terraform and pass it in the context",
+	"env":          "no environment: pass the value in the context",
+	"getenv":       "no environment: pass the value in the context",
+	"lookup":       "no access to live objects: read them with a Terraform data source and pass the result in the context",
+	"file":         "$include for a template, or Terraform's file() passed in the context",
+}
+
+// functionHint says what a call to the unknown function fn probably meant:
+// the CEL spelling of a name from another language, or the closest
+// function of the environment. It is "" when nothing fits.
+func (ce *celEnvironment) functionHint(fn string) string {
+	if w, ok := foreignFunctions[fn]; ok {
+		return "; CEL writes " + w
+	}
+	if s := ce.closestFunction(fn); s != "" {
+		return "; did you mean '" + s + "'?"
+	}
+	return ""
+}
+
+// foreignNames are words of other languages that CEL spells differently,
+// met as undeclared variables.
+var foreignNames = map[string]string{
+	"nil": "null", "None": "null", "undefined": "null", "NULL": "null", "Nil": "null", "none": "null",
+	"True": "true", "TRUE": "true", "False": "false", "FALSE": "false",
+}
+
+// syntaxHint names the operators of other languages that CEL spells
+// differently, when a failed parse holds one outside its string literals:
+// and/or/not, a single = or ===, a pipe, and a lambda arrow. An expression
+// wrapped in ${{ }} gets bareHint's hint instead.
+func syntaxHint(expr string) string {
+	if strings.Contains(expr, "${{") {
+		return ""
+	}
+	code := blankStrings(expr)
+	switch {
+	case foreignWords.MatchString(code):
+		return "; CEL writes &&, || and ! for and, or and not"
+	case strings.Contains(code, "=>") || strings.Contains(code, "->"):
+		return "; a macro takes a variable name and an expression, not a lambda: xs.filter(x, x > 1)"
+	case singleEquals.MatchString(code):
+		return "; compare with == (CEL has no = or ===)"
+	case singlePipe.MatchString(code):
+		return "; CEL has no pipes: call a function or a method, e.g. s.upperAscii(), and write || for or"
+	}
+	return ""
+}
+
+var (
+	foreignWords = regexp.MustCompile(`(^|[^\w.])(and|or|not)([^\w(]|$)`)
+	singleEquals = regexp.MustCompile(`(^|[^=!<>~])=([^=]|$)|===`)
+	singlePipe   = regexp.MustCompile(`(^|[^|])\|([^|]|$)`)
+)
+
+// blankStrings replaces the contents of the string literals in expr with
+// spaces, so that only code is searched.
+func blankStrings(expr string) string {
+	b := []byte(expr)
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\'' && b[i] != '"' {
+			continue
+		}
+		end, err := skipString(expr, i, i, false)
+		if err != nil {
+			end = len(b)
+		}
+		for k := i; k < end; k++ {
+			b[k] = ' '
+		}
+		i = end - 1
+	}
+	return string(b)
+}
+
+// negativeIndexHint explains `xs[-1]`: CEL has no negative indexes.
+func (p *program) negativeIndexHint(id int64) string {
+	node := p.node(id)
+	if node == nil || node.Kind() != celast.CallKind {
+		return ""
+	}
+	c := node.AsCall()
+	if c.FunctionName() != "_[_]" || len(c.Args()) != 2 {
+		return ""
+	}
+	idx := c.Args()[1]
+	if idx.Kind() == celast.LiteralKind {
+		if n, ok := idx.AsLiteral().(types.Int); ok && n < 0 {
+			return "; CEL has no negative indexes: the last element is xs[size(xs) - 1]"
+		}
+	}
+	if idx.Kind() == celast.CallKind && idx.AsCall().FunctionName() == "-_" {
+		return "; CEL has no negative indexes: the last element is xs[size(xs) - 1]"
+	}
+	return ""
+}
+
+// selectedField gives the field name when node id is a field selection.
+func (p *program) selectedField(id int64) (string, bool) {
+	node := p.node(id)
+	if node == nil || node.Kind() != celast.SelectKind {
+		return "", false
+	}
+	return node.AsSelect().FieldName(), true
+}
+
+// sizeHint points a field read such as xs.length at size().
+func sizeHint(field string) string {
+	switch field {
+	case "length", "len", "size", "count":
+		return "; write size(x) for its length"
+	}
+	return ""
+}

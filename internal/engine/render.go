@@ -317,8 +317,8 @@ func (r *renderer) evalExpr(x *exprRef, sc *scope, fr *frame) (ref.Val, error) {
 		off = x.off + xerr.Offset
 	}
 	p0 := Pos{File: fr.file, Line: x.node.Line, Column: x.node.Column}
-	msg := explain(xerr.Msg, sc)
-	if !strings.Contains(msg, "; did you mean") {
+	msg, hinted := explain(xerr.Msg, sc)
+	if !hinted {
 		// A close name is the likelier mistake; one hint at a time.
 		msg += bareHint(x, xerr.Msg)
 	}
@@ -326,28 +326,32 @@ func (r *renderer) evalExpr(x *exprRef, sc *scope, fr *frame) (ref.Val, error) {
 }
 
 // explain rewrites two CEL messages users meet often into plain words:
-// a name that is not in scope (with the closest name that is), and a CEL
-// reserved word used as a name. Names are template text or variable
-// names, never values.
-func explain(msg string, sc *scope) string {
+// a name that is not in scope (with the closest name that is, or the CEL
+// spelling of a word from another language), and a CEL reserved word used
+// as a name. Names are template text or variable names, never values.
+// hinted reports that the message already says what was probably meant.
+func explain(msg string, sc *scope) (out string, hinted bool) {
 	const undeclared = "no such attribute(s): "
 	if rest, ok := strings.CutPrefix(msg, undeclared); ok {
 		name, _, _ := strings.Cut(rest, ".")
 		name, _, _ = strings.Cut(name, ",")
 		name = strings.TrimSpace(name)
-		out := "undeclared reference to '" + name + "': no variable of that name is in scope"
+		out = "undeclared reference to '" + name + "': no variable of that name is in scope"
 		if s := closestName(name, sc); s != "" {
-			out += "; did you mean '" + s + "'?"
+			return out + "; did you mean '" + s + "'?", true
 		}
-		return out
+		if w, ok := foreignNames[name]; ok {
+			return out + "; CEL writes " + w, true
+		}
+		return out, false
 	}
 	if i := strings.Index(msg, "reserved identifier: "); i >= 0 {
 		word := strings.Fields(msg[i+len("reserved identifier: "):])
 		if len(word) > 0 {
-			return msg + " (" + word[0] + " is a reserved word in CEL and cannot name a variable: give the variable another name)"
+			return msg + " (" + word[0] + " is a reserved word in CEL and cannot name a variable: give the variable another name)", true
 		}
 	}
-	return msg
+	return msg, false
 }
 
 // closestName finds the name in scope nearest to name, if one is close.

@@ -231,7 +231,7 @@ func TestRender_directReadsMatchCEL(t *testing.T) {
 		{"map", nested, `{v:{a:"A",b:[1,?]}}`, notKnown, `{v:"A"}`},
 		{"map with an unknown", withUnknown, `{v:{a:?}}`, notKnown, `{v:?}`},
 		{"list", []Value{"a", int64(2)}, `{v:["a",2]}`, `{v:"<[\"a\",2]>"}`,
-			"error: <inline>:1:12: v.$eval: unsupported index type 'string' in list"},
+			"error: <inline>:1:12: v.$eval: a list has no field 'a'"},
 		{"unknown", Unknown{}, `{v:?}`, `{v:?}`, `{v:?}`},
 	}
 	e := New(Options{})
