@@ -148,13 +148,16 @@ func compileSchemaVar(name string, idx int, n *yaml.Node) (schemaVar, *nodeError
 		}
 		doc = b
 	case target.Kind == yaml.MappingNode:
-		c := &schConv{ptrs: ptrs}
+		c := &schConv{ptrs: ptrs, keys: map[string]*yaml.Node{}}
 		var err *nodeError
 		tree, err = c.value(n, "", 0)
 		if err != nil {
 			return fail(err.node, "%s", err.msg)
 		}
 		if bad := schCheckRefs(tree, "", ptrs); bad != nil {
+			return fail(bad.node, "%s", bad.msg)
+		}
+		if bad := schCheckKeywords(tree, "", c.keys); bad != nil {
 			return fail(bad.node, "%s", bad.msg)
 		}
 		doc = schInstance(tree)
@@ -291,7 +294,13 @@ func schMetaMessage(e *jsonschema.ValidationError, node *yaml.Node) string {
 		}
 		return "is not a valid value for this keyword"
 	case *kind.Type:
-		return fmt.Sprintf("expected %s, got %s", strings.Join(k.Want, " or "), k.Got)
+		msg := fmt.Sprintf("expected %s, got %s", strings.Join(k.Want, " or "), k.Got)
+		if last == "required" && k.Got == "boolean" {
+			// OpenAPI 2 and many schema dialects mark a property required
+			// on the property itself.
+			msg += "; required lists the keys an object must have, on the object: required: [name, port]"
+		}
+		return msg
 	case *kind.Format:
 		if k.Want == "regex" && k.Err != nil {
 			return fmt.Sprintf("not a valid regular expression: %v", k.Err)
@@ -341,6 +350,7 @@ func schJSONPointer(toks []string) string {
 // every JSON pointer.
 type schConv struct {
 	ptrs  map[string]*yaml.Node
+	keys  map[string]*yaml.Node // the key node of every mapping entry
 	nodes int
 }
 
@@ -388,7 +398,12 @@ func (c *schConv) value(n *yaml.Node, ptr string, depth int) (Value, *nodeError)
 				return nil, &nodeError{node: k, msg: fmt.Sprintf("key %s appears twice (first at line %d)", schQuoteJSON(k.Value), line)}
 			}
 			lines[k.Value] = k.Line
-			kp := ptr + "/" + strings.ReplaceAll(strings.ReplaceAll(k.Value, "~", "~0"), "/", "~1")
+			kp := ptr + "/" + schPointerToken(k.Value)
+			if c.keys != nil {
+				if _, seen := c.keys[kp]; !seen {
+					c.keys[kp] = k
+				}
+			}
 			val, err := c.value(v, kp, depth+1)
 			if err != nil {
 				return nil, err
@@ -458,6 +473,11 @@ func schScalar(n *yaml.Node) (Value, *nodeError) {
 	}
 }
 
+// schPointerToken escapes a key for a JSON pointer (RFC 6901).
+func schPointerToken(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}
+
 // schCheckRefs rejects what the library would accept but the engine
 // does not: references to other documents.
 func schCheckRefs(v Value, ptr string, ptrs map[string]*yaml.Node) *nodeError {
@@ -465,7 +485,7 @@ func schCheckRefs(v Value, ptr string, ptrs map[string]*yaml.Node) *nodeError {
 	case *Map:
 		for i := 0; i < x.Len(); i++ {
 			k, val := x.At(i)
-			kp := ptr + "/" + strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+			kp := ptr + "/" + schPointerToken(k)
 			if k == "$ref" || k == "$dynamicRef" || k == "$recursiveRef" {
 				if s, ok := val.(string); ok && !strings.HasPrefix(s, "#") {
 					return &nodeError{node: ptrs[kp], msg: fmt.Sprintf("%s %s: a schema may only refer to itself, e.g. \"#/$defs/name\"", k, schQuoteJSON(s))}
@@ -479,6 +499,108 @@ func schCheckRefs(v Value, ptr string, ptrs map[string]*yaml.Node) *nodeError {
 		for i, item := range x {
 			if err := schCheckRefs(item, ptr+"/"+strconv.Itoa(i), ptrs); err != nil {
 				return err
+			}
+		}
+	}
+	return nil
+}
+
+// schKeywords are the keywords of JSON Schema drafts 4 to 2020-12, and the
+// annotations OpenAPI and Kubernetes add.
+var schKeywords = []string{
+	"$schema", "$id", "id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
+	"$vocabulary", "$comment", "$defs", "definitions",
+	"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies",
+	"prefixItems", "items", "additionalItems", "contains", "properties", "patternProperties",
+	"additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
+	"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+	"maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
+	"maxProperties", "minProperties", "required", "dependentRequired",
+	"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+	"format", "contentEncoding", "contentMediaType", "contentSchema",
+	"example", "nullable", "discriminator", "externalDocs", "xml",
+}
+
+// Keywords whose value is a schema, a map of schemas, or a list of them.
+var (
+	schSubschema = []string{"not", "if", "then", "else", "items", "additionalItems", "contains",
+		"additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
+	schSubschemaMap  = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+	schSubschemaList = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
+)
+
+// schKeywordAliases are keywords of other schema languages and common
+// shortenings, with the JSON Schema keyword they mean.
+var schKeywordAliases = map[string]string{
+	"min": "minimum", "max": "maximum", "minValue": "minimum", "maxValue": "maximum",
+	"minLen": "minLength", "maxLen": "maxLength", "regex": "pattern",
+	"additionalProperty": "additionalProperties", "patternProperty": "patternProperties",
+}
+
+// schMeantKeyword names the keyword that the unknown key k probably
+// means, or "": a known alias, a typo, or a shortening of four
+// characters or more (maxProp for maxProperties).
+func schMeantKeyword(k string) string {
+	if s, ok := schKeywordAliases[k]; ok {
+		return s
+	}
+	if s := nearest(k, schKeywords, typoLimit(k), true); s != "" {
+		return s
+	}
+	if len(k) >= 4 {
+		lk := strings.ToLower(k)
+		for _, kw := range schKeywords {
+			if strings.HasPrefix(strings.ToLower(kw), lk) {
+				return kw
+			}
+		}
+	}
+	return ""
+}
+
+// schCheckKeywords refuses a key of a schema that is not a keyword but is
+// close to one, such as minLen for minLength. JSON Schema ignores unknown
+// keywords, so a misspelt one would silently check nothing. A key that is
+// close to no keyword stays allowed, as an annotation or extension.
+// Property names, $defs names and data (enum, const, default, examples)
+// are not keywords and are never checked. keys holds the key node of every
+// entry, by JSON pointer, for the error's position.
+func schCheckKeywords(v Value, ptr string, keys map[string]*yaml.Node) *nodeError {
+	m, ok := v.(*Map)
+	if !ok {
+		return nil
+	}
+	for i := 0; i < m.Len(); i++ {
+		k, val := m.At(i)
+		kp := ptr + "/" + schPointerToken(k)
+		if !slices.Contains(schKeywords, k) && !strings.HasPrefix(k, "x-") {
+			if s := schMeantKeyword(k); s != "" {
+				return &nodeError{node: keys[kp], msg: fmt.Sprintf("unknown keyword %s; did you mean %s? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing)", schQuoteJSON(k), schQuoteJSON(s))}
+			}
+			continue
+		}
+		if slices.Contains(schSubschema, k) {
+			if err := schCheckKeywords(val, kp, keys); err != nil {
+				return err
+			}
+		}
+		if slices.Contains(schSubschemaMap, k) {
+			if sub, ok := val.(*Map); ok {
+				for j := 0; j < sub.Len(); j++ {
+					name, s := sub.At(j)
+					if err := schCheckKeywords(s, kp+"/"+schPointerToken(name), keys); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if slices.Contains(schSubschemaList, k) {
+			if list, ok := val.([]Value); ok {
+				for j, s := range list {
+					if err := schCheckKeywords(s, kp+"/"+strconv.Itoa(j), keys); err != nil {
+						return err
+					}
+				}
 			}
 		}
 	}

@@ -206,6 +206,29 @@ func TestSchema_keywordMessages(t *testing.T) {
 	}
 }
 
+// Only keys that stand where keywords stand are checked for typos: property
+// names, $defs names and data may be anything, and a key close to no
+// keyword is an annotation or extension, which JSON Schema allows.
+func TestSchema_keywordCheckLeavesNamesDataAndExtensionsAlone(t *testing.T) {
+	schema := `
+cfg:
+  type: object
+  description: minLen and maxLen are property names here
+  x-kubernetes-preserve-unknown-fields: true
+  myAnnotation: anything
+  example: {minLen: 1}
+  properties:
+    minLen: {type: integer, title: minimal length}
+    maxLen: {type: integer, default: 5, examples: [1, 2]}
+  required: [minLen]
+  enum: [{minLen: 1}, {minLen: 2, maxLen: 3}]
+  $defs:
+    minimun: {type: integer}
+`
+	schExpectFailures(t, schema, map[string]Value{"cfg": schMap("minLen", int64(1))})
+	schExpectFailures(t, schema, map[string]Value{"cfg": schMap("minLen", int64(2), "maxLen", int64(3))})
+}
+
 func TestSchema_validValuesPass(t *testing.T) {
 	schema := `
 env: {type: string, enum: [dev, prod]}
@@ -474,6 +497,18 @@ func TestSchema_compileErrorsPointAtTheSchemaNode(t *testing.T) {
 			"1:1: $schema keys must be variable names"},
 		{"default fails its schema", "replicas: {type: integer, maximum: 10, default: 11}\n",
 			`1:49: default for "replicas" does not match its schema: replicas: must be at most 10`},
+		{"required on the property", "name: {type: string, required: true}\n",
+			`1:32: invalid schema for "name": required: expected array, got boolean; required lists the keys an object must have, on the object: required: [name, port]`},
+		{"misspelt keyword", "name: {type: string, minLenght: 3}\n",
+			`1:22: invalid schema for "name": unknown keyword "minLenght"; did you mean "minLength"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing)`},
+		{"shortened keyword", "name: {type: string, maxLen: 63}\n",
+			`1:22: invalid schema for "name": unknown keyword "maxLen"; did you mean "maxLength"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing)`},
+		{"keyword of another dialect", "port: {type: integer, max: 65535}\n",
+			`1:23: invalid schema for "port": unknown keyword "max"; did you mean "maximum"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing)`},
+		{"misspelt keyword deep inside", "svc:\n  type: object\n  properties:\n    ports:\n      type: array\n      items:\n        anyOf:\n          - {type: integer, minimun: 1}\n",
+			`8:29: invalid schema for "svc": unknown keyword "minimun"; did you mean "minimum"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing)`},
+		{"misspelt keyword in $defs", "p:\n  $ref: \"#/$defs/port\"\n  $defs:\n    port: {type: integer, maximun: 10}\n",
+			`4:27: invalid schema for "p": unknown keyword "maximun"; did you mean "maximum"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
