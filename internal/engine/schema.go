@@ -538,21 +538,35 @@ var schKeywordAliases = map[string]string{
 }
 
 // schMeantKeyword names the keyword that the unknown key k probably
-// means, or "": a known alias, a typo, or a shortening of four
-// characters or more (maxProp for maxProperties).
+// means, or "": a known alias; a typo, of one edit for keywords of up to
+// five characters (so that words such as unit or info, two edits from not
+// and if, stay free for annotations) and two for longer ones; or a
+// shortening of four characters or more (maxProp for maxProperties).
 func schMeantKeyword(k string) string {
 	if s, ok := schKeywordAliases[k]; ok {
 		return s
 	}
-	if s := nearest(k, schKeywords, typoLimit(k), true); s != "" {
-		return s
+	lk := strings.ToLower(k)
+	best, bestD := "", 3
+	for _, kw := range schKeywords {
+		lkw := strings.ToLower(kw)
+		if lkw == lk {
+			return kw
+		}
+		limit := 2
+		if len(kw) <= 5 {
+			limit = 1
+		}
+		if d := editDistance(lk, lkw); d <= limit && d < bestD {
+			best, bestD = kw, d
+		}
 	}
-	if len(k) >= 4 {
-		lk := strings.ToLower(k)
-		for _, kw := range schKeywords {
-			if strings.HasPrefix(strings.ToLower(kw), lk) {
-				return kw
-			}
+	if best != "" || len(k) < 4 {
+		return best
+	}
+	for _, kw := range schKeywords {
+		if strings.HasPrefix(strings.ToLower(kw), lk) {
+			return kw
 		}
 	}
 	return ""
@@ -575,7 +589,7 @@ func schCheckKeywords(v Value, ptr string, keys map[string]*yaml.Node) *nodeErro
 		kp := ptr + "/" + schPointerToken(k)
 		if !slices.Contains(schKeywords, k) && !strings.HasPrefix(k, "x-") {
 			if s := schMeantKeyword(k); s != "" {
-				return &nodeError{node: keys[kp], msg: fmt.Sprintf("unknown keyword %s; did you mean %s? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing)", schQuoteJSON(k), schQuoteJSON(s))}
+				return &nodeError{node: keys[kp], msg: fmt.Sprintf("unknown keyword %s; did you mean %s? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing; for a note of your own, use description, $comment or an x- key)", schQuoteJSON(k), schQuoteJSON(s))}
 			}
 			continue
 		}

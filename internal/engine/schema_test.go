@@ -216,6 +216,9 @@ cfg:
   description: minLen and maxLen are property names here
   x-kubernetes-preserve-unknown-fields: true
   myAnnotation: anything
+  unit: seconds
+  info: words two edits from not and if are free for annotations
+  kind: config
   example: {minLen: 1}
   properties:
     minLen: {type: integer, title: minimal length}
@@ -500,15 +503,15 @@ func TestSchema_compileErrorsPointAtTheSchemaNode(t *testing.T) {
 		{"required on the property", "name: {type: string, required: true}\n",
 			`1:32: invalid schema for "name": required: expected array, got boolean; required lists the keys an object must have, on the object: required: [name, port]`},
 		{"misspelt keyword", "name: {type: string, minLenght: 3}\n",
-			`1:22: invalid schema for "name": unknown keyword "minLenght"; did you mean "minLength"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing)`},
+			`1:22: invalid schema for "name": unknown keyword "minLenght"; did you mean "minLength"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing; for a note of your own, use description, $comment or an x- key)`},
 		{"shortened keyword", "name: {type: string, maxLen: 63}\n",
-			`1:22: invalid schema for "name": unknown keyword "maxLen"; did you mean "maxLength"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing)`},
+			`1:22: invalid schema for "name": unknown keyword "maxLen"; did you mean "maxLength"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing; for a note of your own, use description, $comment or an x- key)`},
 		{"keyword of another dialect", "port: {type: integer, max: 65535}\n",
-			`1:23: invalid schema for "port": unknown keyword "max"; did you mean "maximum"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing)`},
+			`1:23: invalid schema for "port": unknown keyword "max"; did you mean "maximum"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing; for a note of your own, use description, $comment or an x- key)`},
 		{"misspelt keyword deep inside", "svc:\n  type: object\n  properties:\n    ports:\n      type: array\n      items:\n        anyOf:\n          - {type: integer, minimun: 1}\n",
-			`8:29: invalid schema for "svc": unknown keyword "minimun"; did you mean "minimum"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing)`},
+			`8:29: invalid schema for "svc": unknown keyword "minimun"; did you mean "minimum"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing; for a note of your own, use description, $comment or an x- key)`},
 		{"misspelt keyword in $defs", "p:\n  $ref: \"#/$defs/port\"\n  $defs:\n    port: {type: integer, maximun: 10}\n",
-			`4:27: invalid schema for "p": unknown keyword "maximun"; did you mean "maximum"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing)`},
+			`4:27: invalid schema for "p": unknown keyword "maximun"; did you mean "maximum"? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing; for a note of your own, use description, $comment or an x- key)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
