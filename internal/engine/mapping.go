@@ -43,6 +43,9 @@ type mapNode struct {
 	prods    []producer // in directive order
 	entries  []mapEntry // in template order
 	nRegular int
+	// slip is a hint for the merge error when a regular key is spelt like
+	// a missing directive of this mapping's producers (`else` for $else).
+	slip string
 }
 
 // replaces reports whether the single producer's result replaces the
@@ -113,6 +116,16 @@ func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
 	if len(dirs) == 0 {
 		return c.plainMapping(n, path, regular)
 	}
+	// bare finds a regular key spelt like directive d without its $, such
+	// as then for $then: a slip that would otherwise be read as data.
+	bare := func(d string) bool {
+		for _, r := range regular {
+			if r.key == d[1:] {
+				return true
+			}
+		}
+		return false
+	}
 	for _, pr := range partners {
 		if p, ok := dirs[pr[0]]; ok {
 			if _, ok := dirs[pr[1]]; !ok {
@@ -129,12 +142,23 @@ func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
 				default:
 					msg += ": " + pr[0] + " belongs to " + pr[1] + " in the same mapping"
 				}
+				if bare(pr[1]) {
+					msg += "; the key " + pr[1][1:] + " here has no $: write " + pr[1]
+				}
 				return nil, cerr(p.k, joinPath(path, pr[0]), msg)
 			}
 		}
 	}
 
 	m := &mapNode{n: n, path: path}
+	for _, d := range [][2]string{{"$then", "$if"}, {"$else", "$if"}, {"$do", "$for"}, {"$value", "$key"}, {"$with", "$include"}} {
+		if _, owner := dirs[d[1]]; owner && bare(d[0]) {
+			if _, has := dirs[d[0]]; !has {
+				m.slip = "; the key " + d[0][1:] + " here is a regular key: did you mean " + d[0] + "?"
+				break
+			}
+		}
+	}
 	if p, ok := dirs["$schema"]; ok {
 		s, err := compileSchemaDir(p.k, p.v, joinPath(path, "$schema"))
 		if err != nil {
@@ -324,7 +348,7 @@ func (r *renderer) merge(m *mapNode, sc *scope, fr *frame) (Value, bool, error) 
 				why = "has several producers"
 			}
 			return nil, false, r.errAt(fr, p.keyNode(), joinPath(m.path, p.name()),
-				"this mapping "+why+", so "+p.name()+" must give a mapping to merge into it (or nothing), got "+valueKind(v))
+				"this mapping "+why+", so "+p.name()+" must give a mapping to merge into it (or nothing), got "+valueKind(v)+m.slip)
 		}
 	}
 	size := m.nRegular
