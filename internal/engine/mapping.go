@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -151,10 +152,14 @@ func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
 	}
 
 	m := &mapNode{n: n, path: path}
-	for _, d := range [][2]string{{"$then", "$if"}, {"$else", "$if"}, {"$do", "$for"}, {"$value", "$key"}, {"$with", "$include"}} {
-		if _, owner := dirs[d[1]]; owner && bare(d[0]) {
-			if _, has := dirs[d[0]]; !has {
-				m.slip = "; the key " + d[0][1:] + " here is a regular key: did you mean " + d[0] + "?"
+	for _, pr := range partners {
+		// pr is a partner and its producer: $else and $if, $do and $for, ...
+		if !slices.Contains(producerOrder, pr[1]) {
+			continue
+		}
+		if _, owner := dirs[pr[1]]; owner && bare(pr[0]) {
+			if _, has := dirs[pr[0]]; !has {
+				m.slip = "; the key " + pr[0][1:] + " here is a regular key: did you mean " + pr[0] + "?"
 				break
 			}
 		}
