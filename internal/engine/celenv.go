@@ -506,7 +506,7 @@ func parseError(expr string, iss *cel.Issues) *exprError {
 	if strings.Contains(msg, "recursion") || strings.Contains(msg, "code point") || strings.Contains(msg, "node count") {
 		msg = "the expression is nested too deeply or is too large: " + msg
 	} else if strings.HasPrefix(msg, "Syntax error") {
-		msg += syntaxHint(expr)
+		msg = plainSyntax(msg) + syntaxHint(expr)
 	}
 	return &exprError{Msg: msg, Offset: off}
 }

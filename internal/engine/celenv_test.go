@@ -739,12 +739,15 @@ func TestCELEnv_foreignIdiomsGetTheCELSpelling(t *testing.T) {
 		{`noSuchThing()`, `error: unknown function noSuchThing`},
 		{`s = 'a'`, `error: Syntax error: token recognition error at: '= '; compare with == (CEL has no = or ===)`},
 		{`s === 'a'`, `error: Syntax error: token recognition error at: '= '; compare with == (CEL has no = or ===)`},
-		{`b and b`, `error: Syntax error: mismatched input 'and' expecting <EOF>; CEL writes &&, || and ! for and, or and not`},
-		{`not b`, `error: Syntax error: extraneous input 'b' expecting <EOF>; CEL writes &&, || and ! for and, or and not`},
+		{`b and b`, `error: Syntax error: mismatched input 'and' expecting the end of the expression; CEL writes &&, || and ! for and, or and not`},
+		{`not b`, `error: Syntax error: extraneous input 'b' expecting the end of the expression; CEL writes &&, || and ! for and, or and not`},
 		{`s | upper`, `error: Syntax error: token recognition error at: '| '; CEL has no pipes: call a function or a method, e.g. s.upperAscii(), and write || for or`},
 		{`xs.filter(x => x > 1)`, `error: Syntax error: token recognition error at: '=>'; a macro takes a variable name and an expression, not a lambda: xs.filter(x, x > 1)`},
 		// inside string literals these are text, and the error is CEL's own
-		{`'a = b' +`, "error: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"},
+		{`'a = b' +`, "error: Syntax error: the expression ends too early, expecting a value"},
+		{`[1, 2`, "error: Syntax error: the expression ends too early, expecting ']' or ','"},
+		{`size(`, "error: Syntax error: the expression ends too early, expecting a value or ')'"},
+		{`size(1`, "error: Syntax error: missing ')' at the end of the expression"},
 		{`'x and y' ~= s`, `error: Syntax error: token recognition error at: '~'`},
 		{`m.or`, `error: no such key 'or'; test for it with has(m.or), or give a default with m.?or.orValue(…)`},
 	})
@@ -766,9 +769,9 @@ func TestCELEnv_errorOffsets(t *testing.T) {
 		offset int
 		msg    string
 	}{
-		{`1 +`, 3, "Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"},
+		{`1 +`, 3, "Syntax error: the expression ends too early, expecting a value"},
 		{`(1,2)`, 2, "Syntax error: mismatched input ',' expecting ')'"},
-		{"a\n  + \n  ]", 9, "Syntax error: mismatched input ']' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"},
+		{"a\n  + \n  ]", 9, "Syntax error: mismatched input ']' expecting a value"},
 		{`'abc`, 0, "Syntax error: token recognition error at: ''abc'"},
 		{`x + 1.0`, 2, "no matching overload for int + double; CEL never mixes int, uint and double: convert one side, e.g. double(x) or int(x)"},
 		{`'ééé' + 1`, 9, `no matching overload for string + int; CEL never turns a value into text on its own: write string(x), or interpolate it: $eval: "name-${{ x }}"`},

@@ -276,6 +276,34 @@ var foreignNames = map[string]string{
 	"True": "true", "TRUE": "true", "False": "false", "FALSE": "false",
 }
 
+// plainSyntax words the parser's token sets in plain terms: the set of
+// every token that can start an operand ({'[', '{', '(', ..., IDENTIFIER})
+// reads "a value", a small set {']', ','} reads ']' or ',', and the end of
+// input '<EOF>' reads "the end of the expression". The rest of the
+// message, and the caret, stay.
+func plainSyntax(msg string) string {
+	msg = operandSet.ReplaceAllStringFunc(msg, func(set string) string {
+		if strings.Contains(set, "')'") {
+			return "a value or ')'"
+		}
+		return "a value"
+	})
+	msg = tokenSet.ReplaceAllStringFunc(msg, func(set string) string {
+		return strings.Join(strings.Split(set[1:len(set)-1], ", "), " or ")
+	})
+	msg = strings.Replace(msg, "mismatched input '<EOF>' expecting", "the expression ends too early, expecting", 1)
+	msg = strings.Replace(msg, "at '<EOF>'", "at the end of the expression", 1)
+	return strings.Replace(msg, "expecting <EOF>", "expecting the end of the expression", 1)
+}
+
+// tokenSet matches a small set of quoted tokens, {']', ','}, which reads
+// ']' or ','.
+var tokenSet = regexp.MustCompile(`\{'[^']+'(, '[^']+')*\}`)
+
+// operandSet matches a parser token set that holds every start of an
+// operand.
+var operandSet = regexp.MustCompile(`\{[^}]*'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER\}`)
+
 // syntaxHint names the operators of other languages that CEL spells
 // differently, when a failed parse holds one outside its string literals:
 // and/or/not, a single = or ===, a pipe, and a lambda arrow. An expression
