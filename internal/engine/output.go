@@ -85,14 +85,33 @@ func AppendYAML(dst []byte, v Value) ([]byte, error) {
 // EncodeYAMLStream writes the documents separated by "---" lines. The first
 // document has no leading "---"; no documents give empty output.
 func EncodeYAMLStream(docs []Value) ([]byte, error) {
-	var out []byte
+	return appendYAMLStream(nil, docs, nil)
+}
+
+// EncodeYAMLStreamSpans is EncodeYAMLStream that also says where each
+// document's own text is: spans[i] is the start and end of document i in
+// the stream, without its "---" line. Callers that need both the stream
+// and each document write the text once and slice it.
+func EncodeYAMLStreamSpans(docs []Value) (stream []byte, spans [][2]int, err error) {
+	spans = make([][2]int, len(docs))
+	stream, err = appendYAMLStream(nil, docs, spans)
+	return stream, spans, err
+}
+
+// appendYAMLStream appends the stream of docs to out, recording each
+// document's span when spans is not nil.
+func appendYAMLStream(out []byte, docs []Value, spans [][2]int) ([]byte, error) {
 	var err error
 	for i, d := range docs {
 		if i > 0 {
 			out = append(out, "---\n"...)
 		}
+		start := len(out)
 		if out, err = AppendYAML(out, d); err != nil {
 			return nil, err
+		}
+		if spans != nil {
+			spans[i] = [2]int{start, len(out)}
 		}
 	}
 	return out, nil

@@ -578,6 +578,30 @@ func TestAppendYAML_errors(t *testing.T) {
 	}
 }
 
+// The spans cut the stream into each document's own text, exactly as
+// AppendYAML writes that document alone, and the stream is the same as
+// EncodeYAMLStream's.
+func TestEncodeYAMLStreamSpans_sliceEachDocument(t *testing.T) {
+	docs := list(om("a", int64(1)), "a\n\n", list(), om("b", list("x", "yes")))
+	stream, spans, err := EncodeYAMLStreamSpans(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, _ := EncodeYAMLStream(docs)
+	if !bytes.Equal(stream, whole) {
+		t.Fatalf("stream %q differs from EncodeYAMLStream's %q", stream, whole)
+	}
+	if len(spans) != len(docs) {
+		t.Fatalf("%d spans for %d documents", len(spans), len(docs))
+	}
+	for i, d := range docs {
+		alone, _ := AppendYAML(nil, d)
+		if got := stream[spans[i][0]:spans[i][1]]; !bytes.Equal(got, alone) {
+			t.Errorf("document %d: span gives %q, want %q", i, got, alone)
+		}
+	}
+}
+
 func TestEncodeYAMLStream_documents(t *testing.T) {
 	cases := []struct {
 		name string

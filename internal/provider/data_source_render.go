@@ -240,23 +240,14 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 	// Each document is encoded and converted once; result, documents and
 	// manifests share the converted values. The YAML stream is written
 	// once and yaml_documents are slices of it.
-	var buf []byte
-	bounds := make([][2]int, len(docs)) // where each document starts and ends in buf
-	for i, doc := range docs {
-		if i > 0 {
-			buf = append(buf, "---\n"...)
-		}
-		bounds[i][0] = len(buf)
-		buf, err = engine.AppendYAML(buf, doc)
-		if err != nil {
-			return fail("Template rendering failed", err.Error())
-		}
-		bounds[i][1] = len(buf)
+	buf, spans, err := engine.EncodeYAMLStreamSpans(docs)
+	if err != nil {
+		return fail("Template rendering failed", err.Error())
 	}
 	stream := string(buf)
 	yamlDocs := make([]tftypes.Value, len(docs))
 	for i := range docs {
-		yamlDocs[i] = tftypes.NewValue(tftypes.String, stream[bounds[i][0]:bounds[i][1]])
+		yamlDocs[i] = tftypes.NewValue(tftypes.String, stream[spans[i][0]:spans[i][1]])
 	}
 	var jsonDoc engine.Value = docs
 	if len(docs) == 0 {
