@@ -224,13 +224,7 @@ func (ce *celEnvironment) closestFunction(fn string) string {
 	if s := nearest(fn, ce.names, typoLimit(fn), true); s != "" || len(fn) < 4 {
 		return s
 	}
-	lf := strings.ToLower(fn)
-	for _, n := range ce.names {
-		if strings.HasPrefix(strings.ToLower(n), lf) {
-			return n
-		}
-	}
-	return ""
+	return withPrefix(fn, ce.names)
 }
 
 // templateHelpers declares json.encode/decode, yaml.encode/decode and

@@ -238,6 +238,19 @@ func nearest(name string, cands []string, limit int, fold bool) string {
 	return best
 }
 
+// withPrefix returns the first candidate that begins with name, ignoring
+// case: what a shortened name (upper, maxProp) stands for. It gives ""
+// when none does.
+func withPrefix(name string, cands []string) string {
+	ln := strings.ToLower(name)
+	for _, c := range cands {
+		if strings.HasPrefix(strings.ToLower(c), ln) {
+			return c
+		}
+	}
+	return ""
+}
+
 // typoLimit is the edit distance below which a name counts as a typo of
 // another: 3, or 2 for names of three characters or fewer.
 func typoLimit(name string) int {

@@ -564,12 +564,7 @@ func schMeantKeyword(k string) string {
 	if best != "" || len(k) < 4 {
 		return best
 	}
-	for _, kw := range schKeywords {
-		if strings.HasPrefix(strings.ToLower(kw), lk) {
-			return kw
-		}
-	}
-	return ""
+	return withPrefix(k, schKeywords)
 }
 
 // schCheckKeywords refuses a key of a schema that is not a keyword but is
