@@ -66,15 +66,15 @@ func (p *program) missingKeyHint(act interpreter.Activation, id int64) string {
 		}
 		operand, key, dotted = sel.Operand(), sel.FieldName(), true
 	case celast.CallKind:
-		c := node.AsCall()
-		if c.FunctionName() != "_[_]" || len(c.Args()) != 2 || c.Args()[1].Kind() != celast.LiteralKind {
+		on, idx, ok := indexCall(node)
+		if !ok || idx.Kind() != celast.LiteralKind {
 			return ""
 		}
-		s, ok := c.Args()[1].AsLiteral().(types.String)
+		s, ok := idx.AsLiteral().(types.String)
 		if !ok {
 			return ""
 		}
-		operand, key = c.Args()[0], string(s)
+		operand, key = on, string(s)
 	default:
 		return ""
 	}
@@ -354,24 +354,32 @@ func blankStrings(expr string) string {
 
 // negativeIndexHint explains `xs[-1]`: CEL has no negative indexes.
 func (p *program) negativeIndexHint(id int64) string {
-	node := p.node(id)
-	if node == nil || node.Kind() != celast.CallKind {
+	_, idx, ok := indexCall(p.node(id))
+	if !ok {
 		return ""
+	}
+	negative := idx.Kind() == celast.CallKind && idx.AsCall().FunctionName() == "-_"
+	if idx.Kind() == celast.LiteralKind {
+		n, isInt := idx.AsLiteral().(types.Int)
+		negative = isInt && n < 0
+	}
+	if !negative {
+		return ""
+	}
+	return "; CEL has no negative indexes: the last element is xs[size(xs) - 1]"
+}
+
+// indexCall splits node, when it is an index `operand[index]`, into its
+// two parts.
+func indexCall(node celast.Expr) (operand, index celast.Expr, ok bool) {
+	if node == nil || node.Kind() != celast.CallKind {
+		return nil, nil, false
 	}
 	c := node.AsCall()
 	if c.FunctionName() != "_[_]" || len(c.Args()) != 2 {
-		return ""
+		return nil, nil, false
 	}
-	idx := c.Args()[1]
-	if idx.Kind() == celast.LiteralKind {
-		if n, ok := idx.AsLiteral().(types.Int); ok && n < 0 {
-			return "; CEL has no negative indexes: the last element is xs[size(xs) - 1]"
-		}
-	}
-	if idx.Kind() == celast.CallKind && idx.AsCall().FunctionName() == "-_" {
-		return "; CEL has no negative indexes: the last element is xs[size(xs) - 1]"
-	}
-	return ""
+	return c.Args()[0], c.Args()[1], true
 }
 
 // selectedField gives the field name when node id is a field selection.
