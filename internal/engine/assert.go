@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -24,7 +25,7 @@ func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *compil
 	case yaml.ScalarNode:
 		s, ok := stringScalar(n)
 		if !ok {
-			return nil, cerr(n, path, "$assert takes a CEL expression string (or a list of them), got "+aKind(n))
+			return nil, cerr(n, path, "$assert takes a CEL expression string (or a list of them), got "+yamlnode.AKind(n))
 		}
 		a.conds = append(a.conds, newExprRef(exprRef{text: s, shown: s, node: n, path: path, bare: "$assert"}))
 	case yaml.SequenceNode:
@@ -32,7 +33,7 @@ func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *compil
 			s, ok := stringScalar(c)
 			ip := path + "[" + itoa(i) + "]"
 			if !ok {
-				return nil, cerr(c, ip, "each $assert entry must be a CEL expression string, got "+aKind(deref(c)))
+				return nil, cerr(c, ip, "each $assert entry must be a CEL expression string, got "+yamlnode.AKind(deref(c)))
 			}
 			a.conds = append(a.conds, newExprRef(exprRef{text: s, shown: s, node: deref(c), path: ip, bare: "$assert"}))
 		}
@@ -40,7 +41,7 @@ func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *compil
 			return nil, cerr(n, path, "$assert has an empty list: give at least one expression")
 		}
 	default:
-		return nil, cerr(n, path, "$assert takes a CEL expression string (or a list of them), got "+aKind(n))
+		return nil, cerr(n, path, "$assert takes a CEL expression string (or a list of them), got "+yamlnode.AKind(n))
 	}
 	if msgNode != nil {
 		t, err := compileText(msgNode, path+".$msg", "$msg")

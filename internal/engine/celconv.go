@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -809,17 +810,17 @@ func decodeYAML(s string) (Value, error) {
 		}
 		return nil, errors.New("the text holds more than one YAML document")
 	}
-	val, nerr := plainValue(&doc)
+	val, nerr := yamlnode.Plain(&doc)
 	if nerr != nil {
-		msg := nerr.msg
+		msg := nerr.Msg
 		switch {
 		case strings.HasPrefix(msg, "duplicate key"):
 			msg = "duplicate key"
 		case strings.HasPrefix(msg, "unsupported YAML tag"):
 			msg = "unsupported YAML tag: only the core tags (!!str, !!int, !!float, !!bool, !!null, !!map, !!seq) are allowed"
 		}
-		if nerr.node != nil && nerr.node.Line > 0 {
-			return nil, fmt.Errorf("line %d: %s", nerr.node.Line, msg)
+		if nerr.Node != nil && nerr.Node.Line > 0 {
+			return nil, fmt.Errorf("line %d: %s", nerr.Node.Line, msg)
 		}
 		return nil, errors.New(msg)
 	}

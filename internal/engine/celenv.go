@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/functions"
@@ -221,10 +222,10 @@ func unknownFunctionMsg(fn, hint string) string {
 // one that the name begins (upper: upperAscii). It gives "" when none is
 // close.
 func (ce *celEnvironment) closestFunction(fn string) string {
-	if s := nearest(fn, ce.names, typoLimit(fn), true); s != "" || len(fn) < 4 {
+	if s := hint.Nearest(fn, ce.names, hint.TypoLimit(fn), true); s != "" || len(fn) < 4 {
 		return s
 	}
-	return withPrefix(fn, ce.names)
+	return hint.WithPrefix(fn, ce.names)
 }
 
 // templateHelpers declares json.encode/decode, yaml.encode/decode and
@@ -500,7 +501,7 @@ func parseError(expr string, iss *cel.Issues) *exprError {
 	if strings.Contains(msg, "recursion") || strings.Contains(msg, "code point") || strings.Contains(msg, "node count") {
 		msg = "the expression is nested too deeply or is too large: " + msg
 	} else if strings.HasPrefix(msg, "Syntax error") {
-		msg = plainSyntax(msg) + syntaxHint(expr)
+		msg = hint.PlainSyntax(msg) + hint.Syntax(expr)
 	}
 	return &exprError{Msg: msg, Offset: off}
 }
@@ -778,7 +779,7 @@ func (p *program) eval(ctx context.Context, act interpreter.Activation, budget *
 		msg += p.negativeIndexHint(id)
 	case strings.HasPrefix(msg, "unsupported index type 'string' in list"):
 		if f, ok := p.selectedField(id); ok {
-			msg = "a list has no field '" + f + "'" + sizeHint(f)
+			msg = "a list has no field '" + f + "'" + hint.Size(f)
 		}
 	}
 	if id != 0 {
@@ -908,7 +909,7 @@ func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) 
 		typeNames = append(typeNames, celTypeNameOf(v))
 	}
 	if better == "" && strings.HasPrefix(msg, "no such overload") {
-		better = "no matching overload for " + callSignature(fn, member, typeNames) + overloadHint(fn, typeNames)
+		better = "no matching overload for " + callSignature(fn, member, typeNames) + hint.Overload(fn, typeNames)
 	}
 	return false, better
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 )
@@ -756,7 +757,7 @@ func TestCELEnv_foreignIdiomsGetTheCELSpelling(t *testing.T) {
 // No foreign name shadows a function of the environment: the hint is for
 // calls that would fail anyway.
 func TestCELEnv_foreignFunctionsAreNotFunctions(t *testing.T) {
-	for name := range foreignFunctions {
+	for _, name := range hint.ForeignFunctionNames() {
 		if celTestCache.isFunction(name) {
 			t.Errorf("%s is a function of the environment; its hint would never be seen", name)
 		}

@@ -4,6 +4,9 @@ import (
 	"math"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -63,7 +66,7 @@ func identPath(text string) []string {
 	}
 	parts := strings.Split(t, ".")
 	for _, p := range parts {
-		if !isIdent(p) {
+		if !lex.IsIdent(p) {
 			return nil
 		}
 	}
@@ -93,8 +96,8 @@ func cerr(n *yaml.Node, path, msg string) *compileError {
 	return &compileError{node: n, path: path, msg: msg, offset: -1}
 }
 
-func fromNodeError(e *nodeError, path string) *compileError {
-	return &compileError{node: e.node, path: path, msg: e.msg, offset: -1}
+func fromNodeError(e *yamlnode.Error, path string) *compileError {
+	return &compileError{node: e.Node, path: path, msg: e.Msg, offset: -1}
 }
 
 func (c *compiler) document(doc *yaml.Node) (tnode, *compileError) {
@@ -150,7 +153,7 @@ func (c *compiler) node(n *yaml.Node, path string) (tnode, *compileError) {
 		c.aliases[n.Alias] = t
 		return t, nil
 	case yaml.ScalarNode:
-		v, err := scalarValue(n)
+		v, err := yamlnode.Scalar(n)
 		if err != nil {
 			return nil, fromNodeError(err, path)
 		}
@@ -212,75 +215,7 @@ func isDirective(k string) bool {
 // suggest returns the directive closest to an unknown $-key, if any is
 // close enough to be a likely typo.
 func suggest(k string) string {
-	return nearest(k, directives, 3, true)
-}
-
-// nearest returns the candidate a misspelt name probably meant: with fold,
-// one equal to it but for case; otherwise the first at the smallest edit
-// distance below limit (compared in lower case with fold). It gives ""
-// when none is that close.
-func nearest(name string, cands []string, limit int, fold bool) string {
-	best, key := "", name
-	if fold {
-		key = strings.ToLower(name)
-	}
-	for _, c := range cands {
-		ck := c
-		if fold {
-			if ck = strings.ToLower(c); ck == key {
-				return c
-			}
-		}
-		if d := editDistance(key, ck); d < limit {
-			best, limit = c, d
-		}
-	}
-	return best
-}
-
-// withPrefix returns the first candidate that begins with name, ignoring
-// case: what a shortened name (upper, maxProp) stands for. It gives ""
-// when none does.
-func withPrefix(name string, cands []string) string {
-	ln := strings.ToLower(name)
-	for _, c := range cands {
-		if strings.HasPrefix(strings.ToLower(c), ln) {
-			return c
-		}
-	}
-	return ""
-}
-
-// typoLimit is the edit distance below which a name counts as a typo of
-// another: 3, or 2 for names of three characters or fewer.
-func typoLimit(name string) int {
-	if len(name) <= 3 {
-		return 2
-	}
-	return 3
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 64
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return hint.Nearest(k, directives, 3, true)
 }
 
 // partners lists, for each partner directive, the directive it needs.
@@ -290,33 +225,13 @@ var partners = [][2]string{
 	{"$if", "$then"}, {"$for", "$do"}, {"$key", "$value"},
 }
 
-// isIdent reports whether s can be a CEL variable name.
-func isIdent(s string) bool {
-	if s == "" || len(s) > 256 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		if ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (i > 0 && ch >= '0' && ch <= '9') {
-			continue
-		}
-		return false
-	}
-	switch s {
-	case "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
-		"import", "let", "loop", "package", "namespace", "return", "var", "void", "while":
-		return false
-	}
-	return true
-}
-
 // stringScalar returns the text of n if it is a string scalar.
 func stringScalar(n *yaml.Node) (string, bool) {
 	n = deref(n)
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
 		return "", false
 	}
-	if checkTag(n) != nil {
+	if yamlnode.CheckTag(n) != nil {
 		return "", false
 	}
 	return n.Value, true

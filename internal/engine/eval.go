@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"go.yaml.in/yaml/v3"
@@ -30,7 +31,7 @@ func compileText(n *yaml.Node, path, what string) (*textTemplate, *compileError)
 	s, ok := stringScalar(n)
 	n = deref(n)
 	if !ok {
-		return nil, cerr(n, path, what+" takes a string with ${{ }} expressions, got "+aKind(n))
+		return nil, cerr(n, path, what+" takes a string with ${{ }} expressions, got "+yamlnode.AKind(n))
 	}
 	segs, xerr := scanSegments(s)
 	if xerr != nil {

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -33,7 +35,7 @@ func (c *compiler) forDir(key, spec *yaml.Node, doP kvPair, path string) (produc
 	sn := deref(spec)
 	s, ok := stringScalar(sn)
 	if !ok {
-		return nil, cerr(sn, path, `$for takes a string "x in EXPR" or "a, b in EXPR", got `+aKind(sn))
+		return nil, cerr(sn, path, `$for takes a string "x in EXPR" or "a, b in EXPR", got `+yamlnode.AKind(sn))
 	}
 	m := forSyntax.FindStringSubmatchIndex(s)
 	if m == nil || strings.TrimSpace(s[m[1]:]) == "" {
@@ -51,7 +53,7 @@ func (c *compiler) forDir(key, spec *yaml.Node, doP kvPair, path string) (produc
 		}
 	}
 	for _, v := range []string{d.v1, d.v2} {
-		if v != "" && !isIdent(v) {
+		if v != "" && !lex.IsIdent(v) {
 			return nil, cerr(sn, path, quote(v)+" is not a valid variable name")
 		}
 	}
@@ -99,7 +101,8 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 			}
 			it.setValue(0, keys[i])
 			if d.v2 != "" {
-				it.setValue(1, c.m.vals[i])
+				_, v := c.m.At(i)
+				it.setValue(1, v)
 			}
 			if err := fn(it); err != nil {
 				return 0, false, err

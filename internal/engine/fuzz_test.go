@@ -19,6 +19,8 @@ import (
 	"testing/fstest"
 	"time"
 	"unicode/utf8"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
 )
 
 // FuzzScanSegments checks the ${{ }} scanner's properties on any string:
@@ -65,7 +67,7 @@ func FuzzScanSegments(f *testing.F) {
 				if s[sg.off:end] != sg.text {
 					t.Fatalf("segment %d: expression text %q is not the input at %d", i, sg.text, sg.off)
 				}
-				if isBlank(sg.text) {
+				if lex.IsBlank(sg.text) {
 					t.Fatalf("segment %d: blank expression accepted", i)
 				}
 				b.WriteString("${{")

@@ -1,6 +1,9 @@
 package engine
 
-import "go.yaml.in/yaml/v3"
+import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
+	"go.yaml.in/yaml/v3"
+)
 
 // $if / $then / $else renders one branch. A missing branch gives nothing.
 
@@ -21,11 +24,11 @@ func (c *compiler) ifDir(key, cond *yaml.Node, thenP, elseP kvPair, path string)
 	if s, ok := stringScalar(cn); ok {
 		d.cond = newExprRef(exprRef{text: s, shown: s, node: cn, path: path, bare: "$if"})
 	} else if cn.Kind == yaml.ScalarNode && cn.ShortTag() == "!!bool" {
-		v, _ := scalarValue(cn)
+		v, _ := yamlnode.Scalar(cn)
 		b := v.(bool)
 		d.constCond = &b
 	} else {
-		return nil, cerr(cn, path, "$if takes a CEL expression string, got "+aKind(cn))
+		return nil, cerr(cn, path, "$if takes a CEL expression string, got "+yamlnode.AKind(cn))
 	}
 	var err *compileError
 	if d.then, err = c.node(thenN, path+".$then"); err != nil {

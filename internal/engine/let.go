@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -27,22 +29,22 @@ func (c *compiler) lets(key, n *yaml.Node, path string) ([]letEntry, *compileErr
 func (c *compiler) bindings(at, n *yaml.Node, path, what string, exprs bool) ([]letEntry, *compileError) {
 	n = deref(n)
 	if n.Kind != yaml.MappingNode {
-		return nil, cerr(at, path, what+", got "+aKind(n))
+		return nil, cerr(at, path, what+", got "+yamlnode.AKind(n))
 	}
 	seen := map[string]*yaml.Node{}
 	var out []letEntry
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		name, kerr := mapKey(k)
+		name, kerr := yamlnode.Key(k)
 		if kerr != nil {
 			return nil, fromNodeError(kerr, path)
 		}
 		ep := joinPath(path, name)
 		if prev, dup := seen[name]; dup {
-			return nil, cerr(k, ep, dupKeyMsg(name, prev))
+			return nil, cerr(k, ep, yamlnode.DupKeyMsg(name, prev))
 		}
 		seen[name] = k
-		if !isIdent(name) {
+		if !lex.IsIdent(name) {
 			return nil, cerr(k, ep, quote(name)+" is not a valid variable name: use letters, digits and _, not starting with a digit, and not a CEL keyword")
 		}
 		e := letEntry{name: name, key: k, path: ep}

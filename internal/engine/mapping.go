@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -83,12 +84,12 @@ func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
 	)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		key, kerr := mapKey(k)
+		key, kerr := yamlnode.Key(k)
 		if kerr != nil {
 			return nil, fromNodeError(kerr, path)
 		}
 		if prev, dup := seen[key]; dup {
-			return nil, cerr(k, joinPath(path, key), dupKeyMsg(key, prev))
+			return nil, cerr(k, joinPath(path, key), yamlnode.DupKeyMsg(key, prev))
 		}
 		seen[key] = k
 		p := kvPair{k: deref(k), v: v, key: key}

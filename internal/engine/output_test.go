@@ -550,7 +550,7 @@ func TestAppendYAML_errors(t *testing.T) {
 	}{
 		{"unknown", Unknown{}, "a value is not known yet, so it cannot be written out"},
 		{"nested unknown", om("a", list(int64(1), Unknown{})), "a value is not known yet, so it cannot be written out"},
-		{"unknown stream", UnknownStream, "cannot write a value of Go type engine.unknownStream"},
+		{"unknown stream", UnknownStream, "cannot write a value of Go type value.unknownStream"},
 		{"int", om("a", 1), "cannot write a value of Go type int"},
 		{"map", map[string]any{"secret": "s3cr3t"}, "cannot write a value of Go type map[string]interface {}"},
 	}

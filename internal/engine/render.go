@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"go.yaml.in/yaml/v3"
@@ -320,7 +321,7 @@ func (r *renderer) evalExpr(x *exprRef, sc *scope, fr *frame) (ref.Val, error) {
 	msg, hinted := explain(xerr.Msg, sc)
 	if !hinted {
 		// A close name is the likelier mistake; one hint at a time.
-		msg += bareHint(x, xerr.Msg)
+		msg += hint.Bare(x.bare, x.text, xerr.Msg)
 	}
 	return nil, &Error{Pos: p0, Path: x.path, Msg: msg, Expr: x.shown, Offset: off, Chain: fr.chain, Limit: xerr.Limit}
 }
@@ -340,7 +341,7 @@ func explain(msg string, sc *scope) (out string, hinted bool) {
 		if s := closestName(name, sc); s != "" {
 			return out + "; did you mean '" + s + "'?", true
 		}
-		if w, ok := foreignNames[name]; ok {
+		if w, ok := hint.ForeignName(name); ok {
 			return out + "; CEL writes " + w, true
 		}
 		return out, false
@@ -366,7 +367,7 @@ func closestName(name string, sc *scope) string {
 			}
 		}
 	}
-	return nearest(name, names, typoLimit(name), false)
+	return hint.Nearest(name, names, hint.TypoLimit(name), false)
 }
 
 // fastPath reads a variable, or a chain of field selections on a map from
@@ -447,7 +448,7 @@ func (r *renderer) evalBool(x *exprRef, sc *scope, fr *frame, what string) (val,
 		return false, true, nil
 	}
 	return false, false, &Error{Pos: Pos{File: fr.file, Line: x.node.Line, Column: x.node.Column}, Path: x.path,
-		Msg: what + " must be a bool, got " + celTypeName(v) + "; " + noTruthiness, Expr: x.shown, Offset: -1, Chain: fr.chain}
+		Msg: what + " must be a bool, got " + celTypeName(v) + "; " + hint.NoTruthiness, Expr: x.shown, Offset: -1, Chain: fr.chain}
 }
 
 func celTypeName(v ref.Val) string {

@@ -1,6 +1,10 @@
 package engine
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
+)
 
 // segment is one piece of a string scanned for ${{ }}.
 type segment struct {
@@ -76,7 +80,7 @@ func scanSegments(s string) ([]segment, *exprError) {
 				}
 				return nil, err
 			}
-			if isBlank(s[start:end]) {
+			if lex.IsBlank(s[start:end]) {
 				return nil, &exprError{Msg: "empty expression", Offset: j}
 			}
 			segs = append(segs, segment{text: s[start:end], expr: true, off: start})
@@ -113,21 +117,21 @@ func scanExpr(s string, start int) (int, *exprError) {
 			// A stray "}" at depth 0 is CEL's to report.
 			i++
 		case c == '\'' || c == '"':
-			next, err := skipString(s, i, i, false)
+			next, err := lex.SkipString(s, i, i, false)
 			if err != nil {
-				return -1, err
+				return -1, &exprError{Msg: err.Msg, Offset: err.Offset}
 			}
 			i = next
-		case isIdentByte(c):
+		case lex.IsIdentByte(c):
 			k := i + 1
-			for k < len(s) && isIdentByte(s[k]) {
+			for k < len(s) && lex.IsIdentByte(s[k]) {
 				k++
 			}
 			if k < len(s) && (s[k] == '\'' || s[k] == '"') {
-				if raw, ok := stringPrefix(s[i:k]); ok {
-					next, err := skipString(s, i, k, raw)
+				if raw, ok := lex.StringPrefix(s[i:k]); ok {
+					next, err := lex.SkipString(s, i, k, raw)
 					if err != nil {
-						return -1, err
+						return -1, &exprError{Msg: err.Msg, Offset: err.Offset}
 					}
 					i = next
 					continue
@@ -143,76 +147,4 @@ func scanExpr(s string, start int) (int, *exprError) {
 		msg = "unclosed ${{: a { in the expression has no matching }"
 	}
 	return -1, &exprError{Msg: msg, Offset: -1}
-}
-
-// skipString skips the CEL string literal whose token starts at tok (its
-// prefix, if any) and whose opening quote is at q. It returns the index just
-// after the closing quote. In a raw string a backslash does not escape.
-func skipString(s string, tok, q int, raw bool) (int, *exprError) {
-	quote := s[q]
-	if q+2 < len(s) && s[q+1] == quote && s[q+2] == quote {
-		// Triple-quoted: may span lines, ends at the first unescaped
-		// triple quote.
-		for i := q + 3; i < len(s); {
-			c := s[i]
-			if c == '\\' && !raw {
-				i += 2
-				continue
-			}
-			if c == quote && i+2 < len(s) && s[i+1] == quote && s[i+2] == quote {
-				return i + 3, nil
-			}
-			i++
-		}
-		return -1, &exprError{Msg: "unterminated string literal", Offset: tok}
-	}
-	for i := q + 1; i < len(s); {
-		switch c := s[i]; {
-		case c == quote:
-			return i + 1, nil
-		case c == '\n' || c == '\r':
-			return -1, &exprError{Msg: "unterminated string literal: a quoted string cannot span lines; use ''' or \"\"\"", Offset: tok}
-		case c == '\\' && !raw:
-			i += 2
-		default:
-			i++
-		}
-	}
-	return -1, &exprError{Msg: "unterminated string literal", Offset: tok}
-}
-
-// stringPrefix reports whether p is a CEL string literal prefix (r, b, and
-// their two-letter combinations, any case), and whether it makes the
-// literal raw.
-func stringPrefix(p string) (raw, ok bool) {
-	switch len(p) {
-	case 1:
-		switch p[0] {
-		case 'r', 'R':
-			return true, true
-		case 'b', 'B':
-			return false, true
-		}
-	case 2:
-		a, b := p[0]|0x20, p[1]|0x20 // ASCII lower case
-		if (a == 'b' && b == 'r') || (a == 'r' && b == 'b') {
-			return true, true
-		}
-	}
-	return false, false
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-}
-
-func isBlank(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ' ', '\t', '\n', '\r', '\f', '\v':
-		default:
-			return false
-		}
-	}
-	return true
 }

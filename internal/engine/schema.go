@@ -38,16 +38,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"go.yaml.in/yaml/v3"
 )
-
-// nodeError is an error at a node of the template.
-type nodeError struct {
-	node *yaml.Node
-	msg  string
-}
 
 // binding is a name and a value.
 type binding struct {
@@ -84,9 +80,9 @@ const (
 var schTypeNames = []string{"array", "boolean", "integer", "null", "number", "object", "string"}
 
 // compileSchemaSet compiles the value of a $schema key.
-func compileSchemaSet(n *yaml.Node) (*schemaSet, *nodeError) {
+func compileSchemaSet(n *yaml.Node) (*schemaSet, *yamlnode.Error) {
 	if n == nil {
-		return nil, &nodeError{msg: "$schema must be a mapping from variable name to schema"}
+		return nil, &yamlnode.Error{Msg: "$schema must be a mapping from variable name to schema"}
 	}
 	for n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 		n = n.Content[0]
@@ -95,7 +91,7 @@ func compileSchemaSet(n *yaml.Node) (*schemaSet, *nodeError) {
 		n = n.Alias
 	}
 	if n.Kind != yaml.MappingNode {
-		return nil, &nodeError{node: n, msg: "$schema must be a mapping from variable name to schema, e.g. `env: string` or `replicas: {type: integer}`"}
+		return nil, &yamlnode.Error{Node: n, Msg: "$schema must be a mapping from variable name to schema, e.g. `env: string` or `replicas: {type: integer}`"}
 	}
 	set := &schemaSet{}
 	seen := map[string]*yaml.Node{}
@@ -105,10 +101,10 @@ func compileSchemaSet(n *yaml.Node) (*schemaSet, *nodeError) {
 			k = k.Alias
 		}
 		if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" || k.Value == "" {
-			return nil, &nodeError{node: k, msg: "$schema keys must be variable names"}
+			return nil, &yamlnode.Error{Node: k, Msg: "$schema keys must be variable names"}
 		}
 		if first, dup := seen[k.Value]; dup {
-			return nil, &nodeError{node: k, msg: fmt.Sprintf("variable %q appears twice in $schema (first at line %d)", k.Value, first.Line)}
+			return nil, &yamlnode.Error{Node: k, Msg: fmt.Sprintf("variable %q appears twice in $schema (first at line %d)", k.Value, first.Line)}
 		}
 		seen[k.Value] = k
 		sv, err := compileSchemaVar(k.Value, len(set.vars), v)
@@ -121,10 +117,10 @@ func compileSchemaSet(n *yaml.Node) (*schemaSet, *nodeError) {
 }
 
 // compileSchemaVar compiles the schema of one variable.
-func compileSchemaVar(name string, idx int, n *yaml.Node) (schemaVar, *nodeError) {
+func compileSchemaVar(name string, idx int, n *yaml.Node) (schemaVar, *yamlnode.Error) {
 	sv := schemaVar{name: name}
-	fail := func(node *yaml.Node, format string, args ...any) (schemaVar, *nodeError) {
-		return sv, &nodeError{node: node, msg: fmt.Sprintf("invalid schema for %q: ", name) + fmt.Sprintf(format, args...)}
+	fail := func(node *yaml.Node, format string, args ...any) (schemaVar, *yamlnode.Error) {
+		return sv, &yamlnode.Error{Node: node, Msg: fmt.Sprintf("invalid schema for %q: ", name) + fmt.Sprintf(format, args...)}
 	}
 	target := n
 	if target.Kind == yaml.AliasNode && target.Alias != nil {
@@ -149,16 +145,16 @@ func compileSchemaVar(name string, idx int, n *yaml.Node) (schemaVar, *nodeError
 		doc = b
 	case target.Kind == yaml.MappingNode:
 		c := &schConv{ptrs: ptrs, keys: map[string]*yaml.Node{}}
-		var err *nodeError
+		var err *yamlnode.Error
 		tree, err = c.value(n, "", 0)
 		if err != nil {
-			return fail(err.node, "%s", err.msg)
+			return fail(err.Node, "%s", err.Msg)
 		}
 		if bad := schCheckRefs(tree, "", ptrs); bad != nil {
-			return fail(bad.node, "%s", bad.msg)
+			return fail(bad.Node, "%s", bad.Msg)
 		}
 		if bad := schCheckKeywords(tree, "", c.keys); bad != nil {
-			return fail(bad.node, "%s", bad.msg)
+			return fail(bad.Node, "%s", bad.Msg)
 		}
 		doc = schInstance(tree)
 		if m, ok := tree.(*Map); ok {
@@ -188,7 +184,7 @@ func compileSchemaVar(name string, idx int, n *yaml.Node) (schemaVar, *nodeError
 			if node == nil {
 				node = n
 			}
-			return sv, &nodeError{node: node, msg: fmt.Sprintf("default for %q does not match its schema: %s", name, strings.Join(fs, "; "))}
+			return sv, &yamlnode.Error{Node: node, Msg: fmt.Sprintf("default for %q does not match its schema: %s", name, strings.Join(fs, "; "))}
 		}
 	}
 	return sv, nil
@@ -354,17 +350,17 @@ type schConv struct {
 	nodes int
 }
 
-func (c *schConv) value(n *yaml.Node, ptr string, depth int) (Value, *nodeError) {
+func (c *schConv) value(n *yaml.Node, ptr string, depth int) (Value, *yamlnode.Error) {
 	c.nodes++
 	if c.nodes > schMaxNodes {
-		return nil, &nodeError{node: n, msg: fmt.Sprintf("the schema has more than %d nodes once aliases are expanded", schMaxNodes)}
+		return nil, &yamlnode.Error{Node: n, Msg: fmt.Sprintf("the schema has more than %d nodes once aliases are expanded", schMaxNodes)}
 	}
 	if depth > schMaxDepth {
-		return nil, &nodeError{node: n, msg: fmt.Sprintf("the schema nests more than %d levels deep", schMaxDepth)}
+		return nil, &yamlnode.Error{Node: n, Msg: fmt.Sprintf("the schema nests more than %d levels deep", schMaxDepth)}
 	}
 	if n.Kind == yaml.AliasNode {
 		if n.Alias == nil {
-			return nil, &nodeError{node: n, msg: "unknown alias"}
+			return nil, &yamlnode.Error{Node: n, Msg: "unknown alias"}
 		}
 		n = n.Alias
 	}
@@ -375,7 +371,7 @@ func (c *schConv) value(n *yaml.Node, ptr string, depth int) (Value, *nodeError)
 	switch n.Kind {
 	case yaml.MappingNode:
 		if tag != "!!map" {
-			return nil, &nodeError{node: n, msg: fmt.Sprintf("unsupported tag %s", n.Tag)}
+			return nil, &yamlnode.Error{Node: n, Msg: fmt.Sprintf("unsupported tag %s", n.Tag)}
 		}
 		m := NewMap(len(n.Content) / 2)
 		lines := map[string]int{}
@@ -385,17 +381,17 @@ func (c *schConv) value(n *yaml.Node, ptr string, depth int) (Value, *nodeError)
 				k = k.Alias
 			}
 			if k.Kind != yaml.ScalarNode {
-				return nil, &nodeError{node: k, msg: "mapping keys must be strings"}
+				return nil, &yamlnode.Error{Node: k, Msg: "mapping keys must be strings"}
 			}
 			switch k.ShortTag() {
 			case "!!merge":
-				return nil, &nodeError{node: k, msg: "merge keys (<<) are not supported"}
+				return nil, &yamlnode.Error{Node: k, Msg: "merge keys (<<) are not supported"}
 			case "!!str", "!!int", "!!float", "!!bool":
 			default:
-				return nil, &nodeError{node: k, msg: "mapping keys must be strings"}
+				return nil, &yamlnode.Error{Node: k, Msg: "mapping keys must be strings"}
 			}
 			if line, dup := lines[k.Value]; dup {
-				return nil, &nodeError{node: k, msg: fmt.Sprintf("key %s appears twice (first at line %d)", schQuoteJSON(k.Value), line)}
+				return nil, &yamlnode.Error{Node: k, Msg: fmt.Sprintf("key %s appears twice (first at line %d)", schQuoteJSON(k.Value), line)}
 			}
 			lines[k.Value] = k.Line
 			kp := ptr + "/" + schPointerToken(k.Value)
@@ -413,7 +409,7 @@ func (c *schConv) value(n *yaml.Node, ptr string, depth int) (Value, *nodeError)
 		return m, nil
 	case yaml.SequenceNode:
 		if tag != "!!seq" {
-			return nil, &nodeError{node: n, msg: fmt.Sprintf("unsupported tag %s", n.Tag)}
+			return nil, &yamlnode.Error{Node: n, Msg: fmt.Sprintf("unsupported tag %s", n.Tag)}
 		}
 		l := make([]Value, 0, len(n.Content))
 		for i, item := range n.Content {
@@ -427,24 +423,24 @@ func (c *schConv) value(n *yaml.Node, ptr string, depth int) (Value, *nodeError)
 	case yaml.ScalarNode:
 		return schScalar(n)
 	}
-	return nil, &nodeError{node: n, msg: "unsupported YAML node"}
+	return nil, &yamlnode.Error{Node: n, Msg: "unsupported YAML node"}
 }
 
 // schScalar converts a scalar by its YAML 1.2 core tag.
-func schScalar(n *yaml.Node) (Value, *nodeError) {
+func schScalar(n *yaml.Node) (Value, *yamlnode.Error) {
 	switch tag := n.ShortTag(); tag {
 	case "!!null":
 		return nil, nil
 	case "!!bool":
 		var b bool
 		if err := n.Decode(&b); err != nil {
-			return nil, &nodeError{node: n, msg: "not a valid boolean"}
+			return nil, &yamlnode.Error{Node: n, Msg: "not a valid boolean"}
 		}
 		return b, nil
 	case "!!int":
 		var v any
 		if err := n.Decode(&v); err != nil {
-			return nil, &nodeError{node: n, msg: "not a valid integer"}
+			return nil, &yamlnode.Error{Node: n, Msg: "not a valid integer"}
 		}
 		switch x := v.(type) {
 		case int:
@@ -456,20 +452,20 @@ func schScalar(n *yaml.Node) (Value, *nodeError) {
 		case float64:
 			return x, nil
 		}
-		return nil, &nodeError{node: n, msg: "not a valid integer"}
+		return nil, &yamlnode.Error{Node: n, Msg: "not a valid integer"}
 	case "!!float":
 		var f float64
 		if err := n.Decode(&f); err != nil {
-			return nil, &nodeError{node: n, msg: "not a valid number"}
+			return nil, &yamlnode.Error{Node: n, Msg: "not a valid number"}
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, &nodeError{node: n, msg: "numbers in a schema must be finite"}
+			return nil, &yamlnode.Error{Node: n, Msg: "numbers in a schema must be finite"}
 		}
 		return f, nil
 	case "!!str", "!!timestamp", "!!binary":
 		return n.Value, nil
 	default:
-		return nil, &nodeError{node: n, msg: fmt.Sprintf("unsupported tag %s", n.Tag)}
+		return nil, &yamlnode.Error{Node: n, Msg: fmt.Sprintf("unsupported tag %s", n.Tag)}
 	}
 }
 
@@ -480,7 +476,7 @@ func schPointerToken(k string) string {
 
 // schCheckRefs rejects what the library would accept but the engine
 // does not: references to other documents.
-func schCheckRefs(v Value, ptr string, ptrs map[string]*yaml.Node) *nodeError {
+func schCheckRefs(v Value, ptr string, ptrs map[string]*yaml.Node) *yamlnode.Error {
 	switch x := v.(type) {
 	case *Map:
 		for i := 0; i < x.Len(); i++ {
@@ -488,7 +484,7 @@ func schCheckRefs(v Value, ptr string, ptrs map[string]*yaml.Node) *nodeError {
 			kp := ptr + "/" + schPointerToken(k)
 			if k == "$ref" || k == "$dynamicRef" || k == "$recursiveRef" {
 				if s, ok := val.(string); ok && !strings.HasPrefix(s, "#") {
-					return &nodeError{node: ptrs[kp], msg: fmt.Sprintf("%s %s: a schema may only refer to itself, e.g. \"#/$defs/name\"", k, schQuoteJSON(s))}
+					return &yamlnode.Error{Node: ptrs[kp], Msg: fmt.Sprintf("%s %s: a schema may only refer to itself, e.g. \"#/$defs/name\"", k, schQuoteJSON(s))}
 				}
 			}
 			if err := schCheckRefs(val, kp, ptrs); err != nil {
@@ -557,14 +553,14 @@ func schMeantKeyword(k string) string {
 		if len(kw) <= 5 {
 			limit = 1
 		}
-		if d := editDistance(lk, lkw); d <= limit && d < bestD {
+		if d := hint.EditDistance(lk, lkw); d <= limit && d < bestD {
 			best, bestD = kw, d
 		}
 	}
 	if best != "" || len(k) < 4 {
 		return best
 	}
-	return withPrefix(k, schKeywords)
+	return hint.WithPrefix(k, schKeywords)
 }
 
 // schCheckKeywords refuses a key of a schema that is not a keyword but is
@@ -574,7 +570,7 @@ func schMeantKeyword(k string) string {
 // Property names, $defs names and data (enum, const, default, examples)
 // are not keywords and are never checked. keys holds the key node of every
 // entry, by JSON pointer, for the error's position.
-func schCheckKeywords(v Value, ptr string, keys map[string]*yaml.Node) *nodeError {
+func schCheckKeywords(v Value, ptr string, keys map[string]*yaml.Node) *yamlnode.Error {
 	m, ok := v.(*Map)
 	if !ok {
 		return nil
@@ -584,7 +580,7 @@ func schCheckKeywords(v Value, ptr string, keys map[string]*yaml.Node) *nodeErro
 		kp := ptr + "/" + schPointerToken(k)
 		if !slices.Contains(schKeywords, k) && !strings.HasPrefix(k, "x-") {
 			if s := schMeantKeyword(k); s != "" {
-				return &nodeError{node: keys[kp], msg: fmt.Sprintf("unknown keyword %s; did you mean %s? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing; for a note of your own, use description, $comment or an x- key)", schQuoteJSON(k), schQuoteJSON(s))}
+				return &yamlnode.Error{Node: keys[kp], Msg: fmt.Sprintf("unknown keyword %s; did you mean %s? (JSON Schema ignores unknown keywords, so a misspelt one would check nothing; for a note of your own, use description, $comment or an x- key)", schQuoteJSON(k), schQuoteJSON(s))}
 			}
 			continue
 		}

@@ -25,7 +25,7 @@ func mustCompileSchema(t testing.TB, src string) *schemaSet {
 	t.Helper()
 	s, err := compileSchemaSet(schemaNode(t, src))
 	if err != nil {
-		t.Fatalf("compileSchemaSet: %d:%d: %s", err.node.Line, err.node.Column, err.msg)
+		t.Fatalf("compileSchemaSet: %d:%d: %s", err.Node.Line, err.Node.Column, err.Msg)
 	}
 	return s
 }
@@ -37,10 +37,10 @@ func compileSchemaErr(t testing.TB, src string) string {
 	if err == nil {
 		t.Fatalf("compileSchemaSet succeeded: %+v", s)
 	}
-	if err.node == nil {
-		return "?:?: " + err.msg
+	if err.Node == nil {
+		return "?:?: " + err.Msg
 	}
-	return fmt.Sprintf("%d:%d: %s", err.node.Line, err.node.Column, err.msg)
+	return fmt.Sprintf("%d:%d: %s", err.Node.Line, err.Node.Column, err.Msg)
 }
 
 func schLookup(vars map[string]Value) func(string) (Value, bool) {
@@ -595,7 +595,7 @@ env: {enum: [dev, prod]}
 `)
 	for b.Loop() {
 		if _, err := compileSchemaSet(n); err != nil {
-			b.Fatal(err.msg)
+			b.Fatal(err.Msg)
 		}
 	}
 }

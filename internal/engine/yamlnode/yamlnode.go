@@ -1,12 +1,21 @@
-package engine
+package yamlnode
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
+
+// Error is an error at a node of the template: the caller turns it into a
+// positioned error with the file, the directive path and the include chain.
+type Error struct {
+	Node *yaml.Node
+	Msg  string
+}
 
 // This file turns parsed YAML nodes that hold plain data into engine
 // values. Templates, yaml.decode and $schema defaults all go through it, so
@@ -14,40 +23,40 @@ import (
 // resolves it (`yes` and `on` are strings), ints as int64, floats as
 // float64.
 
-// maxAliasExpansion bounds how many nodes plainValue may produce when
+// maxAliasExpansion bounds how many nodes Plain may produce when
 // aliases repeat a subtree, so a "billion laughs" document fails fast.
 const maxAliasExpansion = 1_000_000
 
-// plainValue converts n, which holds no directives, to a Value. Aliases are
+// Plain converts n, which holds no directives, to a Value. Aliases are
 // followed; a document whose aliases would expand past maxAliasExpansion
 // nodes is an error.
-func plainValue(n *yaml.Node) (Value, *nodeError) {
+func Plain(n *yaml.Node) (value.Value, *Error) {
 	budget := maxAliasExpansion
-	return plainValueBudget(n, &budget, 0)
+	return plainBudget(n, &budget, 0)
 }
 
-func plainValueBudget(n *yaml.Node, budget *int, depth int) (Value, *nodeError) {
+func plainBudget(n *yaml.Node, budget *int, depth int) (value.Value, *Error) {
 	*budget--
 	if *budget < 0 {
-		return nil, &nodeError{node: n, msg: "YAML aliases expand to more than 1000000 nodes (alias bomb?)"}
+		return nil, &Error{Node: n, Msg: "YAML aliases expand to more than 1000000 nodes (alias bomb?)"}
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return plainValueBudget(n.Content[0], budget, depth)
+		return plainBudget(n.Content[0], budget, depth)
 	case yaml.AliasNode:
 		if depth > 10000 {
-			return nil, &nodeError{node: n, msg: "YAML aliases nest too deep"}
+			return nil, &Error{Node: n, Msg: "YAML aliases nest too deep"}
 		}
-		return plainValueBudget(n.Alias, budget, depth+1)
+		return plainBudget(n.Alias, budget, depth+1)
 	case yaml.ScalarNode:
-		return scalarValue(n)
+		return Scalar(n)
 	case yaml.SequenceNode:
-		out := make([]Value, 0, len(n.Content))
+		out := make([]value.Value, 0, len(n.Content))
 		for _, c := range n.Content {
-			v, err := plainValueBudget(c, budget, depth)
+			v, err := plainBudget(c, budget, depth)
 			if err != nil {
 				return nil, err
 			}
@@ -55,19 +64,19 @@ func plainValueBudget(n *yaml.Node, budget *int, depth int) (Value, *nodeError) 
 		}
 		return out, nil
 	case yaml.MappingNode:
-		m := NewMap(len(n.Content) / 2)
+		m := value.NewMap(len(n.Content) / 2)
 		seen := make(map[string]*yaml.Node, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, vn := n.Content[i], n.Content[i+1]
-			key, kerr := mapKey(k)
+			key, kerr := Key(k)
 			if kerr != nil {
 				return nil, kerr
 			}
 			if prev, dup := seen[key]; dup {
-				return nil, &nodeError{node: k, msg: dupKeyMsg(key, prev)}
+				return nil, &Error{Node: k, Msg: DupKeyMsg(key, prev)}
 			}
 			seen[key] = k
-			v, err := plainValueBudget(vn, budget, depth)
+			v, err := plainBudget(vn, budget, depth)
 			if err != nil {
 				return nil, err
 			}
@@ -75,34 +84,35 @@ func plainValueBudget(n *yaml.Node, budget *int, depth int) (Value, *nodeError) 
 		}
 		return m, nil
 	}
-	return nil, &nodeError{node: n, msg: "unsupported YAML node"}
+	return nil, &Error{Node: n, Msg: "unsupported YAML node"}
 }
 
-// mapKey returns the text of a mapping key. Keys must be scalars; merge
+// Key returns the text of a mapping key. Keys must be scalars; merge
 // keys (<<) are refused because their meaning differs between YAML 1.1 and
 // 1.2 readers.
-func mapKey(k *yaml.Node) (string, *nodeError) {
+func Key(k *yaml.Node) (string, *Error) {
 	if k.Kind == yaml.AliasNode && k.Alias != nil {
 		k = k.Alias
 	}
 	if k.Kind != yaml.ScalarNode {
-		return "", &nodeError{node: k, msg: "a mapping key must be a scalar, not " + aKind(k)}
+		return "", &Error{Node: k, Msg: "a mapping key must be a scalar, not " + AKind(k)}
 	}
 	if k.Tag == "!!merge" || (k.Value == "<<" && k.Style == 0) {
-		return "", &nodeError{node: k, msg: "merge keys (<<) are not supported: they mean different things to YAML 1.1 and 1.2 readers; use an alias as a value, $let or $include instead"}
+		return "", &Error{Node: k, Msg: "merge keys (<<) are not supported: they mean different things to YAML 1.1 and 1.2 readers; use an alias as a value, $let or $include instead"}
 	}
-	if err := checkTag(k); err != nil {
+	if err := CheckTag(k); err != nil {
 		return "", err
 	}
 	return k.Value, nil
 }
 
-func dupKeyMsg(key string, prev *yaml.Node) string {
-	return "duplicate key " + quote(key) + ": already written at line " + itoa(prev.Line) + ", column " + itoa(prev.Column)
+// DupKeyMsg is the message for a key written twice in one mapping.
+func DupKeyMsg(key string, prev *yaml.Node) string {
+	return "duplicate key " + strconv.Quote(key) + ": already written at line " + strconv.Itoa(prev.Line) + ", column " + strconv.Itoa(prev.Column)
 }
 
-// checkTag refuses tags other than YAML's core ones.
-func checkTag(n *yaml.Node) *nodeError {
+// CheckTag refuses tags other than YAML's core ones.
+func CheckTag(n *yaml.Node) *Error {
 	switch n.Tag {
 	case "", "!", "!!str", "!!int", "!!float", "!!bool", "!!null", "!!map", "!!seq", "!!timestamp",
 		"tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
@@ -110,14 +120,14 @@ func checkTag(n *yaml.Node) *nodeError {
 		"tag:yaml.org,2002:seq", "tag:yaml.org,2002:timestamp":
 		return nil
 	case "!!binary", "tag:yaml.org,2002:binary":
-		return &nodeError{node: n, msg: "!!binary is not supported: write the base64 text as a plain string"}
+		return &Error{Node: n, Msg: "!!binary is not supported: write the base64 text as a plain string"}
 	}
-	return &nodeError{node: n, msg: "unsupported YAML tag " + n.Tag + ": only the core tags (!!str, !!int, !!float, !!bool, !!null, !!map, !!seq) are allowed"}
+	return &Error{Node: n, Msg: "unsupported YAML tag " + n.Tag + ": only the core tags (!!str, !!int, !!float, !!bool, !!null, !!map, !!seq) are allowed"}
 }
 
-// scalarValue converts one scalar node.
-func scalarValue(n *yaml.Node) (Value, *nodeError) {
-	if err := checkTag(n); err != nil {
+// Scalar converts one scalar node.
+func Scalar(n *yaml.Node) (value.Value, *Error) {
+	if err := CheckTag(n); err != nil {
 		return nil, err
 	}
 	switch n.ShortTag() {
@@ -126,7 +136,7 @@ func scalarValue(n *yaml.Node) (Value, *nodeError) {
 	case "!!bool":
 		var b bool
 		if err := n.Decode(&b); err != nil {
-			return nil, &nodeError{node: n, msg: "invalid boolean"}
+			return nil, &Error{Node: n, Msg: "invalid boolean"}
 		}
 		return b, nil
 	case "!!int":
@@ -134,13 +144,13 @@ func scalarValue(n *yaml.Node) (Value, *nodeError) {
 	case "!!float":
 		var f float64
 		if err := n.Decode(&f); err != nil {
-			return nil, &nodeError{node: n, msg: "invalid float"}
+			return nil, &Error{Node: n, Msg: "invalid float"}
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			// The output must hold as JSON and as Terraform values, and
 			// neither has NaN or infinities. Refusing the literal here
 			// gives its position, which the output step no longer knows.
-			return nil, &nodeError{node: n, msg: n.Value + " is not a finite number, and JSON and Terraform numbers cannot hold one: quote it to keep it as text, or compute it in a CEL expression with double()"}
+			return nil, &Error{Node: n, Msg: n.Value + " is not a finite number, and JSON and Terraform numbers cannot hold one: quote it to keep it as text, or compute it in a CEL expression with double()"}
 		}
 		return f, nil
 	default: // !!str, !!timestamp
@@ -150,7 +160,7 @@ func scalarValue(n *yaml.Node) (Value, *nodeError) {
 
 // intValue parses a YAML int exactly: int64 when it fits, otherwise the
 // nearest float64.
-func intValue(n *yaml.Node) (Value, *nodeError) {
+func intValue(n *yaml.Node) (value.Value, *Error) {
 	var i int64
 	if err := n.Decode(&i); err == nil {
 		return i, nil
@@ -169,20 +179,20 @@ func intValue(n *yaml.Node) (Value, *nodeError) {
 	}
 	b, ok := new(big.Int).SetString(s, base)
 	if !ok {
-		return nil, &nodeError{node: n, msg: "invalid integer"}
+		return nil, &Error{Node: n, Msg: "invalid integer"}
 	}
 	if neg {
 		b.Neg(b)
 	}
 	f, _ := new(big.Float).SetInt(b).Float64()
 	if math.IsInf(f, 0) {
-		return nil, &nodeError{node: n, msg: "integer out of range"}
+		return nil, &Error{Node: n, Msg: "integer out of range"}
 	}
 	return f, nil
 }
 
-// aKind names a node's kind with its article: "a mapping", "an int".
-func aKind(n *yaml.Node) string {
+// AKind names a node's kind with its article: "a mapping", "an int".
+func AKind(n *yaml.Node) string {
 	k := kindName(n)
 	switch k[0] {
 	case 'a', 'e', 'i', 'o', 'u':

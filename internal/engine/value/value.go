@@ -1,4 +1,4 @@
-package engine
+package value
 
 // Value is an engine value. It is always one of:
 //
@@ -19,12 +19,6 @@ type Value = any
 // Unknown stands for a value that is not known yet. It flows through CEL:
 // an expression that reads it gives Unknown, one that does not stays known.
 type Unknown struct{}
-
-// IsUnknown reports whether v is the Unknown value.
-func IsUnknown(v Value) bool {
-	_, ok := v.(Unknown)
-	return ok
-}
 
 // Map is a mapping with string keys that keeps insertion order. Mappings
 // written in a template keep template order; maps that come from CEL or from
