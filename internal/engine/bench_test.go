@@ -32,6 +32,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/ext"
@@ -116,7 +117,7 @@ func benchRender(tb testing.TB, e *Engine, src Source, vars map[string]Value) []
 
 func benchYAML(tb testing.TB, docs []Value) []byte {
 	tb.Helper()
-	out, err := EncodeYAMLStream(docs)
+	out, err := emit.EncodeYAMLStream(docs)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func benchRenderYAML(b *testing.B, template string) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := EncodeYAMLStream(docs); err != nil {
+				if _, err := emit.EncodeYAMLStream(docs); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -222,7 +223,7 @@ func BenchmarkEmit_yaml(b *testing.B) {
 			docs := benchRender(b, benchEngine(), benchSource(b, "kitchen_sink.yaml"), benchVars(n))
 			m := startMeter(b)
 			for b.Loop() {
-				if _, err := EncodeYAMLStream(docs); err != nil {
+				if _, err := emit.EncodeYAMLStream(docs); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -239,7 +240,7 @@ func BenchmarkEmit_json(b *testing.B) {
 			m := startMeter(b)
 			for b.Loop() {
 				var err error
-				if buf, err = AppendJSON(buf[:0], docs[0], false); err != nil {
+				if buf, err = emit.AppendJSON(buf[:0], docs[0], false); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -667,7 +668,7 @@ func BenchmarkRender_thousandExpressions(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := EncodeYAMLStream(docs); err != nil {
+				if _, err := emit.EncodeYAMLStream(docs); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -698,7 +699,7 @@ func BenchmarkFirstRender_50expressions(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := EncodeYAMLStream(docs); err != nil {
+		if _, err := emit.EncodeYAMLStream(docs); err != nil {
 			b.Fatal(err)
 		}
 	}

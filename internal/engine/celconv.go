@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -315,7 +316,7 @@ func encodeJSON(v Value) ([]byte, error) {
 	if printedSizeExceeds(v, &size, maxHelperOutput) {
 		return nil, errOutputTooLarge
 	}
-	return AppendJSON(nil, v, true)
+	return emit.AppendJSON(nil, v, true)
 }
 
 // celMap is a CEL map over an engine *Map. Elements are converted when
@@ -624,7 +625,7 @@ func yamlEncodeFn(v ref.Val) ref.Val {
 	if printedSizeExceeds(val, &size, maxHelperOutput) {
 		return types.NewErr("yaml.encode: %s", errOutputTooLarge.Error())
 	}
-	b, err := AppendYAML(nil, val)
+	b, err := emit.AppendYAML(nil, val)
 	if err != nil {
 		return types.NewErr("yaml.encode: %s", err.Error())
 	}

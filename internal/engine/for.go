@@ -2,10 +2,9 @@ package engine
 
 import (
 	"regexp"
-	"slices"
-	"sort"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
@@ -90,7 +89,7 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 		// A map from the template or the variables: walk its keys in
 		// sorted order without building an iterator.
 		keys := c.m.Keys()
-		order := sortedOrder(keys)
+		order := emit.SortedOrder(keys)
 		for n := range keys {
 			i := n
 			if order != nil {
@@ -152,20 +151,6 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 	}
 	return 0, false, &Error{Pos: Pos{File: fr.file, Line: d.coll.node.Line, Column: d.coll.node.Column}, Path: d.path,
 		Msg: "$for can only iterate over a list or a map, got " + celTypeName(coll), Expr: d.coll.shown, Offset: d.coll.off, Chain: fr.chain}
-}
-
-// sortedOrder returns the indexes of keys in sorted order, or nil when
-// they are in order already (as the keys of a CEL map literal are).
-func sortedOrder(keys []string) []int {
-	if sort.StringsAreSorted(keys) {
-		return nil
-	}
-	order := make([]int, len(keys))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
-	return order
 }
 
 // sortedKeys returns a map's keys in the order CEL map values are walked

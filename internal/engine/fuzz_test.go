@@ -20,6 +20,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
 )
 
@@ -190,7 +191,7 @@ func FuzzRender(f *testing.F) {
 			checkErrorPosition(t, ee, files)
 			return
 		}
-		out, err := EncodeYAMLStream(docs)
+		out, err := emit.EncodeYAMLStream(docs)
 		if err != nil {
 			t.Fatalf("rendered but cannot encode: %v", err)
 		}
@@ -202,7 +203,7 @@ func FuzzRender(f *testing.F) {
 			if err != nil {
 				t.Fatalf("render %d failed after a success: %v", i+2, err)
 			}
-			out2, err := EncodeYAMLStream(docs2)
+			out2, err := emit.EncodeYAMLStream(docs2)
 			if err != nil {
 				t.Fatalf("render %d cannot encode: %v", i+2, err)
 			}
@@ -262,7 +263,7 @@ func jsonDocs(docs []Value) ([]byte, error) {
 			out = append(out, ',')
 		}
 		var err error
-		if out, err = AppendJSON(out, d, false); err != nil {
+		if out, err = emit.AppendJSON(out, d, false); err != nil {
 			return nil, err
 		}
 	}

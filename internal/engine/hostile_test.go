@@ -40,6 +40,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"golang.org/x/tools/txtar"
 )
 
@@ -242,7 +243,7 @@ func renderCase(ctx context.Context, e *Engine, name string, vars map[string]Val
 	if err != nil {
 		return renderResult{err: err}
 	}
-	out, err := EncodeYAMLStream(docs)
+	out, err := emit.EncodeYAMLStream(docs)
 	if err != nil {
 		return renderResult{err: fmt.Errorf("EncodeYAMLStream: %w", err)}
 	}

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 )
 
 const (
@@ -63,7 +65,7 @@ func renderSecretCase(t *testing.T, tpl string, opts Options) error {
 		docs, err = e.Render(context.Background(), Source{Text: []byte(tpl)}, secretVars())
 	}()
 	if err == nil {
-		out, _ := EncodeYAMLStream(docs)
+		out, _ := emit.EncodeYAMLStream(docs)
 		t.Fatalf("rendered, want an error:\n%s", out)
 	}
 	var ee *Error

@@ -29,6 +29,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"golang.org/x/tools/txtar"
 )
 
@@ -52,7 +53,7 @@ func corpusResult(ctx context.Context, e *Engine, name string, vars map[string]V
 	if err != nil {
 		return "error: " + err.Error()
 	}
-	y, err := EncodeYAMLStream(docs)
+	y, err := emit.EncodeYAMLStream(docs)
 	if err != nil {
 		return "EncodeYAMLStream: " + err.Error()
 	}
@@ -61,7 +62,7 @@ func corpusResult(ctx context.Context, e *Engine, name string, vars map[string]V
 	for _, sortKeys := range []bool{false, true} {
 		b.WriteString("-- json --\n")
 		for _, d := range docs {
-			j, err := AppendJSON(nil, d, sortKeys)
+			j, err := emit.AppendJSON(nil, d, sortKeys)
 			if err != nil {
 				return "AppendJSON: " + err.Error()
 			}

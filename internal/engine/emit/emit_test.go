@@ -1,4 +1,4 @@
-package engine
+package emit
 
 import (
 	"bytes"
@@ -13,24 +13,25 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
 // om builds an ordered map from key, value pairs.
-func om(kv ...Value) *Map {
-	m := NewMap(len(kv) / 2)
+func om(kv ...value.Value) *value.Map {
+	m := value.NewMap(len(kv) / 2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		m.Set(kv[i].(string), kv[i+1])
 	}
 	return m
 }
 
-func list(items ...Value) []Value { return items }
+func list(items ...value.Value) []value.Value { return items }
 
 // refNode is the yaml.Node tree that yaml.v3 must write exactly as
 // AppendYAML writes v: every scalar carries its type's tag, strings the
 // emitter deliberately quotes harder than yaml.v3 carry DoubleQuotedStyle.
-func refNode(v Value) *yaml.Node {
+func refNode(v value.Value) *yaml.Node {
 	switch x := v.(type) {
 	case nil:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
@@ -39,7 +40,7 @@ func refNode(v Value) *yaml.Node {
 	case int64:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(x, 10)}
 	case float64:
-		if i, ok := outWholeInt64(x); ok {
+		if i, ok := WholeInt64(x); ok {
 			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(i, 10)}
 		}
 		s := strconv.FormatFloat(x, 'g', -1, 64)
@@ -54,14 +55,14 @@ func refNode(v Value) *yaml.Node {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: s}
 	case string:
 		return refString(x)
-	case *Map:
+	case *value.Map:
 		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 		for i := 0; i < x.Len(); i++ {
 			k, val := x.At(i)
 			n.Content = append(n.Content, refString(k), refNode(val))
 		}
 		return n
-	case []Value:
+	case []value.Value:
 		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 		for _, item := range x {
 			n.Content = append(n.Content, refNode(item))
@@ -88,7 +89,7 @@ func refString(s string) *yaml.Node {
 
 // yamlV3Stream is what yaml.v3's Encoder with SetIndent(2) writes for the
 // documents' reference trees.
-func yamlV3Stream(docs []Value) (out []byte, err error) {
+func yamlV3Stream(docs []value.Value) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("yaml.v3 panicked: %v", r)
@@ -110,9 +111,9 @@ func yamlV3Stream(docs []Value) (out []byte, err error) {
 
 // decodeYAMLStream reads text back with yaml.v3, keeping key order and
 // the scalar types yaml.v3 resolves.
-func decodeYAMLStream(text []byte) ([]Value, error) {
+func decodeYAMLStream(text []byte) ([]value.Value, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(text))
-	var docs []Value
+	var docs []value.Value
 	for {
 		var n yaml.Node
 		err := dec.Decode(&n)
@@ -130,7 +131,7 @@ func decodeYAMLStream(text []byte) ([]Value, error) {
 	}
 }
 
-func nodeValue(n *yaml.Node) (Value, error) {
+func nodeValue(n *yaml.Node) (value.Value, error) {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		var x any
@@ -145,7 +146,7 @@ func nodeValue(n *yaml.Node) (Value, error) {
 		}
 		return nil, fmt.Errorf("scalar %q decoded as %T", n.Value, x)
 	case yaml.MappingNode:
-		m := NewMap(len(n.Content) / 2)
+		m := value.NewMap(len(n.Content) / 2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, err := nodeValue(n.Content[i])
 			if err != nil {
@@ -165,7 +166,7 @@ func nodeValue(n *yaml.Node) (Value, error) {
 		}
 		return m, nil
 	case yaml.SequenceNode:
-		items := make([]Value, 0, len(n.Content))
+		items := make([]value.Value, 0, len(n.Content))
 		for _, c := range n.Content {
 			v, err := nodeValue(c)
 			if err != nil {
@@ -179,21 +180,21 @@ func nodeValue(n *yaml.Node) (Value, error) {
 }
 
 // normalize turns whole doubles into the integers AppendYAML writes.
-func normalize(v Value) Value {
+func normalize(v value.Value) value.Value {
 	switch x := v.(type) {
 	case float64:
-		if i, ok := outWholeInt64(x); ok {
+		if i, ok := WholeInt64(x); ok {
 			return i
 		}
-	case *Map:
-		m := NewMap(x.Len())
+	case *value.Map:
+		m := value.NewMap(x.Len())
 		for i := 0; i < x.Len(); i++ {
 			k, val := x.At(i)
 			m.Set(k, normalize(val))
 		}
 		return m
-	case []Value:
-		items := make([]Value, len(x))
+	case []value.Value:
+		items := make([]value.Value, len(x))
 		for i, item := range x {
 			items[i] = normalize(item)
 		}
@@ -203,13 +204,13 @@ func normalize(v Value) Value {
 }
 
 // sameValue compares values exactly: kinds, key order, NaN equal to NaN.
-func sameValue(a, b Value) bool {
+func sameValue(a, b value.Value) bool {
 	switch x := a.(type) {
 	case float64:
 		y, ok := b.(float64)
 		return ok && (x == y && math.Signbit(x) == math.Signbit(y) || math.IsNaN(x) && math.IsNaN(y))
-	case *Map:
-		y, ok := b.(*Map)
+	case *value.Map:
+		y, ok := b.(*value.Map)
 		if !ok || x.Len() != y.Len() {
 			return false
 		}
@@ -221,8 +222,8 @@ func sameValue(a, b Value) bool {
 			}
 		}
 		return true
-	case []Value:
-		y, ok := b.([]Value)
+	case []value.Value:
+		y, ok := b.([]value.Value)
 		if !ok || len(x) != len(y) {
 			return false
 		}
@@ -236,7 +237,7 @@ func sameValue(a, b Value) bool {
 	return a == b
 }
 
-func showValue(v Value) string {
+func showValue(v value.Value) string {
 	b, err := AppendJSON(nil, v, false)
 	if err != nil {
 		return fmt.Sprintf("%#v", v)
@@ -246,13 +247,13 @@ func showValue(v Value) string {
 
 // checkYAMLAgainstV3 asserts that AppendYAML writes what yaml.v3 writes for
 // the reference tree, and that yaml.v3 reads it back as the same value.
-func checkYAMLAgainstV3(t *testing.T, v Value) {
+func checkYAMLAgainstV3(t *testing.T, v value.Value) {
 	t.Helper()
 	got, err := AppendYAML(nil, v)
 	if err != nil {
 		t.Fatalf("AppendYAML: %v", err)
 	}
-	want, err := yamlV3Stream([]Value{v})
+	want, err := yamlV3Stream([]value.Value{v})
 	if err != nil {
 		t.Fatalf("yaml.v3 reference: %v", err)
 	}
@@ -270,7 +271,7 @@ func checkYAMLAgainstV3(t *testing.T, v Value) {
 
 type yamlCase struct {
 	name string
-	v    Value
+	v    value.Value
 	want string
 }
 
@@ -351,7 +352,7 @@ text: hello world
     inner:
       - k: v
 `},
-		{"nil map and nil list", om("m", (*Map)(nil), "l", []Value(nil)), "m: {}\nl: []\n"},
+		{"nil map and nil list", om("m", (*value.Map)(nil), "l", []value.Value(nil)), "m: {}\nl: []\n"},
 	})
 }
 
@@ -545,12 +546,12 @@ func TestAppendYAML_appendsToDst(t *testing.T) {
 func TestAppendYAML_errors(t *testing.T) {
 	cases := []struct {
 		name string
-		v    Value
+		v    value.Value
 		want string
 	}{
-		{"unknown", Unknown{}, "a value is not known yet, so it cannot be written out"},
-		{"nested unknown", om("a", list(int64(1), Unknown{})), "a value is not known yet, so it cannot be written out"},
-		{"unknown stream", UnknownStream, "cannot write a value of Go type value.unknownStream"},
+		{"unknown", value.Unknown{}, "a value is not known yet, so it cannot be written out"},
+		{"nested unknown", om("a", list(int64(1), value.Unknown{})), "a value is not known yet, so it cannot be written out"},
+		{"unknown stream", value.UnknownStream, "cannot write a value of Go type value.unknownStream"},
 		{"int", om("a", 1), "cannot write a value of Go type int"},
 		{"map", map[string]any{"secret": "s3cr3t"}, "cannot write a value of Go type map[string]interface {}"},
 	}
@@ -571,7 +572,7 @@ func TestAppendYAML_errors(t *testing.T) {
 			if string(got) != "keep" {
 				t.Fatalf("AppendJSON returned %q on error, want dst unchanged", got)
 			}
-			if _, err := EncodeYAMLStream([]Value{"ok", tc.v}); err == nil || err.Error() != tc.want {
+			if _, err := EncodeYAMLStream([]value.Value{"ok", tc.v}); err == nil || err.Error() != tc.want {
 				t.Fatalf("EncodeYAMLStream error = %v, want %q", err, tc.want)
 			}
 		})
@@ -605,7 +606,7 @@ func TestEncodeYAMLStreamSpans_sliceEachDocument(t *testing.T) {
 func TestEncodeYAMLStream_documents(t *testing.T) {
 	cases := []struct {
 		name string
-		docs []Value
+		docs []value.Value
 		want string
 	}{
 		{"no documents", nil, ""},
@@ -647,7 +648,7 @@ func TestEncodeYAMLStream_documents(t *testing.T) {
 
 // refJSON is the reference JSON: encoding/json without HTML escaping for
 // strings and non-whole numbers.
-func refJSON(v Value, sortKeys bool) ([]byte, error) {
+func refJSON(v value.Value, sortKeys bool) ([]byte, error) {
 	enc := func(x any) ([]byte, error) {
 		var b bytes.Buffer
 		e := json.NewEncoder(&b)
@@ -659,11 +660,11 @@ func refJSON(v Value, sortKeys bool) ([]byte, error) {
 	}
 	switch x := v.(type) {
 	case float64:
-		if i, ok := outWholeInt64(x); ok {
+		if i, ok := WholeInt64(x); ok {
 			return enc(i)
 		}
 		return enc(x)
-	case *Map:
+	case *value.Map:
 		keys := append([]string(nil), x.Keys()...)
 		if sortKeys {
 			sort.Strings(keys)
@@ -682,7 +683,7 @@ func refJSON(v Value, sortKeys bool) ([]byte, error) {
 			out = append(append(append(out, kb...), ':'), vb...)
 		}
 		return append(out, '}'), nil
-	case []Value:
+	case []value.Value:
 		out := []byte{'['}
 		for i, item := range x {
 			if i > 0 {
@@ -699,7 +700,7 @@ func refJSON(v Value, sortKeys bool) ([]byte, error) {
 	return enc(v)
 }
 
-func checkJSONAgainstStdlib(t *testing.T, v Value) {
+func checkJSONAgainstStdlib(t *testing.T, v value.Value) {
 	t.Helper()
 	for _, sortKeys := range []bool{false, true} {
 		got, err := AppendJSON(nil, v, sortKeys)
@@ -725,7 +726,7 @@ func checkJSONAgainstStdlib(t *testing.T, v Value) {
 func TestAppendJSON_values(t *testing.T) {
 	cases := []struct {
 		name     string
-		v        Value
+		v        value.Value
 		want     string
 		wantSort string
 	}{
@@ -737,7 +738,7 @@ func TestAppendJSON_values(t *testing.T) {
 			`{"b":{"z":1,"a":2},"a":[{}]}`, `{"a":[{}],"b":{"a":2,"z":1}}`},
 		{"byte order sort", om("é", int64(1), "Z", int64(2), "a", int64(3), "10", int64(4), "9", int64(5)),
 			`{"é":1,"Z":2,"a":3,"10":4,"9":5}`, `{"10":4,"9":5,"Z":2,"a":3,"é":1}`},
-		{"empty", list(om(), list(), []Value(nil), (*Map)(nil)), `[{},[],[],{}]`, ""},
+		{"empty", list(om(), list(), []value.Value(nil), (*value.Map)(nil)), `[{},[],[],{}]`, ""},
 		{"escapes without HTML escaping", "<a href=\"x\">&</a>\\\n\r\t\b\f\x00\x1f\x7f é 😀 \u2028\u2029",
 			`"<a href=\"x\">&</a>\\\n\r\t\b\f\u0000\u001f` + "\x7f é 😀 " + `\u2028\u2029"`, ""},
 		{"invalid UTF-8 replaced per byte", "a\xff\xfeb\xe2\x82", `"a\ufffd\ufffdb\ufffd\ufffd"`, ""},

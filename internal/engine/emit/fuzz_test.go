@@ -1,4 +1,4 @@
-package engine
+package emit
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // fuzzStrings are strings the emitters find hard: every kind of YAML 1.1
@@ -73,7 +75,7 @@ func (r *fuzzReader) str() string {
 	return s
 }
 
-func (r *fuzzReader) value(depth int) Value {
+func (r *fuzzReader) value(depth int) value.Value {
 	op := r.next()
 	kind := op % 9
 	if depth >= 5 && kind >= 7 {
@@ -96,7 +98,7 @@ func (r *fuzzReader) value(depth int) Value {
 		return fuzzFloats[int(r.next())%len(fuzzFloats)]
 	case 7:
 		n := int(r.next() % 6)
-		m := NewMap(n)
+		m := value.NewMap(n)
 		for i := 0; i < n; i++ {
 			k := r.str()
 			m.Set(k, r.value(depth+1))
@@ -104,7 +106,7 @@ func (r *fuzzReader) value(depth int) Value {
 		return m
 	case 8:
 		n := int(r.next() % 6)
-		items := make([]Value, n)
+		items := make([]value.Value, n)
 		for i := range items {
 			items[i] = r.value(depth + 1)
 		}
@@ -113,7 +115,7 @@ func (r *fuzzReader) value(depth int) Value {
 	return r.str()
 }
 
-func fuzzValue(data []byte) Value {
+func fuzzValue(data []byte) value.Value {
 	r := fuzzReader{b: data}
 	return r.value(0)
 }
@@ -148,7 +150,7 @@ func FuzzAppendYAML(f *testing.F) {
 		checkYAMLAgainstV3(t, v)
 		checkJSONAgainstStdlib(t, v)
 
-		docs := []Value{v, v}
+		docs := []value.Value{v, v}
 		got, err := EncodeYAMLStream(docs)
 		if err != nil {
 			t.Fatalf("EncodeYAMLStream: %v", err)

@@ -1,17 +1,18 @@
-package engine
+package emit
 
 import (
 	"bytes"
 	"strconv"
 	"testing"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
 // outBenchServices is a list of n Service-like manifests of about 20 YAML
 // lines each: the shape the emitters spend their time on.
-func outBenchServices(n int) []Value {
-	items := make([]Value, n)
+func outBenchServices(n int) []value.Value {
+	items := make([]value.Value, n)
 	for i := range items {
 		name := "svc-" + strconv.Itoa(i)
 		items[i] = om(
@@ -45,7 +46,7 @@ func outBenchServices(n int) []Value {
 // BenchmarkAppendYAML emits 1000 services as one YAML document (a list).
 // Compare with BenchmarkYAMLv3Encode, which writes the same bytes.
 func BenchmarkAppendYAML(b *testing.B) {
-	v := Value(outBenchServices(1000))
+	v := value.Value(outBenchServices(1000))
 	var buf []byte
 	b.ReportAllocs()
 	for b.Loop() {
@@ -61,7 +62,7 @@ func BenchmarkAppendYAML(b *testing.B) {
 // encodes a prebuilt yaml.Node tree (the encoder alone); "values" also
 // builds the tree from the engine value, as a caller would have to.
 func BenchmarkYAMLv3Encode(b *testing.B) {
-	v := Value(outBenchServices(1000))
+	v := value.Value(outBenchServices(1000))
 	mine, err := AppendYAML(nil, v)
 	if err != nil {
 		b.Fatal(err)
@@ -102,7 +103,7 @@ func BenchmarkYAMLv3Encode(b *testing.B) {
 
 // BenchmarkAppendJSON emits the same value as compact JSON.
 func BenchmarkAppendJSON(b *testing.B) {
-	v := Value(outBenchServices(1000))
+	v := value.Value(outBenchServices(1000))
 	for _, sortKeys := range []bool{false, true} {
 		b.Run("sortKeys="+strconv.FormatBool(sortKeys), func(b *testing.B) {
 			var buf []byte

@@ -1,0 +1,21 @@
+package engine
+
+import "github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
+
+// The output of a render is written by package emit; these are the entry
+// points callers of the engine use.
+
+// EncodeYAMLStream writes docs as a YAML stream, documents separated by
+// "---". See emit.EncodeYAMLStream.
+func EncodeYAMLStream(docs []Value) ([]byte, error) { return emit.EncodeYAMLStream(docs) }
+
+// EncodeYAMLStreamSpans is EncodeYAMLStream that also gives each
+// document's byte span in the stream.
+func EncodeYAMLStreamSpans(docs []Value) ([]byte, [][2]int, error) {
+	return emit.EncodeYAMLStreamSpans(docs)
+}
+
+// AppendJSON appends v as compact JSON. See emit.AppendJSON.
+func AppendJSON(dst []byte, v Value, sortKeys bool) ([]byte, error) {
+	return emit.AppendJSON(dst, v, sortKeys)
+}
