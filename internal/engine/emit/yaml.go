@@ -1,6 +1,5 @@
 package emit
 
-//
 // The YAML emitter is written by hand for the few kinds an engine value can
 // hold. Its output is byte for byte what go.yaml.in/yaml/v3's Encoder with
 // SetIndent(2) writes for the equivalent yaml.Node tree (strings tagged
