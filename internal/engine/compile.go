@@ -200,29 +200,10 @@ func (c *compiler) sequence(n *yaml.Node, path string) (tnode, *compileError) {
 	return cn, nil
 }
 
-// directive names, and the producers among them.
-var directives = []string{"$schema", "$let", "$assert", "$msg", "$if", "$then", "$else", "$for", "$do", "$eval", "$key", "$value", "$include", "$with"}
-
-func isDirective(k string) bool {
-	for _, d := range directives {
-		if d == k {
-			return true
-		}
-	}
-	return false
-}
-
 // suggest returns the directive closest to an unknown $-key, if any is
 // close enough to be a likely typo.
 func suggest(k string) string {
-	return hint.Nearest(k, directives, 3, true)
-}
-
-// partners lists, for each partner directive, the directive it needs.
-var partners = [][2]string{
-	{"$then", "$if"}, {"$else", "$if"}, {"$do", "$for"}, {"$value", "$key"},
-	{"$with", "$include"}, {"$msg", "$assert"},
-	{"$if", "$then"}, {"$for", "$do"}, {"$key", "$value"},
+	return hint.Nearest(k, directiveNames, 3, true)
 }
 
 // stringScalar returns the text of n if it is a string scalar.

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
@@ -72,157 +71,167 @@ type kvPair struct {
 	dir  bool   // key is a directive
 }
 
-// producerOrder is the order in which producers run.
-var producerOrder = []string{"$if", "$for", "$eval", "$key", "$include"}
+// mappingKeys are the keys of a mapping being compiled, sorted out.
+type mappingKeys struct {
+	regular []kvPair // regular keys, template order
+	dirs    dirSet   // directives by name
+	order   []kvPair // every pair, template order
+}
 
 func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
-	var (
-		regular []kvPair
-		dirs    = map[string]kvPair{}
-		order   []kvPair // every pair, template order
-		seen    = make(map[string]*yaml.Node, len(n.Content)/2)
-	)
+	keys, err := readKeys(n, path)
+	if err != nil {
+		return nil, err
+	}
+	if len(keys.dirs) == 0 {
+		return c.plainMapping(n, path, keys.regular)
+	}
+	if err := checkPartners(keys, path); err != nil {
+		return nil, err
+	}
+	m := &mapNode{n: n, path: path, slip: partnerSlip(keys)}
+	prodIndex, err := c.directives(m, keys.dirs, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.entries(m, keys.order, prodIndex, path); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// readKeys reads the keys of mapping n: each is a regular key, a $$key
+// written out with one $ less, or a directive of the table. A key written
+// twice or an unknown directive is an error.
+func readKeys(n *yaml.Node, path string) (mappingKeys, *compileError) {
+	keys := mappingKeys{dirs: dirSet{}}
+	seen := make(map[string]*yaml.Node, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		key, kerr := yamlnode.Key(k)
 		if kerr != nil {
-			return nil, fromNodeError(kerr, path)
+			return keys, fromNodeError(kerr, path)
 		}
 		if prev, dup := seen[key]; dup {
-			return nil, cerr(k, joinPath(path, key), yamlnode.DupKeyMsg(key, prev))
+			return keys, cerr(k, joinPath(path, key), yamlnode.DupKeyMsg(key, prev))
 		}
 		seen[key] = k
 		p := kvPair{k: deref(k), v: v, key: key}
 		switch {
 		case strings.HasPrefix(key, "$$"):
 			p.key = key[1:]
-			regular = append(regular, p)
+			keys.regular = append(keys.regular, p)
 		case isDirectiveLike(key):
-			if !isDirective(key) {
-				msg := "unknown directive " + key
-				if s := suggest(key); s != "" {
-					msg += ": did you mean " + s + "?"
-				} else {
-					msg += ": keys that start with $ are directives; write $" + key + " to output a key " + key
-				}
-				return nil, cerr(k, joinPath(path, key), msg)
+			if _, ok := lookupDirective(key); !ok {
+				return keys, cerr(k, joinPath(path, key), unknownDirectiveMsg(key))
 			}
 			p.dir = true
-			dirs[key] = p
+			keys.dirs[key] = p
 		default:
-			regular = append(regular, p)
+			keys.regular = append(keys.regular, p)
 		}
-		order = append(order, p)
+		keys.order = append(keys.order, p)
 	}
+	return keys, nil
+}
 
-	if len(dirs) == 0 {
-		return c.plainMapping(n, path, regular)
+// unknownDirectiveMsg is the error for a $-key that is no directive.
+func unknownDirectiveMsg(key string) string {
+	msg := "unknown directive " + key
+	if s := suggest(key); s != "" {
+		return msg + ": did you mean " + s + "?"
 	}
-	// bare finds a regular key spelt like directive d without its $, such
-	// as then for $then: a slip that would otherwise be read as data.
-	bare := func(d string) bool {
-		for _, r := range regular {
-			if r.key == d[1:] {
-				return true
-			}
-		}
-		return false
-	}
-	for _, pr := range partners {
-		if p, ok := dirs[pr[0]]; ok {
-			if _, ok := dirs[pr[1]]; !ok {
-				msg := pr[0] + " without " + pr[1]
-				switch pr[0] {
-				case "$if":
-					msg = "$if without $then: write the value to use when the condition is true under $then"
-				case "$for":
-					msg = "$for without $do: write the body to render for each element under $do"
-				case "$key":
-					msg = "$key without $value: $key and $value make one entry together"
-				case "$value":
-					msg = "$value without $key: $key and $value make one entry together"
-				default:
-					msg += ": " + pr[0] + " belongs to " + pr[1] + " in the same mapping"
-				}
-				if bare(pr[1]) {
-					msg += "; the key " + pr[1][1:] + " here has no $: write " + pr[1]
-				}
-				return nil, cerr(p.k, joinPath(path, pr[0]), msg)
-			}
-		}
-	}
+	return msg + ": keys that start with $ are directives; write $" + key + " to output a key " + key
+}
 
-	m := &mapNode{n: n, path: path}
-	for _, pr := range partners {
-		// pr is a partner and its producer: $else and $if, $do and $for, ...
-		if !slices.Contains(producerOrder, pr[1]) {
+// hasBare reports whether a regular key is spelt like directive d without
+// its $, such as then for $then: a slip that would otherwise be data.
+func (k mappingKeys) hasBare(d string) bool {
+	for _, r := range k.regular {
+		if r.key == d[1:] {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPartners fails on a directive whose partner is missing: partners
+// without their directive first ($then without $if), then directives
+// without their partner ($if without $then), each in table order.
+func checkPartners(keys mappingKeys, path string) *compileError {
+	for _, kind := range []dirKind{dirPartner, dirProducer} {
+		for i := range directiveTable {
+			d := &directiveTable[i]
+			p, ok := keys.dirs[d.name]
+			if !ok || d.kind != kind || d.needs == "" {
+				continue
+			}
+			if _, ok := keys.dirs[d.needs]; ok {
+				continue
+			}
+			msg := d.missingMsg()
+			if keys.hasBare(d.needs) {
+				msg += "; the key " + d.needs[1:] + " here has no $: write " + d.needs
+			}
+			return cerr(p.k, joinPath(path, d.name), msg)
+		}
+	}
+	return nil
+}
+
+// partnerSlip is the hint for the merge error when a regular key is spelt
+// like a missing partner of one of the mapping's producers (else for
+// $else), or "".
+func partnerSlip(keys mappingKeys) string {
+	for i := range directiveTable {
+		d := &directiveTable[i]
+		if d.kind != dirPartner {
 			continue
 		}
-		if _, owner := dirs[pr[1]]; owner && bare(pr[0]) {
-			if _, has := dirs[pr[0]]; !has {
-				m.slip = "; the key " + pr[0][1:] + " here is a regular key: did you mean " + pr[0] + "?"
-				break
-			}
+		owner, ok := lookupDirective(d.needs)
+		if !ok || owner.kind != dirProducer {
+			continue
+		}
+		if _, has := keys.dirs[d.needs]; !has || !keys.hasBare(d.name) {
+			continue
+		}
+		if _, has := keys.dirs[d.name]; !has {
+			return "; the key " + d.name[1:] + " here is a regular key: did you mean " + d.name + "?"
 		}
 	}
-	if p, ok := dirs["$schema"]; ok {
-		s, err := compileSchemaDir(p.k, p.v, joinPath(path, "$schema"))
-		if err != nil {
-			return nil, err
-		}
-		m.schema = s
-	}
-	if p, ok := dirs["$let"]; ok {
-		lets, err := c.lets(p.k, p.v, joinPath(path, "$let"))
-		if err != nil {
-			return nil, err
-		}
-		m.lets = lets
-	}
-	if p, ok := dirs["$assert"]; ok {
-		var msgNode *yaml.Node
-		if q, ok := dirs["$msg"]; ok {
-			msgNode = q.v
-		}
-		a, err := compileAssert(p.k, p.v, msgNode, joinPath(path, "$assert"))
-		if err != nil {
-			return nil, err
-		}
-		m.asserts = a
-	}
+	return ""
+}
+
+// directives compiles the mapping's preludes and producers in table order,
+// and gives each producer's index in m.prods.
+func (c *compiler) directives(m *mapNode, dirs dirSet, path string) (map[string]int, *compileError) {
 	prodIndex := map[string]int{}
-	for _, d := range producerOrder {
-		p, ok := dirs[d]
+	for i := range directiveTable {
+		d := &directiveTable[i]
+		p, ok := dirs[d.name]
 		if !ok {
 			continue
 		}
-		var (
-			prod producer
-			err  *compileError
-			dp   = joinPath(path, d)
-		)
-		switch d {
-		case "$if":
-			prod, err = c.ifDir(p.k, p.v, dirs["$then"], dirs["$else"], dp)
-		case "$for":
-			prod, err = c.forDir(p.k, p.v, dirs["$do"], dp)
-		case "$eval":
-			prod, err = compileEval(p.k, p.v, dp)
-		case "$key":
-			prod, err = c.kvDir(p.k, p.v, dirs["$value"].v, path)
-		case "$include":
-			var with *yaml.Node
-			if q, ok := dirs["$with"]; ok {
-				with = q.v
+		switch d.kind {
+		case dirPrelude:
+			if err := d.prelude(c, m, dirs, p, path); err != nil {
+				return nil, err
 			}
-			prod, err = c.includeDir(p.k, p.v, with, dp)
+		case dirProducer:
+			prod, err := d.produce(c, dirs, p, path)
+			if err != nil {
+				return nil, err
+			}
+			prodIndex[d.name] = len(m.prods)
+			m.prods = append(m.prods, prod)
 		}
-		if err != nil {
-			return nil, err
-		}
-		prodIndex[d] = len(m.prods)
-		m.prods = append(m.prods, prod)
 	}
+	return prodIndex, nil
+}
+
+// entries lays out the mapping in template order: each regular key, and
+// each producer where its key stands.
+func (c *compiler) entries(m *mapNode, order []kvPair, prodIndex map[string]int, path string) *compileError {
 	for _, p := range order {
 		if p.dir {
 			if i, ok := prodIndex[p.key]; ok {
@@ -232,12 +241,12 @@ func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
 		}
 		t, err := c.node(p.v, joinPath(path, p.key))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		m.entries = append(m.entries, mapEntry{name: p.key, key: p.k, val: t, prod: -1})
 		m.nRegular++
 	}
-	return m, nil
+	return nil
 }
 
 // plainMapping compiles a mapping without directives: a constant when all
