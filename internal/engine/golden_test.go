@@ -3,7 +3,12 @@ package engine_test
 // The golden corpus: every file in testdata/*.txtar is one case.
 //
 // A case is a txtar archive. Its comment (the text before the first
-// section) names the LANGUAGE.md rule the case covers. Sections:
+// section) cites the rule the case covers in the language reference,
+// docs/guides/language-reference.md, as "reference §N" or, for a
+// directive, "reference §N $name"; they name the reference's anchors sN and
+// sN-name, which must exist. Every § in the comment is written in that
+// form. The hostile cases (testdata/hostile) cite their rules the same
+// way. Sections:
 //
 //   - template.yaml: the template, rendered with RenderFile through an
 //     FSLoader over the archive, so positions read template.yaml:L:C;
@@ -20,8 +25,8 @@ package engine_test
 //
 // go test ./internal/engine -run TestGolden -update rewrites the expectation
 // sections from what the engine does now. Every rewritten expectation must
-// be checked by hand against LANGUAGE.md before it is committed: the flag
-// is a convenience, not an oracle.
+// be checked by hand against the language reference before it is
+// committed: the flag is a convenience, not an oracle.
 
 import (
 	"bytes"
@@ -52,6 +57,12 @@ const (
 	goldenDir      = "testdata"
 	goldenMinCases = 150
 
+	// hostileCasesDir holds the hostile corpus (hostile_test.go), whose
+	// cases cite their rules as the golden ones do.
+	hostileCasesDir = "testdata/hostile"
+	// referencePath is the generated language reference that cases cite.
+	referencePath = "../../docs/guides/language-reference.md"
+
 	secTemplate = "template.yaml"
 	secVars     = "vars.json"
 	secOptions  = "options.json"
@@ -64,9 +75,67 @@ const (
 // them to the template's loader.
 var expectationSections = []string{secVars, secOptions, secOutYAML, secOutJSON, secError}
 
-// ruleComment is what a case's comment must contain: a reference to the
-// rule it covers, e.g. "LANGUAGE.md §2" or "seed §3.4".
-var ruleComment = regexp.MustCompile(`(LANGUAGE\.md|seed) §\d`)
+// citation is how a case's comment cites a rule of the language
+// reference: "reference §4" names the anchor s4, "reference §4 $let" the
+// anchor s4-let.
+var citation = regexp.MustCompile(`reference §(\d+)(?: +\$([A-Za-z]+))?`)
+
+// anchorTag is how the language reference writes a stable anchor.
+var anchorTag = regexp.MustCompile(`<a id="([^"]+)"></a>`)
+
+// referenceAnchors reads the ids of the anchors of the language reference.
+func referenceAnchors(t *testing.T) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(referencePath)
+	if err != nil {
+		t.Fatalf("reading the language reference that cases cite: %v (run make docs)", err)
+	}
+	ids := map[string]bool{}
+	for _, m := range anchorTag.FindAllSubmatch(data, -1) {
+		ids[string(m[1])] = true
+	}
+	if len(ids) == 0 {
+		t.Fatalf("%s has no <a id=\"...\"></a> anchors", referencePath)
+	}
+	return ids
+}
+
+// citationProblems says what is wrong with the citations of a case's
+// comment: it cites nothing, writes a § outside the form "reference §N",
+// or cites a section or directive that has no anchor in the reference.
+func citationProblems(comment string, anchors map[string]bool) []string {
+	var probs []string
+	for i := 0; ; {
+		j := strings.Index(comment[i:], "§")
+		if j < 0 {
+			break
+		}
+		i += j
+		if !strings.HasSuffix(comment[:i], "reference ") {
+			start := strings.LastIndexByte(comment[:i], '\n') + 1
+			end := len(comment)
+			if k := strings.IndexByte(comment[i:], '\n'); k >= 0 {
+				end = i + k
+			}
+			probs = append(probs, fmt.Sprintf("line %q writes a § that is not in the form \"reference §N\"", comment[start:end]))
+		}
+		i += len("§")
+	}
+	cites := citation.FindAllStringSubmatch(comment, -1)
+	if len(cites) == 0 {
+		probs = append(probs, "cites no rule (want e.g. \"reference §2\" or \"reference §4 $let\")")
+	}
+	for _, c := range cites {
+		id := "s" + c[1]
+		if c[2] != "" {
+			id += "-" + c[2]
+		}
+		if !anchors[id] {
+			probs = append(probs, fmt.Sprintf("%q cites #%s, which %s does not have", c[0], id, referencePath))
+		}
+	}
+	return probs
+}
 
 func init() {
 	// Another test file of this binary may already own -update; share it.
@@ -106,7 +175,13 @@ func (c *goldenCase) section(name string) ([]byte, bool) {
 
 func loadGoldenCases(t *testing.T) []*goldenCase {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(goldenDir, "*.txtar"))
+	return loadCasesIn(t, goldenDir)
+}
+
+// loadCasesIn parses every archive in dir, in name order.
+func loadCasesIn(t *testing.T, dir string) []*goldenCase {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,17 +217,28 @@ func TestGolden_corpusSize(t *testing.T) {
 	}
 }
 
-// TestGolden_casesNameTheirRule checks that every case starts with a
-// comment naming the LANGUAGE.md (or seed) rule it covers, and that its
-// sections are well formed.
+// TestGolden_casesNameTheirRule checks that every golden and hostile case
+// starts with a comment citing the rule of the language reference it
+// covers, that every cited section and directive has its anchor in
+// docs/guides/language-reference.md, and that the golden cases' sections
+// are well formed.
 func TestGolden_casesNameTheirRule(t *testing.T) {
-	for _, c := range loadGoldenCases(t) {
+	anchors := referenceAnchors(t)
+	hostile := loadCasesIn(t, hostileCasesDir)
+	if len(hostile) == 0 {
+		t.Fatalf("no cases in %s", hostileCasesDir)
+	}
+	for _, c := range append(loadGoldenCases(t), hostile...) {
 		comment := strings.TrimSpace(string(c.ar.Comment))
 		if comment == "" {
-			t.Errorf("%s: no comment before the first section; say which rule the case covers", c.path)
-		} else if !ruleComment.MatchString(comment) {
-			t.Errorf("%s: comment does not name its rule (want e.g. \"LANGUAGE.md §2\" or \"seed §3.4\"): %q", c.path, comment)
+			t.Errorf("%s: no comment before the first section; cite the rule the case covers, e.g. \"reference §4 $let\"", c.path)
+			continue
 		}
+		for _, p := range citationProblems(comment, anchors) {
+			t.Errorf("%s: comment %s", c.path, p)
+		}
+	}
+	for _, c := range loadGoldenCases(t) {
 		seen := map[string]bool{}
 		for _, f := range c.ar.Files {
 			if seen[f.Name] {
@@ -168,6 +254,40 @@ func TestGolden_casesNameTheirRule(t *testing.T) {
 		}
 		if seen[secOutJSON] && !seen[secOutYAML] {
 			t.Errorf("%s: %s without %s", c.path, secOutJSON, secOutYAML)
+		}
+	}
+}
+
+// TestGolden_citationCheckRejectsBadCitations shows what the rule check
+// reports for comments that cite badly, against a reference with the
+// anchors s2, s4 and s4-let.
+func TestGolden_citationCheckRejectsBadCitations(t *testing.T) {
+	anchors := map[string]bool{"s2": true, "s4": true, "s4-let": true}
+	for _, tc := range []struct {
+		comment string
+		want    []string
+	}{
+		{"reference §4 $let: bindings shadow; reference §2: order.", nil},
+		{"reference §4\n$let on the next line cites §4 only.", []string{
+			`line "$let on the next line cites §4 only." writes a § that is not in the form "reference §N"`,
+		}},
+		{"a case with no citation", []string{
+			`cites no rule (want e.g. "reference §2" or "reference §4 $let")`,
+		}},
+		{"LANGUAGE.md §4 $let: the old form.", []string{
+			`line "LANGUAGE.md §4 $let: the old form." writes a § that is not in the form "reference §N"`,
+			`cites no rule (want e.g. "reference §2" or "reference §4 $let")`,
+		}},
+		{"reference §8: overlays.", []string{
+			`"reference §8" cites #s8, which ../../docs/guides/language-reference.md does not have`,
+		}},
+		{"reference §4 $lett: a misspelt directive.", []string{
+			`"reference §4 $lett" cites #s4-lett, which ../../docs/guides/language-reference.md does not have`,
+		}},
+	} {
+		got := citationProblems(tc.comment, anchors)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("citationProblems(%q)\n got: %q\nwant: %q", tc.comment, got, tc.want)
 		}
 	}
 }
@@ -386,7 +506,7 @@ func updateGoldenCase(t *testing.T, c *goldenCase, gotYAML, gotJSON []byte, rend
 		if err := os.WriteFile(c.path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("updated %s: check the new expectation by hand against LANGUAGE.md", c.path)
+		t.Logf("updated %s: check the new expectation by hand against the language reference", c.path)
 	}
 }
 
