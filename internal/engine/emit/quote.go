@@ -193,16 +193,21 @@ func analyzeSimpleASCII(s string) (uint8, bool) {
 	return flags, true
 }
 
+// scalarScan is what analyzeScalar finds in a string.
+type scalarScan struct {
+	blockIndicators, lineBreaks, special, tabs                                       bool
+	leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak bool
+}
+
 // analyzeScalar is yaml_emitter_analyze_scalar for block context. s must be
 // valid UTF-8.
 func analyzeScalar(s string) uint8 {
 	if len(s) == 0 {
 		return fPlain | fSingle
 	}
-	var blockIndicators, lineBreaks, special, tabs bool
-	var leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak bool
+	var sc scalarScan
 	if strings.HasPrefix(s, "---") || strings.HasPrefix(s, "...") {
-		blockIndicators = true
+		sc.blockIndicators = true
 	}
 	precededByWhitespace := true
 	previousSpace, previousBreak := false, false
@@ -210,75 +215,71 @@ func analyzeScalar(s string) uint8 {
 		c := s[i]
 		w = yamlRuneWidth(c)
 		followedByWhitespace := i+w >= len(s) || s[i+w] == ' ' || s[i+w] == '\t'
-		if i == 0 {
-			switch c {
-			case '#', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
-				blockIndicators = true
-			case '?', ':', '-':
-				if followedByWhitespace {
-					blockIndicators = true
-				}
-			}
-		} else {
-			switch c {
-			case ':':
-				if followedByWhitespace {
-					blockIndicators = true
-				}
-			case '#':
-				if precededByWhitespace {
-					blockIndicators = true
-				}
-			}
+		if isIndicator(c, i == 0, precededByWhitespace, followedByWhitespace) {
+			sc.blockIndicators = true
 		}
 		if c == '\t' {
-			tabs = true
+			sc.tabs = true
 		} else if !yamlPrintable(s, i) {
-			special = true
+			sc.special = true
 		}
 		bw := 0
 		if c == ' ' {
-			if i == 0 {
-				leadingSpace = true
-			}
-			if i+1 == len(s) {
-				trailingSpace = true
-			}
-			if previousBreak {
-				breakSpace = true
-			}
+			sc.leadingSpace = sc.leadingSpace || i == 0
+			sc.trailingSpace = sc.trailingSpace || i+1 == len(s)
+			sc.breakSpace = sc.breakSpace || previousBreak
 			previousSpace, previousBreak = true, false
 		} else if bw = breakWidth(s, i); bw > 0 {
-			lineBreaks = true
-			if i == 0 {
-				leadingBreak = true
-			}
-			if i+w == len(s) {
-				trailingBreak = true
-			}
-			if previousSpace {
-				spaceBreak = true
-			}
+			sc.lineBreaks = true
+			sc.leadingBreak = sc.leadingBreak || i == 0
+			sc.trailingBreak = sc.trailingBreak || i+w == len(s)
+			sc.spaceBreak = sc.spaceBreak || previousSpace
 			previousSpace, previousBreak = false, true
 		} else {
 			previousSpace, previousBreak = false, false
 		}
 		precededByWhitespace = c == ' ' || c == '\t' || c == 0 || bw > 0
 	}
+	return sc.flags()
+}
+
+// isIndicator reports whether c, first in the string or not, between the
+// given whitespace, is a YAML indicator that rules out plain style.
+func isIndicator(c byte, first, precededByWhitespace, followedByWhitespace bool) bool {
+	if first {
+		switch c {
+		case '#', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+			return true
+		case '?', ':', '-':
+			return followedByWhitespace
+		}
+		return false
+	}
+	switch c {
+	case ':':
+		return followedByWhitespace
+	case '#':
+		return precededByWhitespace
+	}
+	return false
+}
+
+// flags turns what was found into the styles the string may take.
+func (sc *scalarScan) flags() uint8 {
 	flags := uint8(fPlain | fSingle | fBlock)
-	if lineBreaks {
+	if sc.lineBreaks {
 		flags |= fMultiline
 	}
-	if leadingSpace || leadingBreak || trailingSpace || trailingBreak || lineBreaks || blockIndicators {
+	if sc.leadingSpace || sc.leadingBreak || sc.trailingSpace || sc.trailingBreak || sc.lineBreaks || sc.blockIndicators {
 		flags &^= fPlain
 	}
-	if trailingSpace {
+	if sc.trailingSpace {
 		flags &^= fBlock
 	}
-	if breakSpace || spaceBreak || tabs || special {
+	if sc.breakSpace || sc.spaceBreak || sc.tabs || sc.special {
 		flags &^= fPlain | fSingle
 	}
-	if spaceBreak || special {
+	if sc.spaceBreak || sc.special {
 		flags &^= fBlock
 	}
 	return flags
@@ -624,84 +625,98 @@ func isYAML11Float(s string) bool {
 // [0-9]{4}-[0-9]{1,2}-[0-9]{1,2}
 // ( ([Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(\.[0-9]*)?([ \t]*(Z|[-+][0-9]{1,2}(:[0-9]{2})?))? )?
 func isYAML11Timestamp(s string) bool {
-	digits := func(i, lo, hi int) int { // i after lo..hi digits, or -1
-		n := 0
-		for i+n < len(s) && n < hi && isDigit(s[i+n]) {
-			n++
-		}
-		if n < lo {
-			return -1
-		}
-		return i + n
-	}
-	lit := func(i int, c byte) int {
-		if i >= 0 && i < len(s) && s[i] == c {
-			return i + 1
-		}
-		return -1
-	}
-	i := digits(0, 4, 4)
+	t := timestampText(s)
+	i := t.date()
 	if i < 0 {
 		return false
 	}
-	if i = lit(i, '-'); i < 0 {
-		return false
-	}
-	if i = digits(i, 1, 2); i < 0 {
-		return false
-	}
-	if i = lit(i, '-'); i < 0 {
-		return false
-	}
-	if i = digits(i, 1, 2); i < 0 {
-		return false
-	}
 	if i == len(s) {
 		return true
 	}
-	switch s[i] {
+	if i = t.time(i); i < 0 {
+		return false
+	}
+	return i == len(s) || t.zone(i)
+}
+
+// timestampText reads the parts of a YAML 1.1 timestamp. Each method takes
+// the index where its part starts and gives the index after it, or -1.
+type timestampText string
+
+// digits reads lo to hi digits.
+func (t timestampText) digits(i, lo, hi int) int {
+	if i < 0 {
+		return -1
+	}
+	n := 0
+	for i+n < len(t) && n < hi && isDigit(t[i+n]) {
+		n++
+	}
+	if n < lo {
+		return -1
+	}
+	return i + n
+}
+
+// lit reads the byte c.
+func (t timestampText) lit(i int, c byte) int {
+	if i >= 0 && i < len(t) && t[i] == c {
+		return i + 1
+	}
+	return -1
+}
+
+// blanks skips spaces and tabs.
+func (t timestampText) blanks(i int) int {
+	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// date reads YYYY-M-D, with one- or two-digit month and day.
+func (t timestampText) date() int {
+	i := t.digits(0, 4, 4)
+	i = t.digits(t.lit(i, '-'), 1, 2)
+	return t.digits(t.lit(i, '-'), 1, 2)
+}
+
+// time reads the separator (T, t or blanks) and H:MM:SS with an optional
+// fraction.
+func (t timestampText) time(i int) int {
+	switch t[i] {
 	case 'T', 't':
 		i++
 	case ' ', '\t':
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-			i++
-		}
+		i = t.blanks(i)
 	default:
-		return false
+		return -1
 	}
-	if i = digits(i, 1, 2); i < 0 {
-		return false
-	}
+	i = t.digits(i, 1, 2)
 	for range 2 {
-		if i = lit(i, ':'); i < 0 {
-			return false
-		}
-		if i = digits(i, 2, 2); i < 0 {
-			return false
-		}
+		i = t.digits(t.lit(i, ':'), 2, 2)
 	}
-	if i < len(s) && s[i] == '.' {
-		i = skipDigits(s, i+1)
+	if i >= 0 && i < len(t) && t[i] == '.' {
+		i = skipDigits(string(t), i+1)
 	}
-	if i == len(s) {
-		return true
+	return i
+}
+
+// zone reports whether the rest, from i, is a time zone: blanks, then Z or
+// a sign, an hour and an optional :MM.
+func (t timestampText) zone(i int) bool {
+	i = t.blanks(i)
+	if i < len(t) && t[i] == 'Z' {
+		return i+1 == len(t)
 	}
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-		i++
-	}
-	if i < len(s) && s[i] == 'Z' {
-		return i+1 == len(s)
-	}
-	if i >= len(s) || s[i] != '+' && s[i] != '-' {
+	if i >= len(t) || t[i] != '+' && t[i] != '-' {
 		return false
 	}
-	if i = digits(i+1, 1, 2); i < 0 {
+	if i = t.digits(i+1, 1, 2); i < 0 {
 		return false
 	}
-	if i < len(s) && s[i] == ':' {
-		if i = digits(i+1, 2, 2); i < 0 {
-			return false
-		}
+	if i < len(t) && t[i] == ':' {
+		i = t.digits(i+1, 2, 2)
 	}
-	return i == len(s)
+	return i == len(t)
 }

@@ -191,55 +191,69 @@ func (e *yamlEmitter) node(v value.Value, where, indent int) error {
 		si := analyzeString(x)
 		e.scalar(&si, si.style(false), where != atRoot, indent+2)
 	case *value.Map:
-		n := x.Len()
-		if n == 0 {
-			e.word("{}", where)
-			return nil
-		}
-		ci := indent + 2
-		if where == atRoot {
-			ci = 0
-		}
-		for i := 0; i < n; i++ {
-			k, val := x.At(i)
-			e.itemStart(i == 0, where, ci)
-			si := analyzeString(k)
-			if si.simpleKey() {
-				e.scalar(&si, si.style(true), false, ci+2)
-				e.buf = append(e.buf, ':')
-				if err := e.node(val, afterKey, ci); err != nil {
-					return err
-				}
-				continue
-			}
-			e.buf = append(e.buf, '?')
-			e.scalar(&si, si.style(false), true, ci+2)
-			e.newLine(ci)
-			e.buf = append(e.buf, ':')
-			if err := e.node(val, afterIndicator, ci); err != nil {
-				return err
-			}
-		}
+		return e.mapping(x, where, indent)
 	case []value.Value:
-		if len(x) == 0 {
-			e.word("[]", where)
-			return nil
-		}
-		ci := indent + 2
-		if where == atRoot {
-			ci = 0
-		}
-		for i, item := range x {
-			e.itemStart(i == 0, where, ci)
-			e.buf = append(e.buf, '-')
-			if err := e.node(item, afterIndicator, ci); err != nil {
-				return err
-			}
-		}
+		return e.sequence(x, where, indent)
 	case value.Unknown:
 		return ErrUnknown
 	default:
 		return errType(v)
+	}
+	return nil
+}
+
+// mapping writes a mapping: {} when empty, otherwise one entry a line,
+// with an explicit "? key" for a key that cannot be a simple key.
+func (e *yamlEmitter) mapping(x *value.Map, where, indent int) error {
+	n := x.Len()
+	if n == 0 {
+		e.word("{}", where)
+		return nil
+	}
+	ci := indent + 2
+	if where == atRoot {
+		ci = 0
+	}
+	for i := 0; i < n; i++ {
+		k, val := x.At(i)
+		e.itemStart(i == 0, where, ci)
+		si := analyzeString(k)
+		if si.simpleKey() {
+			e.scalar(&si, si.style(true), false, ci+2)
+			e.buf = append(e.buf, ':')
+			if err := e.node(val, afterKey, ci); err != nil {
+				return err
+			}
+			continue
+		}
+		e.buf = append(e.buf, '?')
+		e.scalar(&si, si.style(false), true, ci+2)
+		e.newLine(ci)
+		e.buf = append(e.buf, ':')
+		if err := e.node(val, afterIndicator, ci); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sequence writes a sequence: [] when empty, otherwise one "- " item a
+// line.
+func (e *yamlEmitter) sequence(x []value.Value, where, indent int) error {
+	if len(x) == 0 {
+		e.word("[]", where)
+		return nil
+	}
+	ci := indent + 2
+	if where == atRoot {
+		ci = 0
+	}
+	for i, item := range x {
+		e.itemStart(i == 0, where, ci)
+		e.buf = append(e.buf, '-')
+		if err := e.node(item, afterIndicator, ci); err != nil {
+			return err
+		}
 	}
 	return nil
 }
