@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
@@ -135,13 +136,27 @@ func readKeys(n *yaml.Node, path string) (mappingKeys, *compileError) {
 	return keys, nil
 }
 
-// unknownDirectiveMsg is the error for a $-key that is no directive.
+// unknownDirectiveMsg is the error for a $-key that is no directive. It
+// always says how to write the key as data, and names the directive that
+// was probably meant only when the key is not a keyword of JSON Schema or
+// OpenAPI, which is written as data far more often than misspelt.
 func unknownDirectiveMsg(key string) string {
 	msg := "unknown directive " + key
-	if s := suggest(key); s != "" {
-		return msg + ": did you mean " + s + "?"
+	asData := "write $" + key + " to output a key " + key
+	if slices.Contains(schemaKeywords, key) {
+		return msg + ": " + key + " is a JSON Schema keyword, not a directive: " + asData
 	}
-	return msg + ": keys that start with $ are directives; write $" + key + " to output a key " + key
+	if s := suggest(key); s != "" {
+		return msg + ": did you mean " + s + "? To output a key " + key + " as data, write $" + key
+	}
+	return msg + ": keys that start with $ are directives; " + asData
+}
+
+// schemaKeywords are the $-keywords of JSON Schema (2020-12 and earlier
+// drafts) and OpenAPI that templates emit as data.
+var schemaKeywords = []string{
+	"$ref", "$id", "$defs", "$comment", "$anchor", "$dynamicRef", "$dynamicAnchor",
+	"$vocabulary", "$recursiveRef", "$recursiveAnchor",
 }
 
 // hasBare reports whether a regular key is spelt like directive d without

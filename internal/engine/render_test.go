@@ -98,7 +98,7 @@ func TestRender_inlineIncludeResolvesAgainstBaseDir(t *testing.T) {
 func TestRender_inlineErrorsSayInline(t *testing.T) {
 	e := New(Options{})
 	got := renderInline(t, e, "a: 1\nb:\n  $iff: x\n", nil)
-	want := "error: <inline>:3:3: b.$iff: unknown directive $iff: did you mean $if?"
+	want := "error: <inline>:3:3: b.$iff: unknown directive $iff: did you mean $if? To output a key $iff as data, write $$iff"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
