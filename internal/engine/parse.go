@@ -6,9 +6,11 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -69,7 +71,7 @@ func compileFile(text []byte) *compiledFile {
 		}
 		if err != nil {
 			f.docs = nil
-			f.err = yamlParseError(err)
+			f.err = yamlParseError(err, text)
 			return f
 		}
 		if d, n := nodeDepth(&doc, 0); d > f.depth {
@@ -127,7 +129,12 @@ func nodeDepth(n *yaml.Node, depth int) (int, *yaml.Node) {
 }
 
 // yamlParseError turns a yaml.v3 parse error into a positioned error.
-func yamlParseError(err error) *compileError {
+// yaml.v3 gives only a line, and words some errors after its scanner; the
+// column and the words are found here from the text: a tab is named as
+// one, "mapping values are not allowed" points at the ':' that is not
+// allowed, and a Go template action ({{ … }}, pasted from a Helm chart)
+// gets the CEL-YAML form.
+func yamlParseError(err error, text []byte) *compileError {
 	msg := err.Error()
 	line := 1
 	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
@@ -138,5 +145,85 @@ func yamlParseError(err error) *compileError {
 	} else if len(msg) > 6 && msg[:6] == "yaml: " {
 		msg = msg[6:]
 	}
-	return &compileError{line: line, column: 1, msg: "invalid YAML: " + msg}
+	column := 1
+	if l, c, ok := helmAction(text); ok {
+		return &compileError{line: l, column: c, msg: "invalid YAML: " + msg + "; " + yamlnode.HelmActionHint}
+	}
+	src := lineText(text, line)
+	switch {
+	case strings.Contains(msg, "tab character") || (msg == "found character that cannot start any token" && strings.Contains(src, "\t")):
+		column = strings.IndexByte(src, '\t') + 1
+		msg = "a tab character: YAML indents with spaces only, never tabs"
+	case msg == "mapping values are not allowed in this context":
+		if c := lastMappingColon(src); c > 0 {
+			column = c
+		}
+		msg += " (a key indented under a key whose value is already on its line, or a plain value holding ': ' that needs quotes)"
+	}
+	return &compileError{line: line, column: column, msg: "invalid YAML: " + msg}
+}
+
+// helmAction finds the first Go template action "{{" outside quotes that
+// is not a CEL-YAML "${{", and gives its line and column. yaml.v3 often
+// reports such a template at another line, so the action's own place is
+// the one to show.
+func helmAction(text []byte) (line, column int, ok bool) {
+	line, start, quote := 1, 0, byte(0)
+	for i := 0; i+1 < len(text); i++ {
+		switch c := text[i]; {
+		case c == '\n':
+			line, start, quote = line+1, i+1, 0
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '$' && text[i+1] == '{':
+			for i+1 < len(text) && text[i+1] == '{' {
+				i++ // the braces of ${{
+			}
+		case c == '{' && text[i+1] == '{':
+			return line, utf8.RuneCount(text[start:i]) + 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// lineText gives line n (from 1) of text, without its line break.
+func lineText(text []byte, n int) string {
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(text, '\n')
+		if j < 0 {
+			return ""
+		}
+		text = text[j+1:]
+	}
+	if j := bytes.IndexByte(text, '\n'); j >= 0 {
+		text = text[:j]
+	}
+	return string(text)
+}
+
+// lastMappingColon gives the column of the last ':' of line that ends a
+// plain key (followed by a space or the end of the line), outside quotes,
+// or 0.
+func lastMappingColon(line string) int {
+	col, quote := 0, byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '#' && (i == 0 || line[i-1] == ' '):
+			return col
+		case c == ':' && (i+1 == len(line) || line[i+1] == ' '):
+			col = utf8.RuneCountInString(line[:i]) + 1
+		}
+	}
+	return col
 }

@@ -1,11 +1,12 @@
 package yamlnode
 
 import (
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -95,7 +96,11 @@ func Key(k *yaml.Node) (string, *Error) {
 		k = k.Alias
 	}
 	if k.Kind != yaml.ScalarNode {
-		return "", &Error{Node: k, Msg: "a mapping key must be a scalar, not " + AKind(k)}
+		msg := "a mapping key must be a scalar, not " + AKind(k)
+		if k.Kind == yaml.MappingNode && k.Style&yaml.FlowStyle != 0 {
+			msg += "; " + HelmActionHint
+		}
+		return "", &Error{Node: k, Msg: msg}
 	}
 	if k.Tag == "!!merge" || (k.Value == "<<" && k.Style == 0) {
 		return "", &Error{Node: k, Msg: "merge keys (<<) are not supported: they mean different things to YAML 1.1 and 1.2 readers; use an alias as a value, $let or $include instead"}
@@ -105,6 +110,10 @@ func Key(k *yaml.Node) (string, *Error) {
 	}
 	return k.Value, nil
 }
+
+// HelmActionHint answers a Go template action such as {{ .Values.x }},
+// which YAML reads as nested flow mappings or cannot read at all.
+const HelmActionHint = "{{ … }} is a Go template action, as Helm writes them: CEL-YAML writes a value as $eval: \"${{ expression }}\" and a condition as $if"
 
 // DupKeyMsg is the message for a key written twice in one mapping.
 func DupKeyMsg(key string, prev *yaml.Node) string {
