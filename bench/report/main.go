@@ -242,15 +242,14 @@ func perService(t *table, s samples) {
 	for _, n := range sizes {
 		floor[n] = s.get("Floor_yamlv3RoundTrip/"+n, "ns/service").med
 	}
-	line := func(label, bench, n, goal string) stat {
+	line := func(label, bench, n, goal string) {
 		st := s.get(bench, "ns/service")
 		if !st.ok {
-			return st
+			return
 		}
 		a := s.get(bench, "allocs/service")
 		t.add(row{measure: label + ", " + n, value: us(st.med), cpu: cpuOf(s, bench, "service"), spread: pct(st), allocs: num(a.med),
 			xFloor: ratio(st.med, floor[n]), goal: goal})
-		return st
 	}
 	for _, n := range sizes {
 		line("floor: yaml.v3 decode+encode of the output", "Floor_yamlv3RoundTrip/"+n, n, "")
