@@ -292,3 +292,60 @@ func TestGuide_migratingTableRowsKeepTheToolsSemantics(t *testing.T) {
 		}
 	}
 }
+
+// The guide's worked example for Helm's `with` leaves a key out for every
+// empty, zero, null and absent value, as `with` does, and writes it
+// otherwise.
+func TestGuide_migratingWithExampleDropsEmptyValues(t *testing.T) {
+	doc, err := os.ReadFile(migratingGuide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const heading = "### Leaving out empty values, as `with` does\n"
+	_, section, ok := strings.Cut(string(doc), heading)
+	if !ok {
+		t.Fatalf("the guide has no section %q", heading)
+	}
+	for _, next := range []string{"\n## ", "\n### "} {
+		if i := strings.Index(section, next); i >= 0 {
+			section = section[:i]
+		}
+	}
+	examples := guideRenders(section)
+	if len(examples) != 1 {
+		t.Fatalf("found %d worked examples in the section, want 1", len(examples))
+	}
+	tmpl := examples[0].template
+	for _, want := range []string{"optional.ofNonZeroValue(", "$if:"} {
+		if !strings.Contains(tmpl, want) {
+			t.Errorf("the worked example does not use %q", want)
+		}
+	}
+	e := engine.New(engine.DefaultOptions())
+	for _, run := range []tableRun{
+		{vars: `{"values": {}}`, want: "spec: {}\n"},
+		{vars: `{"values": {"priorityClassName": null, "securityContext": null, "nodeSelector": null}}`, want: "spec: {}\n"},
+		{vars: `{"values": {"priorityClassName": "", "securityContext": {}, "nodeSelector": {}}}`, want: "spec: {}\n"},
+		{vars: `{"values": {"priorityClassName": "", "securityContext": {"runAsNonRoot": true}}}`, want: examples[0].output},
+		{vars: `{"values": {"priorityClassName": null, "securityContext": {"runAsNonRoot": true}, "nodeSelector": null}}`, want: examples[0].output},
+		{vars: `{"values": {"priorityClassName": "high", "securityContext": {"runAsNonRoot": true}, "nodeSelector": {"disk": "ssd"}}}`,
+			want: "spec:\n  priorityClassName: high\n  securityContext:\n    runAsNonRoot: true\n  nodeSelector:\n    disk: ssd\n"},
+	} {
+		vars, err := decodeVars([]byte(run.vars))
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs, err := e.Render(context.Background(), engine.Source{Text: []byte(tmpl)}, vars)
+		if err != nil {
+			t.Errorf("%s: %v", run.vars, err)
+			continue
+		}
+		got, err := engine.EncodeYAMLStream(docs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != run.want {
+			t.Errorf("%s:\n got: %q\nwant: %q", run.vars, got, run.want)
+		}
+	}
+}
