@@ -21,6 +21,9 @@
 # The temporary directory is removed on exit unless KEEP_TMP=1.
 # CELYAML_PROVIDER_DIR, when set, is a directory that already holds a built
 # terraform-provider-celyaml: it is used as it is, with no build.
+# When COMMAND is terraform and stdout is not a terminal (a pipe, a file, a
+# CI log), or CI=true, -no-color goes after its subcommand, so the output
+# holds no colour codes.
 #
 # Example:
 #   scripts/with-dev-provider.sh examples/kubernetes terraform plan -input=false
@@ -53,11 +56,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# go_caches_cold: true when a build would start from empty Go caches: the
+# module cache lacks a dependency, or the build cache lacks its packages.
+go_caches_cold() {
+  local v
+  v="$(awk '$1 == "github.com/google/cel-go" { print $2; exit }' "$root/go.mod")"
+  [[ ! -d "$(go env GOMODCACHE)/github.com/google/cel-go@$v" ]] ||
+    [[ "$(cd "$root" && go list -f '{{.Stale}}' github.com/google/cel-go/cel 2>/dev/null)" != false ]]
+}
+
 mkdir -p "$tmp/data"
 bin="${CELYAML_PROVIDER_DIR:-}"
 if [[ -z "$bin" ]]; then
   bin="$tmp/bin"
   mkdir -p "$bin"
+  if go_caches_cold; then
+    echo "note: the first build on a fresh machine downloads Go modules and compiles for a few minutes" >&2
+  fi
   (cd "$root" && go build -o "$bin/terraform-provider-celyaml" .)
 fi
 
@@ -85,6 +100,23 @@ cd "$tmp/work"
 if grep -rqsE --include='*.tf' '^[[:space:]]*module[[:space:]]+"' .; then
   # Installs local modules into TF_DATA_DIR/modules only.
   terraform get -no-color >/dev/null
+fi
+
+if [[ "$(basename "$1")" == terraform ]] && { [[ ! -t 1 ]] || [[ "${CI:-}" == true ]]; }; then
+  args=("$1")
+  shift
+  add=1
+  for a in "$@"; do
+    [[ "$a" == -no-color ]] && add=0
+  done
+  for a in "$@"; do
+    args+=("$a")
+    if ((add)) && [[ "$a" != -* ]]; then # after the subcommand
+      args+=(-no-color)
+      add=0
+    fi
+  done
+  set -- "${args[@]}"
 fi
 
 status=0
