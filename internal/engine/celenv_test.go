@@ -724,7 +724,7 @@ func TestCELEnv_foreignIdiomsGetTheCELSpelling(t *testing.T) {
 		{`xs.length()`, `error: unknown function length; CEL writes size(x), or x.size()`},
 		{`s.toUpperCase()`, `error: unknown function toUpperCase; CEL writes upperAscii()`},
 		{`s.strip()`, `error: unknown function strip; CEL writes trim()`},
-		{`default(s, 'x')`, `error: unknown function default; CEL writes x.?key.orValue(fallback), or has(x.key) ? x.key : fallback`},
+		{`default(s, 'x')`, `error: unknown function default; CEL writes x.?key.orValue(fallback) for a missing key; to replace '' and 0 too, as Helm's default does: optional.ofNonZeroValue(x.?key.orValue('')).orValue(fallback)`},
 		{`m.keys()`, `error: unknown function keys; CEL writes m.map(k, k)`},
 		{`xs.append(3)`, `error: unknown function append; CEL writes xs + [x]`},
 		{`now()`, `error: unknown function now; CEL writes no clock, so that output never changes between runs: pass a timestamp in the context`},

@@ -101,7 +101,7 @@ var foreignFunctions = map[string]string{
 	"replaceAll":   "replace(old, new)",
 	"hasPrefix":    "startsWith(prefix)",
 	"hasSuffix":    "endsWith(suffix)",
-	"default":      "x.?key.orValue(fallback), or has(x.key) ? x.key : fallback",
+	"default":      "x.?key.orValue(fallback) for a missing key; to replace '' and 0 too, as Helm's default does: optional.ofNonZeroValue(x.?key.orValue('')).orValue(fallback)",
 	"coalesce":     "a != null ? a : b",
 	"ternary":      "cond ? a : b",
 	"empty":        "size(x) == 0",
