@@ -108,7 +108,13 @@ func collectFailures(e *jsonschema.ValidationError, inst any, unknown value.Valu
 	if unknown != nil && unknownAt(unknown, e.InstanceLocation, !shapeOnly(e.ErrorKind)) {
 		return // about a value that is not known yet
 	}
-	switch k := e.ErrorKind.(type) {
+	ek := e.ErrorKind
+	if d, ok := ek.(*kind.Dependency); ok {
+		// Draft 7's dependencies fails as dependentRequired does, with
+		// the same fields.
+		ek = (*kind.DependentRequired)(d)
+	}
+	switch k := ek.(type) {
 	case *kind.Required:
 		path := instancePath(inst, e.InstanceLocation)
 		for _, m := range k.Missing {
@@ -124,12 +130,6 @@ func collectFailures(e *jsonschema.ValidationError, inst any, unknown value.Valu
 	case *kind.PropertyNames:
 		path := instancePath(inst, e.InstanceLocation)
 		*out = append(*out, failure{path: appendKey(path, k.Property), msg: "property name does not match propertyNames"})
-		return
-	case *kind.Dependency:
-		path := instancePath(inst, e.InstanceLocation)
-		for _, m := range k.Missing {
-			*out = append(*out, failure{path: path, msg: fmt.Sprintf("property %s is required when %s is present", quoteJSON(m), quoteJSON(k.Prop))})
-		}
 		return
 	case *kind.DependentRequired:
 		path := instancePath(inst, e.InstanceLocation)

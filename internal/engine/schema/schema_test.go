@@ -189,6 +189,8 @@ func TestSchema_keywordMessages(t *testing.T) {
 			[]string{"v: must be a multiple of 3", "v: must be at least 10"}},
 		{"dependentRequired", `v: {dependentRequired: {tls: [cert]}}`, mapOf("tls", true),
 			[]string{`v: property "cert" is required when "tls" is present`}},
+		{"dependencies of draft 7", "v:\n  $schema: http://json-schema.org/draft-07/schema#\n  dependencies: {tls: [cert, key]}\n", mapOf("tls", true),
+			[]string{`v: property "cert" is required when "tls" is present`, `v: property "key" is required when "tls" is present`}},
 		{"propertyNames", `v: {propertyNames: {pattern: "^[a-z]+$"}}`, mapOf("Bad", int64(1)),
 			[]string{"v.Bad: property name does not match propertyNames"}},
 		{"false schema", `v: {properties: {legacy: false}}`, mapOf("legacy", int64(1)),
