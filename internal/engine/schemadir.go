@@ -3,21 +3,22 @@ package engine
 import (
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"go.yaml.in/yaml/v3"
 )
 
 // $schema checks the variables visible at a mapping against JSON Schemas
-// (schema.go compiles and runs them). Absent variables with a default are
-// bound to it.
+// (package schema compiles and runs them). Absent variables with a default
+// are bound to it.
 
 type schemaDir struct {
 	key  *yaml.Node
-	set  *schemaSet
+	set  *schema.Set
 	path string
 }
 
 func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *compileError) {
-	s, err := compileSchemaSet(deref(n))
+	s, err := schema.Compile(deref(n))
 	if err != nil {
 		return nil, fromNodeError(err, path)
 	}
@@ -25,7 +26,7 @@ func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *compileError
 }
 
 func (r *renderer) checkSchema(d *schemaDir, sc *scope, fr *frame) (*scope, error) {
-	defaults, failures := d.set.check(func(name string) (Value, bool) {
+	defaults, failures := d.set.Check(func(name string) (Value, bool) {
 		v, ok := sc.lookup(name)
 		if !ok {
 			return nil, false
@@ -50,7 +51,7 @@ func (r *renderer) checkSchema(d *schemaDir, sc *scope, fr *frame) (*scope, erro
 	}
 	inner := newScopeCap(sc, len(defaults))
 	for _, b := range defaults {
-		inner.bindValue(b.name, b.val)
+		inner.bindValue(b.Name, b.Value)
 	}
 	return inner, nil
 }

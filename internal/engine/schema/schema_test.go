@@ -1,4 +1,4 @@
-package engine
+package schema
 
 import (
 	"fmt"
@@ -8,11 +8,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
-// schemaNode parses src, the value of a $schema key, into its node.
-func schemaNode(t testing.TB, src string) *yaml.Node {
+// parseNode parses src, the value of a $schema key, into its node.
+func parseNode(t testing.TB, src string) *yaml.Node {
 	t.Helper()
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
@@ -21,21 +22,21 @@ func schemaNode(t testing.TB, src string) *yaml.Node {
 	return doc.Content[0]
 }
 
-func mustCompileSchema(t testing.TB, src string) *schemaSet {
+func mustCompile(t testing.TB, src string) *Set {
 	t.Helper()
-	s, err := compileSchemaSet(schemaNode(t, src))
+	s, err := Compile(parseNode(t, src))
 	if err != nil {
-		t.Fatalf("compileSchemaSet: %d:%d: %s", err.Node.Line, err.Node.Column, err.Msg)
+		t.Fatalf("Compile: %d:%d: %s", err.Node.Line, err.Node.Column, err.Msg)
 	}
 	return s
 }
 
-// compileSchemaErr returns the compile error as "LINE:COL: msg".
-func compileSchemaErr(t testing.TB, src string) string {
+// compileErr returns the compile error as "LINE:COL: msg".
+func compileErr(t testing.TB, src string) string {
 	t.Helper()
-	s, err := compileSchemaSet(schemaNode(t, src))
+	s, err := Compile(parseNode(t, src))
 	if err == nil {
-		t.Fatalf("compileSchemaSet succeeded: %+v", s)
+		t.Fatalf("Compile succeeded: %+v", s)
 	}
 	if err.Node == nil {
 		return "?:?: " + err.Msg
@@ -43,26 +44,26 @@ func compileSchemaErr(t testing.TB, src string) string {
 	return fmt.Sprintf("%d:%d: %s", err.Node.Line, err.Node.Column, err.Msg)
 }
 
-func schLookup(vars map[string]Value) func(string) (Value, bool) {
-	return func(name string) (Value, bool) {
+func lookupIn(vars map[string]value.Value) func(string) (value.Value, bool) {
+	return func(name string) (value.Value, bool) {
 		v, ok := vars[name]
 		return v, ok
 	}
 }
 
-// schMap builds an ordered map from key, value pairs.
-func schMap(kv ...any) *Map {
-	m := NewMap(len(kv) / 2)
+// mapOf builds an ordered map from key, value pairs.
+func mapOf(kv ...any) *value.Map {
+	m := value.NewMap(len(kv) / 2)
 	for i := 0; i < len(kv); i += 2 {
 		m.Set(kv[i].(string), kv[i+1])
 	}
 	return m
 }
 
-func schExpectFailures(t *testing.T, schema string, vars map[string]Value, want ...string) {
+func expectFailures(t *testing.T, schema string, vars map[string]value.Value, want ...string) {
 	t.Helper()
-	s := mustCompileSchema(t, schema)
-	defs, got := s.check(schLookup(vars))
+	s := mustCompile(t, schema)
+	defs, got := s.Check(lookupIn(vars))
 	if len(defs) != 0 {
 		t.Errorf("unexpected defaults: %v", defs)
 	}
@@ -84,25 +85,25 @@ services:
       name: {type: string}
       ha: {type: boolean}
 `
-	vars := map[string]Value{"services": []Value{
-		schMap("name", "cart", "ha", true),
-		schMap("name", "catalog", "ha", "yes"),
+	vars := map[string]value.Value{"services": []value.Value{
+		mapOf("name", "cart", "ha", true),
+		mapOf("name", "catalog", "ha", "yes"),
 	}}
-	schExpectFailures(t, schema, vars, "services[1].ha: expected boolean, got string")
+	expectFailures(t, schema, vars, "services[1].ha: expected boolean, got string")
 }
 
 func TestSchema_shorthandMeansType(t *testing.T) {
 	schema := "env: string\nreplicas: integer\nratio: number\non: boolean\nitems: array\nconf: object\nnothing: \"null\"\n"
-	ok := map[string]Value{
+	ok := map[string]value.Value{
 		"env": "prod", "replicas": int64(3), "ratio": 0.5, "on": true,
-		"items": []Value{}, "conf": NewMap(0), "nothing": nil,
+		"items": []value.Value{}, "conf": value.NewMap(0), "nothing": nil,
 	}
-	schExpectFailures(t, schema, ok)
-	bad := map[string]Value{
+	expectFailures(t, schema, ok)
+	bad := map[string]value.Value{
 		"env": int64(5), "replicas": 2.5, "ratio": "x", "on": nil,
-		"items": NewMap(0), "conf": []Value{}, "nothing": false,
+		"items": value.NewMap(0), "conf": []value.Value{}, "nothing": false,
 	}
-	schExpectFailures(t, schema, bad,
+	expectFailures(t, schema, bad,
 		"conf: expected object, got array",
 		"env: expected string, got integer",
 		"items: expected array, got object",
@@ -117,14 +118,14 @@ func TestSchema_keywordMessages(t *testing.T) {
 	cases := []struct {
 		name   string
 		schema string
-		value  Value
+		value  value.Value
 		want   []string
 	}{
 		{"type list", `v: {type: [string, integer]}`, true,
 			[]string{"v: expected integer or string, got boolean"}},
-		{"items", `v: {type: array, items: {type: integer}}`, []Value{int64(1), "two", int64(3), 4.5},
+		{"items", `v: {type: array, items: {type: integer}}`, []value.Value{int64(1), "two", int64(3), 4.5},
 			[]string{"v[1]: expected integer, got string", "v[3]: expected integer, got number"}},
-		{"properties", `v: {properties: {port: {type: integer}, host: {type: string}}}`, schMap("host", int64(1), "port", "80"),
+		{"properties", `v: {properties: {port: {type: integer}, host: {type: string}}}`, mapOf("host", int64(1), "port", "80"),
 			[]string{"v.host: expected string, got integer", "v.port: expected integer, got string"}},
 		{"pattern", `v: {type: string, pattern: "^[a-z]+$"}`, "Hello",
 			[]string{`v: does not match pattern "^[a-z]+$"`}},
@@ -152,21 +153,21 @@ func TestSchema_keywordMessages(t *testing.T) {
 			[]string{"v: must be at least 8 characters long"}},
 		{"maxLength", `v: {maxLength: 3}`, "toolong",
 			[]string{"v: must be at most 3 characters long"}},
-		{"required", `v: {type: object, required: [name, port, host]}`, schMap("port", int64(1)),
+		{"required", `v: {type: object, required: [name, port, host]}`, mapOf("port", int64(1)),
 			[]string{`v: missing required property "host"`, `v: missing required property "name"`}},
-		{"additionalProperties false", `v: {properties: {a: {}}, additionalProperties: false}`, schMap("a", int64(1), "zz", int64(2), "b", int64(3)),
+		{"additionalProperties false", `v: {properties: {a: {}}, additionalProperties: false}`, mapOf("a", int64(1), "zz", int64(2), "b", int64(3)),
 			[]string{"v.b: property is not allowed", "v.zz: property is not allowed"}},
-		{"additionalProperties schema", `v: {additionalProperties: {type: string}}`, schMap("a", "x", "b", int64(2)),
+		{"additionalProperties schema", `v: {additionalProperties: {type: string}}`, mapOf("a", "x", "b", int64(2)),
 			[]string{"v.b: expected string, got integer"}},
-		{"minItems", `v: {minItems: 2}`, []Value{"x"},
+		{"minItems", `v: {minItems: 2}`, []value.Value{"x"},
 			[]string{"v: must have at least 2 items, got 1"}},
-		{"maxItems", `v: {maxItems: 1}`, []Value{"x", "y"},
+		{"maxItems", `v: {maxItems: 1}`, []value.Value{"x", "y"},
 			[]string{"v: must have at most 1 item, got 2"}},
-		{"minProperties", `v: {minProperties: 1}`, NewMap(0),
+		{"minProperties", `v: {minProperties: 1}`, value.NewMap(0),
 			[]string{"v: must have at least 1 property, got 0"}},
-		{"maxProperties", `v: {maxProperties: 1}`, schMap("a", int64(1), "b", int64(2)),
+		{"maxProperties", `v: {maxProperties: 1}`, mapOf("a", int64(1), "b", int64(2)),
 			[]string{"v: must have at most 1 property, got 2"}},
-		{"uniqueItems", `v: {uniqueItems: true}`, []Value{"a", "b", "a"},
+		{"uniqueItems", `v: {uniqueItems: true}`, []value.Value{"a", "b", "a"},
 			[]string{"v: items must be unique, but [0] and [2] are equal"}},
 		{"format email", `v: {format: email}`, "not-an-email",
 			[]string{"v: is not a valid email"}},
@@ -174,7 +175,7 @@ func TestSchema_keywordMessages(t *testing.T) {
 			[]string{"v: is not a valid ipv4"}},
 		{"format date-time", `v: {format: date-time}`, "yesterday",
 			[]string{"v: is not a valid date-time"}},
-		{"contains", `v: {contains: {const: admin}}`, []Value{"user"},
+		{"contains", `v: {contains: {const: admin}}`, []value.Value{"user"},
 			[]string{"v: no item matches the contains schema"}},
 		{"not", `v: {not: {type: string}}`, "x",
 			[]string{`v: must not match the schema in "not"`}},
@@ -186,22 +187,24 @@ func TestSchema_keywordMessages(t *testing.T) {
 			[]string{"v: must match exactly one schema in oneOf, but matches [0] and [1]"}},
 		{"allOf lists each failure", `v: {allOf: [{minimum: 10}, {multipleOf: 3}]}`, int64(4),
 			[]string{"v: must be a multiple of 3", "v: must be at least 10"}},
-		{"dependentRequired", `v: {dependentRequired: {tls: [cert]}}`, schMap("tls", true),
+		{"dependentRequired", `v: {dependentRequired: {tls: [cert]}}`, mapOf("tls", true),
 			[]string{`v: property "cert" is required when "tls" is present`}},
-		{"propertyNames", `v: {propertyNames: {pattern: "^[a-z]+$"}}`, schMap("Bad", int64(1)),
+		{"dependencies of draft 7", "v:\n  $schema: http://json-schema.org/draft-07/schema#\n  dependencies: {tls: [cert, key]}\n", mapOf("tls", true),
+			[]string{`v: property "cert" is required when "tls" is present`, `v: property "key" is required when "tls" is present`}},
+		{"propertyNames", `v: {propertyNames: {pattern: "^[a-z]+$"}}`, mapOf("Bad", int64(1)),
 			[]string{"v.Bad: property name does not match propertyNames"}},
-		{"false schema", `v: {properties: {legacy: false}}`, schMap("legacy", int64(1)),
+		{"false schema", `v: {properties: {legacy: false}}`, mapOf("legacy", int64(1)),
 			[]string{"v.legacy: is not allowed"}},
-		{"if then", `v: {if: {properties: {tls: {const: true}}}, then: {required: [cert]}}`, schMap("tls", true),
+		{"if then", `v: {if: {properties: {tls: {const: true}}}, then: {required: [cert]}}`, mapOf("tls", true),
 			[]string{`v: missing required property "cert"`}},
-		{"ref to defs", "v:\n  $defs: {port: {type: integer, maximum: 65535}}\n  items: {$ref: '#/$defs/port'}\n", []Value{int64(80), int64(70000)},
+		{"ref to defs", "v:\n  $defs: {port: {type: integer, maximum: 65535}}\n  items: {$ref: '#/$defs/port'}\n", []value.Value{int64(80), int64(70000)},
 			[]string{"v[1]: must be at most 65535"}},
-		{"non-identifier keys are quoted", `v: {additionalProperties: {type: string}}`, schMap("app.kubernetes.io/name", int64(1)),
+		{"non-identifier keys are quoted", `v: {additionalProperties: {type: string}}`, mapOf("app.kubernetes.io/name", int64(1)),
 			[]string{`v["app.kubernetes.io/name"]: expected string, got integer`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			schExpectFailures(t, c.schema, map[string]Value{"v": c.value}, c.want...)
+			expectFailures(t, c.schema, map[string]value.Value{"v": c.value}, c.want...)
 		})
 	}
 }
@@ -228,8 +231,8 @@ cfg:
   $defs:
     minimun: {type: integer}
 `
-	schExpectFailures(t, schema, map[string]Value{"cfg": schMap("minLen", int64(1))})
-	schExpectFailures(t, schema, map[string]Value{"cfg": schMap("minLen", int64(2), "maxLen", int64(3))})
+	expectFailures(t, schema, map[string]value.Value{"cfg": mapOf("minLen", int64(1))})
+	expectFailures(t, schema, map[string]value.Value{"cfg": mapOf("minLen", int64(2), "maxLen", int64(3))})
 }
 
 func TestSchema_validValuesPass(t *testing.T) {
@@ -241,26 +244,26 @@ ratio: {type: number, maximum: 1}
 tags: {type: object, additionalProperties: {type: string}, required: [team]}
 ports: {type: array, minItems: 1, uniqueItems: true, items: {type: integer}}
 `
-	vars := map[string]Value{
+	vars := map[string]value.Value{
 		"env": "prod", "replicas": int64(10), "name": "cart", "ratio": int64(1),
-		"tags":  schMap("team", "sre", "owner", "platform"),
-		"ports": []Value{int64(80), int64(443)},
+		"tags":  mapOf("team", "sre", "owner", "platform"),
+		"ports": []value.Value{int64(80), int64(443)},
 	}
-	schExpectFailures(t, schema, vars)
+	expectFailures(t, schema, vars)
 }
 
 func TestSchema_integersKeepFullPrecision(t *testing.T) {
 	schema := `v: {type: integer, maximum: 9007199254740993}`
-	schExpectFailures(t, schema, map[string]Value{"v": int64(9007199254740993)})
-	schExpectFailures(t, schema, map[string]Value{"v": int64(9007199254740994)}, "v: must be at most 9007199254740993")
+	expectFailures(t, schema, map[string]value.Value{"v": int64(9007199254740993)})
+	expectFailures(t, schema, map[string]value.Value{"v": int64(9007199254740994)}, "v: must be at most 9007199254740993")
 	// A whole double is an integer to JSON Schema.
-	schExpectFailures(t, `v: integer`, map[string]Value{"v": 2.0})
+	expectFailures(t, `v: integer`, map[string]value.Value{"v": 2.0})
 }
 
 func TestSchema_infinityComparesAndNaNIsReported(t *testing.T) {
-	schExpectFailures(t, `v: {maximum: 1.0e308}`, map[string]Value{"v": math.Inf(1)}, "v: must be at most 1e+308")
-	schExpectFailures(t, `v: {minimum: -5}`, map[string]Value{"v": math.Inf(-1)}, "v: must be at least -5")
-	schExpectFailures(t, `v: {type: object}`, map[string]Value{"v": schMap("a", []Value{math.NaN()})}, "v.a[0]: NaN is not a JSON number and cannot be checked")
+	expectFailures(t, `v: {maximum: 1.0e308}`, map[string]value.Value{"v": math.Inf(1)}, "v: must be at most 1e+308")
+	expectFailures(t, `v: {minimum: -5}`, map[string]value.Value{"v": math.Inf(-1)}, "v: must be at least -5")
+	expectFailures(t, `v: {type: object}`, map[string]value.Value{"v": mapOf("a", []value.Value{math.NaN()})}, "v.a[0]: NaN is not a JSON number and cannot be checked")
 }
 
 func TestSchema_everyFailureIsListedInPathOrder(t *testing.T) {
@@ -276,14 +279,14 @@ services:
       port: {type: integer, minimum: 1, maximum: 65535}
 env: {enum: [dev, prod]}
 `
-	var list []Value
+	var list []value.Value
 	for i := 0; i < 12; i++ {
-		list = append(list, schMap("name", "svc", "ha", false, "port", int64(80)))
+		list = append(list, mapOf("name", "svc", "ha", false, "port", int64(80)))
 	}
-	list[2] = schMap("ha", "no", "port", int64(0))
-	list[10] = schMap("name", "Bad_Name", "port", "http")
-	vars := map[string]Value{"services": list, "env": "qa"}
-	schExpectFailures(t, schema, vars,
+	list[2] = mapOf("ha", "no", "port", int64(0))
+	list[10] = mapOf("name", "Bad_Name", "port", "http")
+	vars := map[string]value.Value{"services": list, "env": "qa"}
+	expectFailures(t, schema, vars,
 		`env: must be one of ["dev", "prod"]`,
 		`services[2]: missing required property "name"`,
 		"services[2].ha: expected boolean, got string",
@@ -294,8 +297,8 @@ env: {enum: [dev, prod]}
 }
 
 func TestSchema_missingVariableIsAnError(t *testing.T) {
-	s := mustCompileSchema(t, "env: string\nregion: {type: string}\n")
-	defs, failures := s.check(schLookup(map[string]Value{"env": "dev"}))
+	s := mustCompile(t, "env: string\nregion: {type: string}\n")
+	defs, failures := s.Check(lookupIn(map[string]value.Value{"env": "dev"}))
 	if len(defs) != 0 {
 		t.Errorf("defaults = %v", defs)
 	}
@@ -316,25 +319,25 @@ labels:
 off: {default: null}
 given: {type: integer, default: 7}
 `
-	s := mustCompileSchema(t, schema)
-	defs, failures := s.check(schLookup(map[string]Value{"given": int64(3)}))
+	s := mustCompile(t, schema)
+	defs, failures := s.Check(lookupIn(map[string]value.Value{"given": int64(3)}))
 	if failures != nil {
 		t.Fatalf("failures = %q", failures)
 	}
-	want := []binding{
+	want := []Binding{
 		{"replicas", int64(2)},
 		{"ratio", 0.5},
 		{"env", "dev"},
-		{"labels", schMap("zeta", "z", "alpha", "a", "nested", schMap("b", int64(1), "a", []Value{"x", int64(2)}))},
+		{"labels", mapOf("zeta", "z", "alpha", "a", "nested", mapOf("b", int64(1), "a", []value.Value{"x", int64(2)}))},
 		{"off", nil},
 	}
 	if !reflect.DeepEqual(defs, want) {
 		t.Errorf("defaults:\n got %#v\nwant %#v", defs, want)
 	}
 	// The bound default is a copy: changing it does not change the schema.
-	defs[3].val.(*Map).Set("zeta", "changed")
-	defs2, _ := s.check(schLookup(map[string]Value{"given": int64(3)}))
-	if got, _ := defs2[3].val.(*Map).Get("zeta"); got != "z" {
+	defs[3].Value.(*value.Map).Set("zeta", "changed")
+	defs2, _ := s.Check(lookupIn(map[string]value.Value{"given": int64(3)}))
+	if got, _ := defs2[3].Value.(*value.Map).Get("zeta"); got != "z" {
 		t.Errorf("default was shared: zeta = %v", got)
 	}
 }
@@ -349,13 +352,13 @@ b: {type: array, items: {type: integer}}
 c: {type: object, properties: {n: {type: integer}}}
 d: {type: string}
 `
-	vars := map[string]Value{
-		"a": Unknown{},
-		"b": []Value{"not-an-int", Unknown{}},
-		"c": schMap("n", "bad", "later", schMap("x", Unknown{})),
+	vars := map[string]value.Value{
+		"a": value.Unknown{},
+		"b": []value.Value{"not-an-int", value.Unknown{}},
+		"c": mapOf("n", "bad", "later", mapOf("x", value.Unknown{})),
 		"d": int64(1),
 	}
-	schExpectFailures(t, schema, vars,
+	expectFailures(t, schema, vars,
 		"b[0]: expected integer, got string",
 		"c.n: expected integer, got string",
 		"d: expected string, got integer")
@@ -368,12 +371,12 @@ m: {type: object, required: [name, port], additionalProperties: false, propertie
 l: {type: array, minItems: 3}
 s: {type: string}
 `
-	vars := map[string]Value{
-		"m": schMap("image", Unknown{}, "extra", Unknown{}),
-		"l": []Value{Unknown{}},
-		"s": schMap("x", Unknown{}),
+	vars := map[string]value.Value{
+		"m": mapOf("image", value.Unknown{}, "extra", value.Unknown{}),
+		"l": []value.Value{value.Unknown{}},
+		"s": mapOf("x", value.Unknown{}),
 	}
-	schExpectFailures(t, schema, vars,
+	expectFailures(t, schema, vars,
 		"l: must have at least 3 items, got 1",
 		`m: missing required property "name"`,
 		`m: missing required property "port"`,
@@ -399,26 +402,26 @@ viaRef:
   if: {properties: {tier: {const: prod}}}
   else: {$ref: "#/$defs/small"}
 `
-	vars := map[string]Value{
-		"e":      schMap("a", Unknown{}),
-		"u":      []Value{Unknown{}, nil},
-		"any":    schMap("a", Unknown{}, "b", int64(3)),
-		"neg":    schMap("a", Unknown{}),
-		"cond":   schMap("tier", Unknown{}, "replicas", int64(2)),
-		"viaRef": schMap("tier", Unknown{}, "replicas", int64(2)),
+	vars := map[string]value.Value{
+		"e":      mapOf("a", value.Unknown{}),
+		"u":      []value.Value{value.Unknown{}, nil},
+		"any":    mapOf("a", value.Unknown{}, "b", int64(3)),
+		"neg":    mapOf("a", value.Unknown{}),
+		"cond":   mapOf("tier", value.Unknown{}, "replicas", int64(2)),
+		"viaRef": mapOf("tier", value.Unknown{}, "replicas", int64(2)),
 	}
-	schExpectFailures(t, schema, vars)
+	expectFailures(t, schema, vars)
 
 	// With the same values known, each of them fails.
-	known := map[string]Value{
-		"e":      schMap("a", int64(2)),
-		"u":      []Value{nil, nil},
-		"any":    schMap("a", int64(2), "b", int64(3)),
-		"neg":    schMap("a", nil),
-		"cond":   schMap("tier", "prod", "replicas", int64(2)),
-		"viaRef": schMap("tier", "dev", "replicas", int64(2)),
+	known := map[string]value.Value{
+		"e":      mapOf("a", int64(2)),
+		"u":      []value.Value{nil, nil},
+		"any":    mapOf("a", int64(2), "b", int64(3)),
+		"neg":    mapOf("a", nil),
+		"cond":   mapOf("tier", "prod", "replicas", int64(2)),
+		"viaRef": mapOf("tier", "dev", "replicas", int64(2)),
 	}
-	schExpectFailures(t, schema, known,
+	expectFailures(t, schema, known,
 		"any: must match at least one schema in anyOf",
 		"cond.replicas: must be at least 3",
 		"e: must be one of [{\"a\":1}]",
@@ -442,14 +445,14 @@ i: {not: {type: string}}
 j: {anyOf: [{type: integer}, {const: zz}]}
 k: {type: object, propertyNames: {maxLength: 2}, additionalProperties: {format: uri}}
 `
-	vars := map[string]Value{}
+	vars := map[string]value.Value{}
 	for _, n := range []string{"a", "b", "c", "d", "e", "f", "h", "i", "j"} {
 		vars[n] = secret
 	}
-	vars["g"] = []Value{secret, secret}
-	vars["k"] = schMap("ok", secret)
-	s := mustCompileSchema(t, schema)
-	_, failures := s.check(schLookup(vars))
+	vars["g"] = []value.Value{secret, secret}
+	vars["k"] = mapOf("ok", secret)
+	s := mustCompile(t, schema)
+	_, failures := s.Check(lookupIn(vars))
 	if len(failures) != 13 {
 		t.Errorf("got %d failures, want 13: %q", len(failures), failures)
 	}
@@ -515,7 +518,7 @@ func TestSchema_compileErrorsPointAtTheSchemaNode(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := compileSchemaErr(t, c.schema); got != c.want {
+			if got := compileErr(t, c.schema); got != c.want {
 				t.Errorf("\n got: %s\nwant: %s", got, c.want)
 			}
 		})
@@ -528,7 +531,7 @@ func TestSchema_aliasBombInSchemaFailsFast(t *testing.T) {
 	for i := 1; i <= 9; i++ {
 		fmt.Fprintf(&b, "a%d: &a%d {allOf: [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]}\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
 	}
-	got := compileSchemaErr(t, b.String())
+	got := compileErr(t, b.String())
 	want := `invalid schema for "a4": the schema has more than 10000 nodes once aliases are expanded`
 	if !strings.HasSuffix(got, want) {
 		t.Errorf("got %s\nwant suffix %s", got, want)
@@ -541,29 +544,29 @@ port: &port {type: integer, minimum: 1, maximum: 65535}
 admin_port: *port
 ports: {type: array, items: *port}
 `
-	vars := map[string]Value{"port": int64(80), "admin_port": int64(0), "ports": []Value{int64(443), int64(70000)}}
-	schExpectFailures(t, schema, vars, "admin_port: must be at least 1", "ports[1]: must be at most 65535")
+	vars := map[string]value.Value{"port": int64(80), "admin_port": int64(0), "ports": []value.Value{int64(443), int64(70000)}}
+	expectFailures(t, schema, vars, "admin_port: must be at least 1", "ports[1]: must be at most 65535")
 }
 
 func TestSchema_booleanSchemas(t *testing.T) {
-	schExpectFailures(t, "anything: true\n", map[string]Value{"anything": schMap("x", []Value{nil})})
-	schExpectFailures(t, "never: false\n", map[string]Value{"never": int64(1)}, "never: is not allowed")
+	expectFailures(t, "anything: true\n", map[string]value.Value{"anything": mapOf("x", []value.Value{nil})})
+	expectFailures(t, "never: false\n", map[string]value.Value{"never": int64(1)}, "never: is not allowed")
 }
 
 func TestSchema_draftCanBeChosenBySchemaKeyword(t *testing.T) {
 	// Draft 7 has no dependentRequired; the keyword is then ignored.
 	schema := "v:\n  $schema: http://json-schema.org/draft-07/schema#\n  dependentRequired: {tls: [cert]}\n  maximum: 3\n"
-	schExpectFailures(t, schema, map[string]Value{"v": int64(4)}, "v: must be at most 3")
-	schExpectFailures(t, schema, map[string]Value{"v": schMap("tls", true)})
+	expectFailures(t, schema, map[string]value.Value{"v": int64(4)}, "v: must be at most 3")
+	expectFailures(t, schema, map[string]value.Value{"v": mapOf("tls", true)})
 }
 
 func TestSchema_checkIsSafeForConcurrentUse(t *testing.T) {
-	s := mustCompileSchema(t, `
+	s := mustCompile(t, `
 services:
   type: array
   items: {type: object, properties: {ha: {type: boolean}, name: {pattern: "^[a-z]+$"}}}
 `)
-	vars := map[string]Value{"services": []Value{schMap("ha", "yes", "name", "X")}}
+	vars := map[string]value.Value{"services": []value.Value{mapOf("ha", "yes", "name", "X")}}
 	want := []string{`services[0].ha: expected boolean, got string`, `services[0].name: does not match pattern "^[a-z]+$"`}
 	var wg sync.WaitGroup
 	errs := make(chan string, 16)
@@ -572,7 +575,7 @@ services:
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 50; i++ {
-				if _, got := s.check(schLookup(vars)); !reflect.DeepEqual(got, want) {
+				if _, got := s.Check(lookupIn(vars)); !reflect.DeepEqual(got, want) {
 					errs <- fmt.Sprintf("%q", got)
 					return
 				}
@@ -587,33 +590,33 @@ services:
 }
 
 func BenchmarkSchema_compile(b *testing.B) {
-	n := schemaNode(b, `
+	n := parseNode(b, `
 services:
   type: array
   items: {type: object, required: [name], properties: {name: {type: string, pattern: "^[a-z]+$"}, ha: {type: boolean}}}
 env: {enum: [dev, prod]}
 `)
 	for b.Loop() {
-		if _, err := compileSchemaSet(n); err != nil {
+		if _, err := Compile(n); err != nil {
 			b.Fatal(err.Msg)
 		}
 	}
 }
 
 func BenchmarkSchema_check(b *testing.B) {
-	s := mustCompileSchema(b, `
+	s := mustCompile(b, `
 services:
   type: array
   items: {type: object, required: [name], properties: {name: {type: string, pattern: "^[a-z]+$"}, ha: {type: boolean}}}
 env: {enum: [dev, prod]}
 `)
-	var list []Value
+	var list []value.Value
 	for i := 0; i < 20; i++ {
-		list = append(list, schMap("name", "svc", "ha", true))
+		list = append(list, mapOf("name", "svc", "ha", true))
 	}
-	vars := map[string]Value{"services": list, "env": "prod"}
+	vars := map[string]value.Value{"services": list, "env": "prod"}
 	for b.Loop() {
-		if _, f := s.check(schLookup(vars)); f != nil {
+		if _, f := s.Check(lookupIn(vars)); f != nil {
 			b.Fatal(f)
 		}
 	}
