@@ -26,7 +26,7 @@ func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *compileError
 }
 
 func (r *renderer) checkSchema(d *schemaDir, sc *scope, fr *frame) (*scope, error) {
-	defaults, failures := d.set.Check(func(name string) (Value, bool) {
+	defaults, failures, at := d.set.Check(func(name string) (Value, bool) {
 		v, ok := sc.lookup(name)
 		if !ok {
 			return nil, false
@@ -44,7 +44,11 @@ func (r *renderer) checkSchema(d *schemaDir, sc *scope, fr *frame) (*scope, erro
 		} else {
 			msg += "\n    " + strings.Join(failures, "\n    ")
 		}
-		return nil, r.errAt(fr, d.key, d.path, msg)
+		key := d.key
+		if at != nil {
+			key = at // the entry of the (first) variable that failed: reference §4
+		}
+		return nil, r.errAt(fr, key, d.path, msg)
 	}
 	if len(defaults) == 0 {
 		return sc, nil

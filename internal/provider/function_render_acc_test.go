@@ -134,7 +134,7 @@ output "doc" {
 }
 `,
 			PlanOnly:    true,
-			ExpectError: errorRe("Error in function call", "<inline>:1:1: $schema: the variables do not match the schema: app.replicas: expected integer, got string"),
+			ExpectError: errorRe("Error in function call", "<inline>:2:3: $schema: the variables do not match the schema: app.replicas: expected integer, got string"),
 		}},
 	})
 }
@@ -167,6 +167,37 @@ output "labels" {
 					"team": knownvalue.StringExact("sre"),
 				})),
 			},
+		}},
+	})
+}
+
+// A module input left unset is null in Terraform; a $schema default binds
+// in its place, as it does for an absent variable.
+func TestAccRenderFunction_schemaDefaultReplacesAnUnsetInput(t *testing.T) {
+	accTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config: terraformHeader + `
+variable "replicas" {
+  type    = number
+  default = null
+}
+
+output "doc" {
+  value = provider::celyaml::render(<<-EOT
+    $schema:
+      replicas: {type: integer, default: 2}
+    replicas:
+      $eval: "$${{ replicas }}"
+  EOT
+  , { replicas = var.replicas })
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("doc", knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"replicas": knownvalue.Int64Exact(2),
+				})),
+			},
+			ConfigPlanChecks: emptySecondPlan,
 		}},
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"go.yaml.in/yaml/v3"
 )
 
 // Binding is an absent variable bound to the default of its schema.
@@ -20,18 +21,20 @@ type Binding struct {
 }
 
 // Check validates the variables that lookup finds. It returns the
-// defaults to bind for absent variables, in the order of the set, and
-// every failure as "PATH: MESSAGE", sorted by variable and path. A nil Set
-// checks nothing.
-func (s *Set) Check(lookup func(name string) (value.Value, bool)) (defaults []Binding, failures []string) {
+// defaults to bind for absent variables, in the order of the set, every
+// failure as "PATH: MESSAGE", sorted by variable and path, and the $schema
+// entry of the variable the first failure is about. A variable whose value
+// is null counts as absent when its schema has a default: Terraform passes
+// null for an optional input that was not set. A nil Set checks nothing.
+func (s *Set) Check(lookup func(name string) (value.Value, bool)) (defaults []Binding, failures []string, at *yaml.Node) {
 	if s == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var all []failure
 	for i := range s.vars {
 		sv := &s.vars[i]
 		v, ok := lookup(sv.name)
-		if !ok {
+		if !ok || (v == nil && sv.hasDef) {
 			if sv.hasDef {
 				defaults = append(defaults, Binding{Name: sv.name, Value: copyValue(sv.def)})
 			} else {
@@ -41,7 +44,21 @@ func (s *Set) Check(lookup func(name string) (value.Value, bool)) (defaults []Bi
 		}
 		all = append(all, sv.failures(v)...)
 	}
-	return defaults, formatFailures(all)
+	failures = formatFailures(all)
+	if len(failures) > 0 {
+		at = s.entry(all[0].name)
+	}
+	return defaults, failures, at
+}
+
+// entry gives the $schema entry of variable name.
+func (s *Set) entry(name string) *yaml.Node {
+	for i := range s.vars {
+		if s.vars[i].name == name {
+			return s.vars[i].key
+		}
+	}
+	return nil
 }
 
 // validate checks one value and formats its failures.

@@ -21,6 +21,7 @@ type Set struct {
 // variable is the schema of one variable.
 type variable struct {
 	name   string
+	key    *yaml.Node // the variable's entry in $schema
 	schema *jsonschema.Schema
 	hasDef bool
 	def    value.Value // the schema's top-level "default", in template order
@@ -70,6 +71,7 @@ func Compile(n *yaml.Node) (*Set, *yamlnode.Error) {
 		}
 		seen[k.Value] = k
 		sv, err := compileVariable(k.Value, len(set.vars), v)
+		sv.key = k
 		if err != nil {
 			return nil, err
 		}

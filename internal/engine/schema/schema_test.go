@@ -63,7 +63,7 @@ func mapOf(kv ...any) *value.Map {
 func expectFailures(t *testing.T, schema string, vars map[string]value.Value, want ...string) {
 	t.Helper()
 	s := mustCompile(t, schema)
-	defs, got := s.Check(lookupIn(vars))
+	defs, got, _ := s.Check(lookupIn(vars))
 	if len(defs) != 0 {
 		t.Errorf("unexpected defaults: %v", defs)
 	}
@@ -298,7 +298,7 @@ env: {enum: [dev, prod]}
 
 func TestSchema_missingVariableIsAnError(t *testing.T) {
 	s := mustCompile(t, "env: string\nregion: {type: string}\n")
-	defs, failures := s.Check(lookupIn(map[string]value.Value{"env": "dev"}))
+	defs, failures, _ := s.Check(lookupIn(map[string]value.Value{"env": "dev"}))
 	if len(defs) != 0 {
 		t.Errorf("defaults = %v", defs)
 	}
@@ -320,7 +320,7 @@ off: {default: null}
 given: {type: integer, default: 7}
 `
 	s := mustCompile(t, schema)
-	defs, failures := s.Check(lookupIn(map[string]value.Value{"given": int64(3)}))
+	defs, failures, _ := s.Check(lookupIn(map[string]value.Value{"given": int64(3)}))
 	if failures != nil {
 		t.Fatalf("failures = %q", failures)
 	}
@@ -336,7 +336,7 @@ given: {type: integer, default: 7}
 	}
 	// The bound default is a copy: changing it does not change the schema.
 	defs[3].Value.(*value.Map).Set("zeta", "changed")
-	defs2, _ := s.Check(lookupIn(map[string]value.Value{"given": int64(3)}))
+	defs2, _, _ := s.Check(lookupIn(map[string]value.Value{"given": int64(3)}))
 	if got, _ := defs2[3].Value.(*value.Map).Get("zeta"); got != "z" {
 		t.Errorf("default was shared: zeta = %v", got)
 	}
@@ -452,7 +452,7 @@ k: {type: object, propertyNames: {maxLength: 2}, additionalProperties: {format: 
 	vars["g"] = []value.Value{secret, secret}
 	vars["k"] = mapOf("ok", secret)
 	s := mustCompile(t, schema)
-	_, failures := s.Check(lookupIn(vars))
+	_, failures, _ := s.Check(lookupIn(vars))
 	if len(failures) != 13 {
 		t.Errorf("got %d failures, want 13: %q", len(failures), failures)
 	}
@@ -575,7 +575,7 @@ services:
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 50; i++ {
-				if _, got := s.Check(lookupIn(vars)); !reflect.DeepEqual(got, want) {
+				if _, got, _ := s.Check(lookupIn(vars)); !reflect.DeepEqual(got, want) {
 					errs <- fmt.Sprintf("%q", got)
 					return
 				}
@@ -616,7 +616,7 @@ env: {enum: [dev, prod]}
 	}
 	vars := map[string]value.Value{"services": list, "env": "prod"}
 	for b.Loop() {
-		if _, f := s.Check(lookupIn(vars)); f != nil {
+		if _, f, _ := s.Check(lookupIn(vars)); f != nil {
 			b.Fatal(f)
 		}
 	}
