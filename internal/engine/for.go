@@ -188,7 +188,7 @@ func (d *forDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
 				out = NewMap(4)
 			}
 			if out.Set(k, v) {
-				return r.errAt(fr, d.key, d.path, "duplicate key: two iterations of this $for produce the same key (the key is not shown, as it may hold a variable's value)")
+				return r.errAt(fr, d.key, d.path, forDupMsg(d, k))
 			}
 			return nil
 		}
@@ -204,8 +204,8 @@ func (d *forDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
 			for i := 0; i < v.Len(); i++ {
 				k, x := v.At(i)
 				if out.Set(k, x) {
-					// The key may come from a variable: never print it.
-					return r.errAt(fr, d.key, d.path, "duplicate key: two iterations of this $for produce the same key (the key is not shown, as it may hold a variable's value)")
+					// Named only when the template writes it: reference §6.
+					return r.errAt(fr, d.key, d.path, forDupMsg(d, k))
 				}
 			}
 			return nil

@@ -414,6 +414,12 @@ func (r *renderer) merge(m *mapNode, sc *scope, fr *frame) (Value, bool, error) 
 	return out, true, nil
 }
 
+// entryWrites reports whether entry e is a place where the template
+// writes key k itself (see writesKey).
+func (m *mapNode) entryWrites(e mapEntry, k string) bool {
+	return e.prod < 0 || producerWritesKey(m.prods[e.prod], k)
+}
+
 // dupErr reports key k, given again by entry ei, naming the entry that gave
 // it first. The key is printed only when one of the two places writes it
 // in the template: a produced key may hold a variable's value.
@@ -432,16 +438,8 @@ func (r *renderer) dupErr(m *mapNode, results []*Map, ei int, k string, fr *fram
 		}
 	}
 	e := m.entries[ei]
-	if first.prod < 0 || e.prod < 0 {
+	if m.entryWrites(first, k) || m.entryWrites(e, k) {
 		return r.errAt(fr, e.key, joinPath(m.path, k), "duplicate key "+quote(k)+": "+where(first)+", and again "+where(e))
 	}
 	return r.errAt(fr, e.key, m.path, "duplicate key: "+where(first)+", and again "+where(e)+" (the key is not shown, as it may hold a variable's value)")
-}
-
-func origin(prod string, key *yaml.Node) string {
-	at := "line " + itoa(key.Line) + ", column " + itoa(key.Column)
-	if prod == "" {
-		return "written at " + at
-	}
-	return "produced by " + prod + " at " + at
 }
