@@ -58,6 +58,40 @@ func (e *Engine) newRenderer(ctx context.Context) *renderer {
 // Render renders a template with variables and returns its documents.
 // Documents that render to nothing or null are dropped. Errors are *Error.
 func (e *Engine) Render(ctx context.Context, src Source, vars map[string]Value) ([]Value, error) {
+	docs, _, err := e.render(ctx, sourceFrame(src), src.Text, vars, false)
+	return docs, err
+}
+
+// Document is a rendered document and where the template produced it.
+type Document struct {
+	Value Value
+	// Origin is the node of the template that produced the document: the
+	// root of a document, or the key of the directive that produced
+	// several ($for, $include) at a document root.
+	Origin Pos
+}
+
+// RenderDocuments is Render that also says where each document came from,
+// so that an error about a document (two with the same manifest ID) can
+// point into the template. When the number of documents is not known
+// yet, it returns the one document UnknownStream.
+func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]Value) ([]Document, error) {
+	docs, origins, err := e.render(ctx, sourceFrame(src), src.Text, vars, true)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Document, len(docs))
+	for i, d := range docs {
+		out[i] = Document{Value: d}
+		if i < len(origins) {
+			out[i].Origin = origins[i]
+		}
+	}
+	return out, nil
+}
+
+// sourceFrame is the frame of a source's own file.
+func sourceFrame(src Source) *frame {
 	fr := &frame{file: src.Name, dir: src.BaseDir}
 	if src.Name == "" {
 		fr.file = InlineName
@@ -69,22 +103,34 @@ func (e *Engine) Render(ctx context.Context, src Source, vars map[string]Value) 
 	if fr.dir == "" {
 		fr.dir = "."
 	}
-	return e.render(ctx, fr, src.Text, vars)
+	return fr
 }
 
 // RenderFile reads the template at path through the Loader and renders it.
 // Its $include directives resolve against the file's directory.
 func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]Value) ([]Value, error) {
-	text, err := e.opts.Loader.ReadFile(path)
+	src, err := e.LoadFile(path)
 	if err != nil {
-		return nil, &Error{Pos: Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + loadErrText(err), Offset: -1}
+		return nil, err
 	}
-	return e.Render(ctx, Source{Name: path, Text: text}, vars)
+	return e.Render(ctx, src, vars)
 }
 
-func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[string]Value) ([]Value, error) {
+// LoadFile reads the template at path through the Loader, as the Source
+// RenderFile renders.
+func (e *Engine) LoadFile(path string) (Source, error) {
+	text, err := e.opts.Loader.ReadFile(path)
+	if err != nil {
+		return Source{}, &Error{Pos: Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + loadErrText(err), Offset: -1}
+	}
+	return Source{Name: path, Text: text}, nil
+}
+
+// render renders the documents of text and, with origins, the position of
+// the node that produced each.
+func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[string]Value, origins bool) ([]Value, []Pos, error) {
 	if len(text) > e.opts.MaxTemplateBytes {
-		return nil, &Error{Pos: Pos{File: fr.file, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
+		return nil, nil, &Error{Pos: Pos{File: fr.file, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
 			Msg: "template is " + itoa(len(text)) + " bytes, more than MaxTemplateBytes (" + itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
 	}
 	r := e.newRenderer(ctx)
@@ -93,30 +139,68 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 		r.files = map[string]*compiledFile{fr.real: f}
 	}
 	if f.err != nil {
-		return nil, r.compileErr(fr, f.err)
+		return nil, nil, r.compileErr(fr, f.err)
 	}
 	if err := r.checkDepth(f, fr); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sc := rootScope(vars)
 	docs := make([]Value, 0, len(f.docs))
+	var at []Pos
 	for _, d := range f.docs {
 		var err error
+		n := len(docs)
 		docs, err = r.multi(d, sc, fr, posStream, docs)
 		if errors.Is(err, errUnknownShape) {
-			return []Value{UnknownStream}, nil
+			return []Value{UnknownStream}, nil, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if origins {
+			at = appendOrigins(at, docOrigin(d, fr), len(docs)-n)
 		}
 	}
 	out := docs[:0]
-	for _, d := range docs {
+	kept := at[:0]
+	for i, d := range docs {
 		if d != nil {
 			out = append(out, d)
+			if origins {
+				kept = append(kept, at[i])
+			}
 		}
 	}
-	return out, nil
+	return out, kept, nil
+}
+
+// docOrigin is the position of what produced the documents of root d:
+// the key of its producer when that producer replaces the root ($for and
+// $include give several documents), otherwise the root itself.
+func docOrigin(d tnode, fr *frame) Pos {
+	var n *yaml.Node
+	switch t := d.(type) {
+	case *mapNode:
+		n = t.n
+		if t.replaces() {
+			n = t.prods[0].keyNode()
+		}
+	case *seqNode:
+		n = t.n
+	case *constNode:
+		n = t.n
+	}
+	if n == nil {
+		return Pos{File: fr.file, Line: 1, Column: 1}
+	}
+	return Pos{File: fr.file, Line: n.Line, Column: n.Column}
+}
+
+func appendOrigins(at []Pos, p Pos, n int) []Pos {
+	for range n {
+		at = append(at, p)
+	}
+	return at
 }
 
 // rootScope binds the caller's variables; each gets its CEL form on first
