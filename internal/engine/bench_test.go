@@ -351,9 +351,9 @@ type handwritten struct {
 
 // handAct is a hand-written activation: no map per service.
 type handAct struct {
-	svc                               any
-	services                          []any
-	env, region, clusterDomain, extra string
+	svc                        any
+	services                   []any
+	env, region, clusterDomain string
 }
 
 func (a *handAct) ResolveName(name string) (any, bool) {

@@ -174,24 +174,23 @@ func (c *compiler) node(n *yaml.Node, path string) (tnode, *compileError) {
 
 func (c *compiler) sequence(n *yaml.Node, path string) (tnode, *compileError) {
 	elems := make([]tnode, len(n.Content))
-	allConst := true
+	consts := make([]*constNode, 0, len(n.Content))
 	for i, e := range n.Content {
 		t, err := c.node(e, path+"["+itoa(i)+"]")
 		if err != nil {
 			return nil, err
 		}
 		elems[i] = t
-		if _, ok := t.(*constNode); !ok {
-			allConst = false
+		if k, ok := t.(*constNode); ok {
+			consts = append(consts, k)
 		}
 	}
-	if !allConst {
+	if len(consts) < len(elems) {
 		return &seqNode{n: n, path: path, elems: elems}, nil
 	}
-	out := make([]Value, len(elems))
+	out := make([]Value, len(consts))
 	cn := &constNode{n: n, path: path, nodes: 1, bytes: 2}
-	for i, t := range elems {
-		k := t.(*constNode)
+	for i, k := range consts {
 		out[i] = k.v
 		cn.nodes = addSat(cn.nodes, k.nodes)
 		cn.bytes = addSat(cn.bytes, k.bytes+3)

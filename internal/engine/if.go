@@ -23,9 +23,7 @@ func (c *compiler) ifDir(key, cond *yaml.Node, thenP, elseP kvPair, path string)
 	cn := deref(cond)
 	if s, ok := stringScalar(cn); ok {
 		d.cond = newExprRef(exprRef{text: s, shown: s, node: cn, path: path, bare: "$if"})
-	} else if cn.Kind == yaml.ScalarNode && cn.ShortTag() == "!!bool" {
-		v, _ := yamlnode.Scalar(cn)
-		b := v.(bool)
+	} else if b, ok := boolScalar(cn); ok {
 		d.constCond = &b
 	} else {
 		return nil, cerr(cn, path, "$if takes a CEL expression string, got "+yamlnode.AKind(cn))
@@ -111,4 +109,14 @@ func isPlain(t tnode) bool {
 		return !t.replaces() && t.asserts == nil
 	}
 	return false
+}
+
+// boolScalar gives the value of n when it is a YAML bool.
+func boolScalar(n *yaml.Node) (bool, bool) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+		return false, false
+	}
+	v, _ := yamlnode.Scalar(n)
+	b, ok := v.(bool)
+	return b, ok
 }

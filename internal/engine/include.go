@@ -65,11 +65,11 @@ func (d *includeDir) open(r *renderer, sc *scope, fr *frame) (*compiledFile, *sc
 	if !filepath.IsAbs(p) {
 		shown = filepath.Join(fr.dir, p)
 	}
-	real := filepath.Clean(shown)
+	resolved := filepath.Clean(shown)
 	inc := Pos{File: fr.file, Line: d.key.Line, Column: d.key.Column}
 	for _, f := range fr.files {
-		if f == real {
-			chain := append(append([]string{}, fr.files...), real)
+		if f == resolved {
+			chain := append(append([]string{}, fr.files...), resolved)
 			for i := range chain {
 				chain[i] = filepath.ToSlash(chain[i])
 			}
@@ -79,7 +79,7 @@ func (d *includeDir) open(r *renderer, sc *scope, fr *frame) (*compiledFile, *sc
 	if len(fr.chain)+1 > r.e.opts.MaxIncludeDepth {
 		return nil, nil, nil, false, r.limitErr(fr, d.key, d.path, "MaxIncludeDepth", "includes nest deeper than MaxIncludeDepth ("+itoa(r.e.opts.MaxIncludeDepth)+")")
 	}
-	f := r.files[real]
+	f := r.files[resolved]
 	if f == nil {
 		text, err := r.e.opts.Loader.ReadFile(shown)
 		if err != nil {
@@ -92,12 +92,12 @@ func (d *includeDir) open(r *renderer, sc *scope, fr *frame) (*compiledFile, *sc
 		if r.files == nil {
 			r.files = map[string]*compiledFile{}
 		}
-		r.files[real] = f
+		r.files[resolved] = f
 	}
 	chain := make([]Pos, 0, len(fr.chain)+1)
 	chain = append(append(chain, inc), fr.chain...)
-	nf := &frame{file: filepath.ToSlash(shown), dir: filepath.Dir(shown), real: real, chain: chain,
-		files: append(append(make([]string, 0, len(fr.files)+1), fr.files...), real)}
+	nf := &frame{file: filepath.ToSlash(shown), dir: filepath.Dir(shown), real: resolved, chain: chain,
+		files: append(append(make([]string, 0, len(fr.files)+1), fr.files...), resolved)}
 	if f.err != nil {
 		return nil, nil, nil, false, r.compileErr(nf, f.err)
 	}

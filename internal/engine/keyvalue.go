@@ -10,9 +10,9 @@ import (
 // allowed anywhere, and replace or merge like any other producer.
 
 type kvDir struct {
-	key, valueKey *yaml.Node
-	k, v          tnode
-	path          string
+	key  *yaml.Node
+	k, v tnode
+	path string
 }
 
 func (c *compiler) kvDir(key, kn, vn *yaml.Node, path string) (producer, *compileError) {

@@ -43,27 +43,27 @@ func (l OSLoader) ReadFile(name string) ([]byte, error) {
 	if !l.inside(abs) {
 		return nil, ErrOutsideRoots
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	resolved, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return nil, err
 	}
-	if real, err = filepath.Abs(real); err != nil {
+	if resolved, err = filepath.Abs(resolved); err != nil {
 		return nil, err
 	}
-	if !l.inside(real) {
+	if !l.inside(resolved) {
 		return nil, ErrOutsideRoots
 	}
 	// Read the resolved path, not name, so a symlink swapped in after the
 	// check is not followed.
-	return os.ReadFile(real)
+	return os.ReadFile(resolved)
 }
 
-// inside reports whether the absolute path real is inside one of the roots.
-func (l OSLoader) inside(real string) bool {
-	return l.confine(real) == nil
+// inside reports whether the absolute path resolved is inside one of the roots.
+func (l OSLoader) inside(resolved string) bool {
+	return l.confine(resolved) == nil
 }
 
-func (l OSLoader) confine(real string) error {
+func (l OSLoader) confine(resolved string) error {
 	for _, r := range l.Roots {
 		// Compare with the root as given and with the root's own
 		// symlinks resolved, since the lexical check comes first.
@@ -77,7 +77,7 @@ func (l OSLoader) confine(real string) error {
 			}
 		}
 		for _, root := range cands {
-			rel, err := filepath.Rel(root, real)
+			rel, err := filepath.Rel(root, resolved)
 			if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
 				return nil
 			}

@@ -268,25 +268,25 @@ func (c *compiler) entries(m *mapNode, order []kvPair, prodIndex map[string]int,
 // its values are constant.
 func (c *compiler) plainMapping(n *yaml.Node, path string, regular []kvPair) (tnode, *compileError) {
 	m := &mapNode{n: n, path: path}
-	allConst := true
+	consts := make([]*constNode, 0, len(regular))
 	for _, p := range regular {
 		t, err := c.node(p.v, joinPath(path, p.key))
 		if err != nil {
 			return nil, err
 		}
-		if _, ok := t.(*constNode); !ok {
-			allConst = false
+		if k, ok := t.(*constNode); ok {
+			consts = append(consts, k)
 		}
 		m.entries = append(m.entries, mapEntry{name: p.key, key: p.k, val: t, prod: -1})
 		m.nRegular++
 	}
-	if !allConst {
+	if len(consts) < len(m.entries) {
 		return m, nil
 	}
 	out := NewMap(len(m.entries))
 	cn := &constNode{n: n, path: path, nodes: 1, bytes: 2}
-	for _, e := range m.entries {
-		k := e.val.(*constNode)
+	for i, e := range m.entries {
+		k := consts[i]
 		out.Set(e.name, k.v)
 		cn.nodes = addSat(cn.nodes, k.nodes+1)
 		cn.bytes = addSat(cn.bytes, k.bytes+len(e.name)+3)

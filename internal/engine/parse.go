@@ -19,11 +19,10 @@ import (
 
 // compiledFile is one parsed and compiled template file.
 type compiledFile struct {
-	docs      []tnode // one per YAML document, in order
-	err       *compileError
-	depth     int        // deepest nesting of mappings and sequences
-	deepest   *yaml.Node // a node at that depth
-	deepestAt string     // its directive path
+	docs    []tnode // one per YAML document, in order
+	err     *compileError
+	depth   int        // deepest nesting of mappings and sequences
+	deepest *yaml.Node // a node at that depth
 }
 
 // fileCache maps template text to its compiled form.

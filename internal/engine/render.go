@@ -348,13 +348,13 @@ func (r *renderer) tick(fr *frame, n *yaml.Node, path string) error {
 }
 
 func (r *renderer) limitErr(fr *frame, n *yaml.Node, path, limit, msg string) error {
-	e := r.errAt(fr, n, path, msg+"; raise the engine option "+limit+" if this is intended").(*Error)
+	e := r.errAt(fr, n, path, msg+"; raise the engine option "+limit+" if this is intended")
 	e.Limit = limit
 	return e
 }
 
 // errAt builds an *Error at node n of the file in fr.
-func (r *renderer) errAt(fr *frame, n *yaml.Node, path, msg string) error {
+func (r *renderer) errAt(fr *frame, n *yaml.Node, path, msg string) *Error {
 	p := Pos{File: fr.file, Line: 1, Column: 1}
 	if n != nil && n.Line > 0 {
 		p.Line, p.Column = n.Line, n.Column

@@ -513,7 +513,7 @@ func TestAppendYAML_numbers(t *testing.T) {
 	runYAMLCases(t, []yamlCase{
 		{"ints", list(int64(0), int64(-1), int64(math.MaxInt64), int64(math.MinInt64)),
 			"- 0\n- -1\n- 9223372036854775807\n- -9223372036854775808\n"},
-		{"whole doubles are integers", list(3.0, -0.0, -2.0, 1e18, -9223372036854775808.0),
+		{"whole doubles are integers", list(3.0, math.Copysign(0, -1), -2.0, 1e18, -9223372036854775808.0),
 			"- 3\n- 0\n- -2\n- 1000000000000000000\n- -9223372036854775808\n"},
 		{"other doubles", list(1.5, 0.1, -2.25, 1e-7, 1e300, 9223372036854775808.0, 1e21, 123456789.5, math.SmallestNonzeroFloat64),
 			"- 1.5\n- 0.1\n- -2.25\n- 1e-07\n- 1e+300\n- 9.223372036854776e+18\n- 1e+21\n- 1.234567895e+08\n- 5e-324\n"},
@@ -731,7 +731,7 @@ func TestAppendJSON_values(t *testing.T) {
 		wantSort string
 	}{
 		{"scalars", list(nil, true, false, int64(-3), "s", 2.5), `[null,true,false,-3,"s",2.5]`, ""},
-		{"whole doubles are integers", list(3.0, -0.0, 1e18, -9223372036854775808.0), `[3,0,1000000000000000000,-9223372036854775808]`, ""},
+		{"whole doubles are integers", list(3.0, math.Copysign(0, -1), 1e18, -9223372036854775808.0), `[3,0,1000000000000000000,-9223372036854775808]`, ""},
 		{"other doubles as encoding/json", list(1e-7, 1e21, 9223372036854775808.0, 0.000001, 1.5e300), `[1e-7,1e+21,9223372036854776000,0.000001,1.5e+300]`, ""},
 		{"ints", list(int64(math.MaxInt64), int64(math.MinInt64)), `[9223372036854775807,-9223372036854775808]`, ""},
 		{"nested keep order", om("b", om("z", int64(1), "a", int64(2)), "a", list(om())),

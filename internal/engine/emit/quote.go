@@ -433,7 +433,8 @@ func base0IntSyntax(s string) bool {
 
 // yamlFloatSyntax matches yaml.v3's yamlStyleFloat, which is YAML 1.2's
 // core schema float without the special values:
-// ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$
+//
+//	^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$
 func yamlFloatSyntax(s string) bool {
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
@@ -520,7 +521,8 @@ func needsExtraQuotes(s string) bool {
 }
 
 // isBase60 matches yaml.v3's base60float (YAML 1.1 sexagesimal numbers):
-// ^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$
+//
+//	^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$
 func isBase60(s string) bool {
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
@@ -553,7 +555,8 @@ func isBase60(s string) bool {
 }
 
 // isYAML11Int matches the YAML 1.1 int forms other than sexagesimal:
-// [-+]?0b[0-1_]+ | [-+]?0[0-7_]+ | [-+]?(0|[1-9][0-9_]*) | [-+]?0x[0-9a-fA-F_]+
+//
+//	[-+]?0b[0-1_]+ | [-+]?0[0-7_]+ | [-+]?(0|[1-9][0-9_]*) | [-+]?0x[0-9a-fA-F_]+
 func isYAML11Int(s string) bool {
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		s = s[1:]
