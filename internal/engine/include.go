@@ -40,16 +40,61 @@ func (c *compiler) includeDir(key, pathN, with *yaml.Node, path string) (produce
 func (d *includeDir) keyNode() *yaml.Node { return d.key }
 func (d *includeDir) name() string        { return "$include" }
 
+// opened is an included file ready to render: its compiled form and the
+// scope and frame it renders in, or unknown when its path is not known yet.
+type opened struct {
+	file    *compiledFile
+	scope   *scope
+	frame   *frame
+	unknown bool
+}
+
 // open renders the path, loads the file and builds the scope and frame it
-// renders in. unknown reports a path that is not known yet.
-func (d *includeDir) open(r *renderer, sc *scope, fr *frame) (*compiledFile, *scope, *frame, bool, error) {
+// renders in.
+func (d *includeDir) open(r *renderer, sc *scope, fr *frame) (opened, error) {
+	p, unknown, err := d.filePath(r, sc, fr)
+	if err != nil || unknown {
+		return opened{unknown: unknown}, err
+	}
+	shown := p
+	if !filepath.IsAbs(p) {
+		shown = filepath.Join(fr.dir, p)
+	}
+	resolved := filepath.Clean(shown)
+	if err := d.checkNesting(r, fr, resolved); err != nil {
+		return opened{}, err
+	}
+	f, err := d.load(r, fr, shown, resolved)
+	if err != nil {
+		return opened{}, err
+	}
+	inc := Pos{File: fr.file, Line: d.key.Line, Column: d.key.Column}
+	chain := make([]Pos, 0, len(fr.chain)+1)
+	chain = append(append(chain, inc), fr.chain...)
+	nf := &frame{file: filepath.ToSlash(shown), dir: filepath.Dir(shown), real: resolved, chain: chain,
+		files: append(append(make([]string, 0, len(fr.files)+1), fr.files...), resolved)}
+	if f.err != nil {
+		return opened{}, r.compileErr(nf, f.err)
+	}
+	if err := r.checkDepth(f, nf); err != nil {
+		return opened{}, err
+	}
+	inner, err := d.withScope(r, sc, fr)
+	if err != nil {
+		return opened{}, err
+	}
+	return opened{file: f, scope: inner, frame: nf}, nil
+}
+
+// filePath renders the path; unknown reports one that is not known yet.
+func (d *includeDir) filePath(r *renderer, sc *scope, fr *frame) (path string, unknown bool, err error) {
 	pv, ok, err := r.value(d.file, sc, fr)
 	if err != nil {
-		return nil, nil, nil, false, err
+		return "", false, err
 	}
 	p, isStr := pv.(string)
 	if _, unk := pv.(Unknown); unk {
-		return nil, nil, nil, true, nil
+		return "", true, nil
 	}
 	if !ok || !isStr || p == "" {
 		what := "nothing"
@@ -59,67 +104,67 @@ func (d *includeDir) open(r *renderer, sc *scope, fr *frame) (*compiledFile, *sc
 		if isStr {
 			what = "an empty string"
 		}
-		return nil, nil, nil, false, r.errAt(fr, d.pathN, d.path, "$include takes a file path string, got "+what)
+		return "", false, r.errAt(fr, d.pathN, d.path, "$include takes a file path string, got "+what)
 	}
-	shown := p
-	if !filepath.IsAbs(p) {
-		shown = filepath.Join(fr.dir, p)
-	}
-	resolved := filepath.Clean(shown)
-	inc := Pos{File: fr.file, Line: d.key.Line, Column: d.key.Column}
+	return p, false, nil
+}
+
+// checkNesting refuses a file already on the include chain, and an include
+// past MaxIncludeDepth.
+func (d *includeDir) checkNesting(r *renderer, fr *frame, resolved string) error {
 	for _, f := range fr.files {
 		if f == resolved {
 			chain := append(append([]string{}, fr.files...), resolved)
 			for i := range chain {
 				chain[i] = filepath.ToSlash(chain[i])
 			}
-			return nil, nil, nil, false, r.errAt(fr, d.key, d.path, "include cycle: "+strings.Join(chain, " -> ")+"; recursion is not supported")
+			return r.errAt(fr, d.key, d.path, "include cycle: "+strings.Join(chain, " -> ")+"; recursion is not supported")
 		}
 	}
 	if len(fr.chain)+1 > r.e.opts.MaxIncludeDepth {
-		return nil, nil, nil, false, r.limitErr(fr, d.key, d.path, "MaxIncludeDepth", "includes nest deeper than MaxIncludeDepth ("+itoa(r.e.opts.MaxIncludeDepth)+")")
+		return r.limitErr(fr, d.key, d.path, "MaxIncludeDepth", "includes nest deeper than MaxIncludeDepth ("+itoa(r.e.opts.MaxIncludeDepth)+")")
 	}
-	f := r.files[resolved]
-	if f == nil {
-		text, err := r.e.opts.Loader.ReadFile(shown)
+	return nil
+}
+
+// load reads and compiles the file, at most once per render.
+func (d *includeDir) load(r *renderer, fr *frame, shown, resolved string) (*compiledFile, error) {
+	if f := r.files[resolved]; f != nil {
+		return f, nil
+	}
+	text, err := r.e.opts.Loader.ReadFile(shown)
+	if err != nil {
+		return nil, r.errAt(fr, d.pathN, d.path, "cannot read included file "+quote(filepath.ToSlash(shown))+": "+loadErrText(err))
+	}
+	if len(text) > r.e.opts.MaxTemplateBytes {
+		return nil, r.limitErr(fr, d.pathN, d.path, "MaxTemplateBytes", "included file "+quote(filepath.ToSlash(shown))+" is larger than MaxTemplateBytes ("+itoa(r.e.opts.MaxTemplateBytes)+" bytes)")
+	}
+	f := r.e.files.get(text)
+	if r.files == nil {
+		r.files = map[string]*compiledFile{}
+	}
+	r.files[resolved] = f
+	return f, nil
+}
+
+// withScope binds the $with entries, rendered in the includer's scope.
+func (d *includeDir) withScope(r *renderer, sc *scope, fr *frame) (*scope, error) {
+	if len(d.with) == 0 {
+		return sc, nil
+	}
+	inner := newScopeCap(sc, len(d.with))
+	for i := range d.with {
+		e := &d.with[i]
+		v, ok, err := r.value(e.body, sc, fr)
 		if err != nil {
-			return nil, nil, nil, false, r.errAt(fr, d.pathN, d.path, "cannot read included file "+quote(filepath.ToSlash(shown))+": "+loadErrText(err))
+			return nil, err
 		}
-		if len(text) > r.e.opts.MaxTemplateBytes {
-			return nil, nil, nil, false, r.limitErr(fr, d.pathN, d.path, "MaxTemplateBytes", "included file "+quote(filepath.ToSlash(shown))+" is larger than MaxTemplateBytes ("+itoa(r.e.opts.MaxTemplateBytes)+" bytes)")
+		if !ok {
+			continue // nothing: no binding, the outer name stays visible
 		}
-		f = r.e.files.get(text)
-		if r.files == nil {
-			r.files = map[string]*compiledFile{}
-		}
-		r.files[resolved] = f
+		inner.bindValue(e.name, v)
 	}
-	chain := make([]Pos, 0, len(fr.chain)+1)
-	chain = append(append(chain, inc), fr.chain...)
-	nf := &frame{file: filepath.ToSlash(shown), dir: filepath.Dir(shown), real: resolved, chain: chain,
-		files: append(append(make([]string, 0, len(fr.files)+1), fr.files...), resolved)}
-	if f.err != nil {
-		return nil, nil, nil, false, r.compileErr(nf, f.err)
-	}
-	if err := r.checkDepth(f, nf); err != nil {
-		return nil, nil, nil, false, err
-	}
-	inner := sc
-	if len(d.with) > 0 {
-		inner = newScopeCap(sc, len(d.with))
-		for i := range d.with {
-			e := &d.with[i]
-			v, ok, err := r.value(e.body, sc, fr)
-			if err != nil {
-				return nil, nil, nil, false, err
-			}
-			if !ok {
-				continue // nothing: no binding, the outer name stays visible
-			}
-			inner.bindValue(e.name, v)
-		}
-	}
-	return f, inner, nf, false, nil
+	return inner, nil
 }
 
 func loadErrText(err error) string {
@@ -139,36 +184,36 @@ func loadErrText(err error) string {
 }
 
 func (d *includeDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
-	f, inner, nf, unknown, err := d.open(r, sc, fr)
+	o, err := d.open(r, sc, fr)
 	if err != nil {
 		return nil, false, err
 	}
-	if unknown {
+	if o.unknown {
 		return Unknown{}, true, nil
 	}
-	if len(f.docs) != 1 {
-		return nil, false, r.errAt(fr, d.key, d.path, "included file "+quote(nf.file)+" holds "+itoa(len(f.docs))+
+	if len(o.file.docs) != 1 {
+		return nil, false, r.errAt(fr, d.key, d.path, "included file "+quote(o.frame.file)+" holds "+itoa(len(o.file.docs))+
 			" documents; here, in value position, it must hold exactly one (several documents splice only into a sequence or a stream)")
 	}
-	return r.value(f.docs[0], inner, nf)
+	return r.value(o.file.docs[0], o.scope, o.frame)
 }
 
 func (d *includeDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
-	f, inner, nf, unknown, err := d.open(r, sc, fr)
+	o, err := d.open(r, sc, fr)
 	if err != nil {
 		return dst, err
 	}
-	if unknown {
+	if o.unknown {
 		return dst, errUnknownShape
 	}
-	for _, doc := range f.docs {
+	for _, doc := range o.file.docs {
 		n := len(dst)
-		if dst, err = r.multi(doc, inner, nf, pos, dst); err != nil {
+		if dst, err = r.multi(doc, o.scope, o.frame, pos, dst); err != nil {
 			return dst, err
 		}
 		if pos == posItem {
 			// A null document of a stream adds nothing to a sequence.
-			if len(dst) == n+1 && dst[n] == nil && len(f.docs) > 1 {
+			if len(dst) == n+1 && dst[n] == nil && len(o.file.docs) > 1 {
 				dst = dst[:n]
 			}
 		}
