@@ -1,5 +1,5 @@
 // Command coldstart measures, in a fresh process, what the first render
-// costs (issue 6, goal 5). bench/run starts it several times and takes
+// costs (goal 5 of the performance guide). bench/run starts it several times and takes
 // medians; each run prints "name value" lines in microseconds:
 //
 //	first_eval_us      the first Eval in the process: builds the CEL

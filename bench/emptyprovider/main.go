@@ -2,7 +2,7 @@
 // that does nothing, for bench/run: a plan against it measures what
 // Terraform and the framework cost by themselves (three process launches,
 // schema, validation, one data source read), so that the difference to the
-// same plan against celyaml is what celyaml itself costs (issue 6, goal 5).
+// same plan against celyaml is what celyaml itself costs (goal 5 of the performance guide).
 //
 // Built with -tags celyamldeps (deps.go) it also links celyaml's engine and
 // so its dependencies, whose package initialisation then runs at each

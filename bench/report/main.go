@@ -1,7 +1,7 @@
 // Command report prints bench/run's one table: medians of the Go
 // benchmarks, the cold-start runs and the Terraform plans, with their
 // spread, ratios against the yaml.v3 floor and against templatefile(), and
-// whether each goal of issue 6 is met.
+// whether each goal of the performance guide (docs/guides/performance.md) is met.
 //
 //	report GO_BENCH_OUTPUT COLDSTART_OUTPUT TERRAFORM_TIMINGS
 //
@@ -231,7 +231,7 @@ func main() {
 }
 
 // sizes are the scaled benchmark sizes; goals are judged at N=1000 and
-// N=10000 (issue 6).
+// N=10000 (the performance guide).
 var sizes = []string{"N=10", "N=100", "N=1000", "N=10000"}
 
 func judged(n string) bool { return n == "N=1000" || n == "N=10000" }

@@ -1,10 +1,3 @@
-// Package engine renders CEL-YAML templates: YAML whose $-keys are evaluated
-// with CEL. It imports nothing from Terraform.
-//
-// The API is small: build an Engine once (it holds the compiled-program
-// cache and is safe for concurrent use), then Render a source with
-// variables and get documents back, or an *Error that points at a
-// file:line:column.
 package engine
 
 // Options configure an Engine. Zero fields take the defaults shown in

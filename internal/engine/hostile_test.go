@@ -1,6 +1,6 @@
 package engine
 
-// Hostile templates (issue 5): resource bombs and malformed input.
+// Hostile templates: resource bombs and malformed input.
 //
 // Every file in testdata/hostile/*.txtar is one case, in the format of the
 // golden corpus (see golden_test.go): template.yaml and the files it
@@ -505,7 +505,7 @@ func BenchmarkHostile(b *testing.B) {
 	}
 }
 
-// Include confinement (issue 5): OSLoader{Roots} keeps $include and
+// Include confinement: OSLoader{Roots} keeps $include and
 // RenderFile inside the roots, after following symlinks.
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {

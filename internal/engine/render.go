@@ -14,7 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// position is where a node stands (LANGUAGE.md §1).
+// position is where a node stands (reference §1).
 type position uint8
 
 const (

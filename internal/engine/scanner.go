@@ -15,7 +15,7 @@ type segment struct {
 
 // scanSegments splits s into literal and ${{ }} segments.
 //
-// Rules (LANGUAGE.md §3):
+// Rules (reference §3):
 //   - A literal segment holds the text between expressions. Adjacent literal
 //     pieces are merged, so two literal segments are never next to each
 //     other. Empty literal pieces are left out, except that a string with no

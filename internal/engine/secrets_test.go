@@ -1,6 +1,6 @@
 package engine
 
-// Secrets (issue 5, LANGUAGE.md §6): error text never prints the value of a
+// Secrets (reference §6): error text never prints the value of a
 // variable. These tests pass distinctive secrets in the variables, trigger
 // every kind of error with them, and scan the error text.
 //

@@ -1,6 +1,7 @@
 package engine
 
-// Concurrency and determinism (issue 5).
+// Concurrency and determinism: renders share one Engine safely and give
+// byte-identical output.
 //
 // TestStress_sharedEngineMatchesSingleThreaded renders the whole golden
 // corpus (testdata/*.txtar) 100 times over, from 32 goroutines that share

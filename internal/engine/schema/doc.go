@@ -1,4 +1,4 @@
-// Package schema compiles and runs the $schema directive (LANGUAGE.md §4):
+// Package schema compiles and runs the $schema directive (reference §4):
 // a mapping from variable name to a JSON Schema written in YAML, checked
 // against the variables visible where the directive stands.
 //
