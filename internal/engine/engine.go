@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+
 // Options configure an Engine. Zero fields take the defaults shown in
 // DefaultOptions.
 type Options struct {
@@ -81,14 +83,14 @@ func (o Options) withDefaults() Options {
 // programs are cached and shared by every render.
 type Engine struct {
 	opts  Options
-	progs *programCache
+	progs *celenv.Cache
 	files *fileCache
 }
 
 // New returns an Engine with the given options.
 func New(opts Options) *Engine {
 	opts = opts.withDefaults()
-	return &Engine{opts: opts, progs: newProgramCache(opts.MaxCostPerExpression), files: &fileCache{}}
+	return &Engine{opts: opts, progs: celenv.NewCache(opts.MaxCostPerExpression), files: &fileCache{}}
 }
 
 // Options returns the options in force, defaults filled in.

@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -93,7 +94,7 @@ func (r *renderer) segmentText(x *exprRef, t *textTemplate, sc *scope, fr *frame
 		if s, ok := fv.(string); ok {
 			return s, false, nil
 		}
-		v = toCEL(fv)
+		v = celenv.ToCEL(fv)
 	} else {
 		var err error
 		if v, err = r.evalExpr(x, sc, fr); err != nil {
@@ -103,7 +104,7 @@ func (r *renderer) segmentText(x *exprRef, t *textTemplate, sc *scope, fr *frame
 	if _, ok := v.(*types.Unknown); ok {
 		return "", true, nil
 	}
-	s, err := stringify(v)
+	s, err := celenv.Stringify(v)
 	if err != nil {
 		return "", false, &Error{Pos: Pos{File: fr.file, Line: t.node.Line, Column: t.node.Column}, Path: t.path,
 			Msg: err.Error(), Expr: x.shown, Offset: x.off, Chain: fr.chain}
@@ -153,7 +154,7 @@ func (d *evalDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) 
 	if err != nil {
 		return nil, false, err
 	}
-	out, present, cerr := fromCELOutput(v)
+	out, present, cerr := celenv.FromCELOutput(v)
 	if cerr != nil {
 		return nil, false, r.resultErr(fr, t.exact, cerr)
 	}

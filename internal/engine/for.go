@@ -4,11 +4,11 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
-	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 	"go.yaml.in/yaml/v3"
 )
@@ -75,6 +75,9 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 	if err != nil {
 		return 0, false, err
 	}
+	if _, ok := coll.(*types.Unknown); ok {
+		return 0, true, nil
+	}
 	it := newScopeCap(sc, 2)
 	it.bind(d.v1, nil)
 	if d.v2 != "" {
@@ -82,87 +85,92 @@ func (d *forDir) iterate(r *renderer, sc *scope, fr *frame, fn func(it *scope) e
 	}
 	// The loop variables are the bindings 0 and 1 of it. Entries of a map or
 	// list from the template or the variables are bound as engine values.
+	if m, ok := celenv.AsMap(coll); ok {
+		n, err = d.overMap(r, fr, it, m, fn)
+		return n, false, err
+	}
 	switch c := coll.(type) {
-	case *types.Unknown:
-		return 0, true, nil
-	case *celMap:
-		// A map from the template or the variables: walk its keys in
-		// sorted order without building an iterator.
-		keys := c.m.Keys()
-		order := emit.SortedOrder(keys)
-		for n := range keys {
-			i := n
-			if order != nil {
-				i = order[n]
-			}
-			if err := r.tick(fr, d.key, d.path); err != nil {
-				return 0, false, err
-			}
-			it.setValue(0, keys[i])
-			if d.v2 != "" {
-				_, v := c.m.At(i)
-				it.setValue(1, v)
-			}
-			if err := fn(it); err != nil {
-				return 0, false, err
-			}
-		}
-		return len(keys), false, nil
 	case traits.Mapper:
-		keys := sortedKeys(c)
-		for _, k := range keys {
-			if err := r.tick(fr, d.key, d.path); err != nil {
-				return 0, false, err
-			}
-			it.set(0, k)
-			if d.v2 != "" {
-				it.set(1, c.Get(k))
-			}
-			if err := fn(it); err != nil {
-				return 0, false, err
-			}
-		}
-		return len(keys), false, nil
+		n, err = d.overMapper(r, fr, it, c, fn)
+		return n, false, err
 	case traits.Lister:
-		size, ok := c.Size().(types.Int)
-		if !ok {
-			return 0, false, r.errAt(fr, d.coll.node, d.path, "$for cannot tell the size of the list")
-		}
-		cl, _ := c.(*celList) // a list from the template or the variables
-		for i := types.Int(0); i < size; i++ {
-			if err := r.tick(fr, d.key, d.path); err != nil {
-				return 0, false, err
-			}
-			slot := 0 // the element's binding
-			if d.v2 != "" {
-				it.set(0, i)
-				slot = 1
-			}
-			if cl != nil {
-				it.setValue(slot, cl.l[i])
-			} else {
-				it.set(slot, c.Get(i))
-			}
-			if err := fn(it); err != nil {
-				return 0, false, err
-			}
-		}
-		return int(size), false, nil
+		n, err = d.overList(r, fr, it, c, fn)
+		return n, false, err
 	}
 	return 0, false, &Error{Pos: Pos{File: fr.file, Line: d.coll.node.Line, Column: d.coll.node.Column}, Path: d.path,
-		Msg: "$for can only iterate over a list or a map, got " + celTypeName(coll), Expr: d.coll.shown, Offset: d.coll.off, Chain: fr.chain}
+		Msg: "$for can only iterate over a list or a map, got " + celenv.TypeName(coll), Expr: d.coll.shown, Offset: d.coll.off, Chain: fr.chain}
 }
 
-// sortedKeys returns a map's keys in the order CEL map values are walked
-// everywhere in the engine (sortKeys): bools, then numbers, then strings.
-func sortedKeys(m traits.Mapper) []ref.Val {
-	var keys []ref.Val
-	itr := m.Iterator()
-	for itr.HasNext() == types.True {
-		keys = append(keys, itr.Next())
+// overMap walks a map from the template or the variables: its keys in
+// sorted order, without building an iterator.
+func (d *forDir) overMap(r *renderer, fr *frame, it *scope, m *Map, fn func(it *scope) error) (int, error) {
+	keys := m.Keys()
+	order := emit.SortedOrder(keys)
+	for n := range keys {
+		i := n
+		if order != nil {
+			i = order[n]
+		}
+		if err := r.tick(fr, d.key, d.path); err != nil {
+			return 0, err
+		}
+		it.setValue(0, keys[i])
+		if d.v2 != "" {
+			_, v := m.At(i)
+			it.setValue(1, v)
+		}
+		if err := fn(it); err != nil {
+			return 0, err
+		}
 	}
-	sortKeys(keys)
-	return keys
+	return len(keys), nil
+}
+
+// overMapper walks a map that CEL built, in sorted key order.
+func (d *forDir) overMapper(r *renderer, fr *frame, it *scope, m traits.Mapper, fn func(it *scope) error) (int, error) {
+	keys := celenv.SortedKeys(m)
+	for _, k := range keys {
+		if err := r.tick(fr, d.key, d.path); err != nil {
+			return 0, err
+		}
+		it.set(0, k)
+		if d.v2 != "" {
+			it.set(1, m.Get(k))
+		}
+		if err := fn(it); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
+}
+
+// overList walks a list in order; a list from the template or the
+// variables binds its elements as engine values.
+func (d *forDir) overList(r *renderer, fr *frame, it *scope, l traits.Lister, fn func(it *scope) error) (int, error) {
+	size, ok := l.Size().(types.Int)
+	if !ok {
+		return 0, r.errAt(fr, d.coll.node, d.path, "$for cannot tell the size of the list")
+	}
+	raw, isRaw := celenv.AsList(l)
+	for i := types.Int(0); i < size; i++ {
+		if err := r.tick(fr, d.key, d.path); err != nil {
+			return 0, err
+		}
+		slot := 0 // the element's binding
+		if d.v2 != "" {
+			it.set(0, i)
+			slot = 1
+		}
+		if isRaw {
+			it.setValue(slot, raw[i])
+		} else {
+			it.set(slot, l.Get(i))
+		}
+		if err := fn(it); err != nil {
+			return 0, err
+		}
+	}
+	return int(size), nil
 }
 
 func (d *forDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -229,7 +230,7 @@ func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (
 	if err != nil {
 		return nil, err
 	}
-	out, present, cerr := fromCELOutput(v)
+	out, present, cerr := celenv.FromCELOutput(v)
 	if cerr != nil {
 		return nil, r.resultErr(fr, x, cerr)
 	}
@@ -389,10 +390,10 @@ func (r *renderer) evalExpr(x *exprRef, sc *scope, fr *frame) (ref.Val, error) {
 			return v, nil
 		}
 	}
-	p, xerr := r.e.progs.compile(x.text, sc.has)
+	p, xerr := r.e.progs.Compile(x.text, sc.has)
 	if xerr == nil {
 		var v ref.Val
-		v, xerr = p.eval(r.ctx, sc, &r.budget)
+		v, xerr = p.Eval(r.ctx, sc, &r.budget)
 		if xerr == nil {
 			return v, nil
 		}
@@ -465,7 +466,7 @@ func (r *renderer) fastPath(path []string, sc *scope) (ref.Val, bool) {
 		if !ok {
 			return nil, false
 		}
-		return toCEL(v), true
+		return celenv.ToCEL(v), true
 	}
 	if r.budget < 1 {
 		return nil, false
@@ -481,7 +482,7 @@ func (r *renderer) fastPath(path []string, sc *scope) (ref.Val, bool) {
 // fastValue reads a variable bound from an engine value, or a field chain
 // whose root is such a value or a map from the template or the variables:
 // it returns the engine value stored there, exactly what CEL would give
-// back after converting it both ways (fromCEL(toCEL(v)) is v for every kind
+// back after converting it both ways (celenv.FromCEL(celenv.ToCEL(v)) is v for every kind
 // scope.setValue keeps).
 func (r *renderer) fastValue(path []string, sc *scope) (Value, bool) {
 	cost := uint64(len(path))
@@ -494,11 +495,11 @@ func (r *renderer) fastValue(path []string, sc *scope) (Value, bool) {
 	}
 	v := root.raw
 	if v == nil {
-		m, ok := root.val.(*celMap)
+		m, ok := celenv.AsMap(root.val)
 		if !ok {
 			return nil, false
 		}
-		v = m.m
+		v = m
 	}
 	for _, name := range path[1:] {
 		switch x := v.(type) {
@@ -532,18 +533,7 @@ func (r *renderer) evalBool(x *exprRef, sc *scope, fr *frame, what string) (val,
 		return false, true, nil
 	}
 	return false, false, &Error{Pos: Pos{File: fr.file, Line: x.node.Line, Column: x.node.Column}, Path: x.path,
-		Msg: what + " must be a bool, got " + celTypeName(v) + "; " + hint.NoTruthiness, Expr: x.shown, Offset: -1, Chain: fr.chain}
-}
-
-func celTypeName(v ref.Val) string {
-	if v == nil {
-		return "nothing"
-	}
-	switch v.(type) {
-	case *types.Unknown:
-		return "unknown"
-	}
-	return v.Type().TypeName()
+		Msg: what + " must be a bool, got " + celenv.TypeName(v) + "; " + hint.NoTruthiness, Expr: x.shown, Offset: -1, Chain: fr.chain}
 }
 
 // valueKind names the kind of an engine value, for messages. It never

@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
 )
 
@@ -34,7 +35,7 @@ type segment struct {
 // literal. The scan is a single pass over bytes, so invalid UTF-8 is
 // harmless, and a string without "${{" costs one strings.Index and one
 // one-element slice.
-func scanSegments(s string) ([]segment, *exprError) {
+func scanSegments(s string) ([]segment, *celenv.Error) {
 	j := strings.Index(s, "${{")
 	if j < 0 {
 		return []segment{{text: s}}, nil
@@ -81,7 +82,7 @@ func scanSegments(s string) ([]segment, *exprError) {
 				return nil, err
 			}
 			if lex.IsBlank(s[start:end]) {
-				return nil, &exprError{Msg: "empty expression", Offset: j}
+				return nil, &celenv.Error{Msg: "empty expression", Offset: j}
 			}
 			segs = append(segs, segment{text: s[start:end], expr: true, off: start})
 			pos = end + 2
@@ -99,7 +100,7 @@ func scanSegments(s string) ([]segment, *exprError) {
 // scanExpr scans the expression that starts at s[start] (just after "${{")
 // and returns the index of the "}}" that closes it. An unclosed expression
 // is an error with Offset -1, for the caller to fill in.
-func scanExpr(s string, start int) (int, *exprError) {
+func scanExpr(s string, start int) (int, *celenv.Error) {
 	depth := 0
 	i := start
 	for i < len(s) {
@@ -119,7 +120,7 @@ func scanExpr(s string, start int) (int, *exprError) {
 		case c == '\'' || c == '"':
 			next, err := lex.SkipString(s, i, i, false)
 			if err != nil {
-				return -1, &exprError{Msg: err.Msg, Offset: err.Offset}
+				return -1, &celenv.Error{Msg: err.Msg, Offset: err.Offset}
 			}
 			i = next
 		case lex.IsIdentByte(c):
@@ -131,7 +132,7 @@ func scanExpr(s string, start int) (int, *exprError) {
 				if raw, ok := lex.StringPrefix(s[i:k]); ok {
 					next, err := lex.SkipString(s, i, k, raw)
 					if err != nil {
-						return -1, &exprError{Msg: err.Msg, Offset: err.Offset}
+						return -1, &celenv.Error{Msg: err.Msg, Offset: err.Offset}
 					}
 					i = next
 					continue
@@ -146,5 +147,5 @@ func scanExpr(s string, start int) (int, *exprError) {
 	if depth > 0 {
 		msg = "unclosed ${{: a { in the expression has no matching }"
 	}
-	return -1, &exprError{Msg: msg, Offset: -1}
+	return -1, &celenv.Error{Msg: msg, Offset: -1}
 }

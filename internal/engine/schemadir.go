@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"go.yaml.in/yaml/v3"
 )
@@ -31,7 +32,7 @@ func (r *renderer) checkSchema(d *schemaDir, sc *scope, fr *frame) (*scope, erro
 		if !ok {
 			return nil, false
 		}
-		out, present, err := fromCEL(v)
+		out, present, err := celenv.FromCEL(v)
 		if err != nil || !present {
 			return nil, true
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
 )
@@ -69,14 +70,14 @@ func (s *scope) set(i int, v ref.Val) {
 }
 
 // setValue gives binding i an engine value. Only the kinds that come back
-// unchanged from CEL (see fromCEL) are kept as they are; anything else, and
+// unchanged from CEL (see celenv.FromCEL) are kept as they are; anything else, and
 // null, is converted at once.
 func (s *scope) setValue(i int, v Value) {
 	switch v.(type) {
 	case string, int64, float64, bool, *Map, []Value, Unknown:
 		s.binds[i].val, s.binds[i].raw = nil, v
 	default:
-		s.set(i, toCEL(v))
+		s.set(i, celenv.ToCEL(v))
 	}
 }
 
@@ -99,7 +100,7 @@ func (s *scope) lookup(name string) (ref.Val, bool) {
 		return nil, false
 	}
 	if b.val == nil && b.raw != nil {
-		b.val = toCEL(b.raw)
+		b.val = celenv.ToCEL(b.raw)
 	}
 	return b.val, true
 }

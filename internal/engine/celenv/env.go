@@ -1,4 +1,4 @@
-package engine
+package celenv
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/functions"
@@ -174,7 +175,7 @@ func isCallName(name string) bool {
 // in json.encde(x) CEL reads the namespace json as a variable, and in
 // list.exist(x, x > 0) the misspelt macro leaves x unbound. It gives the
 // message and the call's offset, or "".
-func (p *program) misspeltCall(undeclared string) (msg string, off int) {
+func (p *Program) misspeltCall(undeclared string) (msg string, off int) {
 	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
 		if msg != "" || x.Kind() != celast.CallKind {
 			return
@@ -198,7 +199,7 @@ func (p *program) misspeltCall(undeclared string) (msg string, off int) {
 
 // unknownCall finds the first call to a function that does not exist, and
 // gives its message and offset, or "".
-func (p *program) unknownCall() (msg string, off int) {
+func (p *Program) unknownCall() (msg string, off int) {
 	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
 		if msg != "" || x.Kind() != celast.CallKind {
 			return
@@ -279,8 +280,8 @@ func sha256Fn(v ref.Val) ref.Val {
 // ---------------------------------------------------------------------------
 // Program cache
 
-// programCache holds compiled programs, shared by every render of an Engine.
-type programCache struct {
+// Cache holds compiled programs, shared by every render of an Engine.
+type Cache struct {
 	costLimit uint64
 
 	mu      sync.RWMutex
@@ -293,8 +294,8 @@ type programCache struct {
 	progOpts  []cel.ProgramOption
 }
 
-func newProgramCache(costLimit uint64) *programCache {
-	return &programCache{costLimit: costLimit, entries: map[string]*cacheEntry{}}
+func NewCache(costLimit uint64) *Cache {
+	return &Cache{costLimit: costLimit, entries: map[string]*cacheEntry{}}
 }
 
 // cacheEntry is one parsed expression and its programs, one per pattern of
@@ -302,12 +303,12 @@ func newProgramCache(costLimit uint64) *programCache {
 type cacheEntry struct {
 	expr   string
 	parsed *celast.AST
-	err    *exprError
+	err    *Error
 	cands  []keyCandidate
 
-	mask0 atomic.Pointer[program] // no candidate is declared: the usual case
+	mask0 atomic.Pointer[Program] // no candidate is declared: the usual case
 	mu    sync.Mutex
-	progs map[uint64]*program
+	progs map[uint64]*Program
 }
 
 // keyCandidate is a name that the expression uses freely (not bound by a
@@ -328,12 +329,12 @@ type keyCandidate struct {
 // Programs for expressions with more are compiled on each call.
 const maxCandidates = 64
 
-// program is one compiled CEL expression.
-type program struct {
+// Program is one compiled CEL expression.
+type Program struct {
 	prg   cel.Program
 	ast   *celast.AST
 	expr  string
-	cache *programCache
+	cache *Cache
 	// loops tells whether the expression has comprehensions, the only
 	// place where evaluation checks for cancellation; without them it
 	// runs in bounded time and a check before it suffices.
@@ -343,15 +344,15 @@ type program struct {
 	traced    cel.Program
 }
 
-// exprError is a CEL compile or evaluation error, positioned inside the
+// Error is a CEL compile or evaluation error, positioned inside the
 // expression text.
-type exprError struct {
+type Error struct {
 	Msg    string
 	Offset int    // byte offset into the expression, -1 if unknown
 	Limit  string // the limit that was hit, if any
 }
 
-func (c *programCache) init() error {
+func (c *Cache) init() error {
 	c.initOnce.Do(func() {
 		c.env, c.envErr = sharedEnv()
 		if c.envErr != nil {
@@ -369,7 +370,7 @@ func (c *programCache) init() error {
 
 // lookup finds the implementation cel-go's planner uses for a call to the
 // function name: an override of the program cache, or the environment's.
-func (c *programCache) lookup(name string) *functions.Overload {
+func (c *Cache) lookup(name string) *functions.Overload {
 	for _, o := range c.overrides {
 		if o.Operator == name {
 			return o
@@ -379,20 +380,20 @@ func (c *programCache) lookup(name string) *functions.Overload {
 }
 
 // isFunction reports whether name is a function a template can call.
-func (c *programCache) isFunction(name string) bool {
+func (c *Cache) isFunction(name string) bool {
 	return c.env.env.HasFunction(name) || c.lookup(name) != nil
 }
 
 // compile returns the cached program for expr. declared reports whether an
 // identifier names a variable in scope; it settles the map-literal key rule
 // of LANGUAGE.md §3.
-func (c *programCache) compile(expr string, declared func(string) bool) (*program, *exprError) {
+func (c *Cache) Compile(expr string, declared func(string) bool) (*Program, *Error) {
 	c.mu.RLock()
 	e := c.entries[expr]
 	c.mu.RUnlock()
 	if e == nil {
 		if err := c.init(); err != nil {
-			return nil, &exprError{Msg: "the CEL environment could not be built: " + err.Error(), Offset: -1}
+			return nil, &Error{Msg: "the CEL environment could not be built: " + err.Error(), Offset: -1}
 		}
 		e = c.parse(expr)
 		c.mu.Lock()
@@ -449,21 +450,21 @@ func (c *programCache) compile(expr string, declared func(string) bool) (*progra
 		return old, nil
 	}
 	if e.progs == nil {
-		e.progs = map[uint64]*program{}
+		e.progs = map[uint64]*Program{}
 	}
 	e.progs[mask] = p
 	return p, nil
 }
 
 // parse parses expr and finds its candidate map keys.
-func (c *programCache) parse(expr string) *cacheEntry {
+func (c *Cache) parse(expr string) *cacheEntry {
 	e := &cacheEntry{expr: expr}
 	if len(expr) > maxExprBytes {
-		e.err = &exprError{Msg: "the expression is longer than " + strconv.Itoa(maxExprBytes) + " bytes", Offset: -1}
+		e.err = &Error{Msg: "the expression is longer than " + strconv.Itoa(maxExprBytes) + " bytes", Offset: -1}
 		return e
 	}
 	if !utf8.ValidString(expr) {
-		e.err = &exprError{Msg: "the expression is not valid UTF-8", Offset: invalidUTF8Offset(expr)}
+		e.err = &Error{Msg: "the expression is not valid UTF-8", Offset: invalidUTF8Offset(expr)}
 		return e
 	}
 	a, iss := c.env.env.Parse(expr)
@@ -487,10 +488,10 @@ func invalidUTF8Offset(s string) int {
 	return -1
 }
 
-func parseError(expr string, iss *cel.Issues) *exprError {
+func parseError(expr string, iss *cel.Issues) *Error {
 	errs := iss.Errors()
 	if len(errs) == 0 {
-		return &exprError{Msg: "invalid expression", Offset: -1}
+		return &Error{Msg: "invalid expression", Offset: -1}
 	}
 	first := errs[0]
 	msg := first.Message
@@ -503,7 +504,7 @@ func parseError(expr string, iss *cel.Issues) *exprError {
 	} else if strings.HasPrefix(msg, "Syntax error") {
 		msg = hint.PlainSyntax(msg) + hint.Syntax(expr)
 	}
-	return &exprError{Msg: msg, Offset: off}
+	return &Error{Msg: msg, Offset: off}
 }
 
 // lineColOffset turns a 1-based line and 0-based column in code points
@@ -633,7 +634,7 @@ func keyCandidates(root celast.Expr, isFunc func(string) bool) []keyCandidate {
 
 // build plans a program for e in which every candidate key that names no
 // declared variable is read as a string.
-func (c *programCache) build(e *cacheEntry, declared func(string) bool) (*program, *exprError) {
+func (c *Cache) build(e *cacheEntry, declared func(string) bool) (*Program, *Error) {
 	a := e.parsed
 	var rewrite map[int64]string
 	var refs map[int64]*celast.ReferenceInfo
@@ -678,11 +679,11 @@ func (c *programCache) build(e *cacheEntry, declared func(string) bool) (*progra
 	if err != nil {
 		// A call without arguments to a function that does not exist,
 		// such as now(), fails here, when the program is planned.
-		p := &program{ast: a, expr: e.expr, cache: c}
+		p := &Program{ast: a, expr: e.expr, cache: c}
 		if msg, off := p.unknownCall(); msg != "" {
-			return nil, &exprError{Msg: msg, Offset: off}
+			return nil, &Error{Msg: msg, Offset: off}
 		}
-		return nil, &exprError{Msg: sanitizeMsg(err.Error()), Offset: -1}
+		return nil, &Error{Msg: sanitizeMsg(err.Error()), Offset: -1}
 	}
 	loops := false
 	celast.PreOrderVisit(a.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
@@ -690,7 +691,7 @@ func (c *programCache) build(e *cacheEntry, declared func(string) bool) (*progra
 			loops = true
 		}
 	}))
-	return &program{prg: prg, ast: a, expr: e.expr, cache: c, loops: loops}, nil
+	return &Program{prg: prg, ast: a, expr: e.expr, cache: c, loops: loops}, nil
 }
 
 // ---------------------------------------------------------------------------
@@ -698,7 +699,7 @@ func (c *programCache) build(e *cacheEntry, declared func(string) bool) (*progra
 
 // eval runs p against act. budget is what is left of the render's cost
 // budget; the cost used is subtracted from it.
-func (p *program) eval(ctx context.Context, act interpreter.Activation, budget *uint64) (ref.Val, *exprError) {
+func (p *Program) Eval(ctx context.Context, act interpreter.Activation, budget *uint64) (ref.Val, *Error) {
 	if ctx != nil {
 		if err := ctx.Err(); err != nil {
 			return nil, cancelledError(err)
@@ -727,7 +728,7 @@ func (p *program) eval(ctx context.Context, act interpreter.Activation, budget *
 	if budget != nil {
 		if cost > *budget || (limitHit && limited < p.cache.costLimit) {
 			*budget = 0
-			return nil, &exprError{
+			return nil, &Error{
 				Msg:    "the render's CEL cost budget is used up (MaxCostPerRender); it can be raised through the engine option MaxCostPerRender",
 				Offset: -1, Limit: "MaxCostPerRender",
 			}
@@ -741,7 +742,7 @@ func (p *program) eval(ctx context.Context, act interpreter.Activation, budget *
 		return nil, cancelledError(ctx.Err())
 	}
 	if limitHit {
-		return nil, &exprError{
+		return nil, &Error{
 			Msg: "the expression costs more than MaxCostPerExpression (" + strconv.FormatUint(p.cache.costLimit, 10) +
 				"); it can be raised through the engine option MaxCostPerExpression",
 			Offset: -1, Limit: "MaxCostPerExpression",
@@ -768,7 +769,7 @@ func (p *program) eval(ctx context.Context, act interpreter.Activation, budget *
 	}
 	if name, ok := strings.CutPrefix(msg, "no such attribute(s): "); ok {
 		if better, at := p.misspeltCall(name); better != "" {
-			return nil, &exprError{Msg: better, Offset: at}
+			return nil, &Error{Msg: better, Offset: at}
 		}
 	}
 	switch {
@@ -791,7 +792,7 @@ func (p *program) eval(ctx context.Context, act interpreter.Activation, budget *
 			msg = better
 		}
 	}
-	return nil, &exprError{Msg: msg, Offset: off}
+	return nil, &Error{Msg: msg, Offset: off}
 }
 
 // evalState is the activation a program runs against: the caller's scope
@@ -844,12 +845,12 @@ func isCostLimit(err error) bool {
 	return errors.As(err, &cancelled) && cancelled.Cause == interpreter.CostLimitExceeded
 }
 
-func cancelledError(err error) *exprError {
-	return &exprError{Msg: "rendering cancelled: " + err.Error(), Offset: -1}
+func cancelledError(err error) *Error {
+	return &Error{Msg: "rendering cancelled: " + err.Error(), Offset: -1}
 }
 
 // offsetOf gives the byte offset in the expression of node id.
-func (p *program) offsetOf(id int64) int {
+func (p *Program) offsetOf(id int64) int {
 	if id == 0 {
 		return -1
 	}
@@ -869,7 +870,7 @@ func (p *program) offsetOf(id int64) int {
 //   - If the call found no matching overload, msg names the argument types,
 //     e.g. "no matching overload for int + double". Types are safe to show;
 //     values never are.
-func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) (unknown bool, better string) {
+func (p *Program) inspectCall(act interpreter.Activation, id int64, msg string) (unknown bool, better string) {
 	call := p.node(id)
 	if call == nil || call.Kind() != celast.CallKind {
 		return false, ""
@@ -917,7 +918,7 @@ func (p *program) inspectCall(act interpreter.Activation, id int64, msg string) 
 // trace re-runs the program with state tracking, for a closer look at a
 // failure: the value of every node it reached. It is nil if the program
 // cannot be traced.
-func (p *program) trace(act interpreter.Activation) interpreter.EvalState {
+func (p *Program) trace(act interpreter.Activation) interpreter.EvalState {
 	p.traceOnce.Do(func() {
 		opts := append([]cel.ProgramOption{cel.EvalOptions(cel.OptTrackState)}, p.cache.progOpts...)
 		p.traced, _ = p.cache.env.env.PlanProgram(p.ast, opts...)
@@ -1026,23 +1027,23 @@ func holdsUnknown(v ref.Val, budget *int) bool {
 	return false
 }
 
-// valueHoldsUnknown reports whether the engine value v is or holds Unknown.
-func valueHoldsUnknown(v Value, budget *int) bool {
+// valueHoldsUnknown reports whether the engine value v is or holds value.Unknown.
+func valueHoldsUnknown(v value.Value, budget *int) bool {
 	*budget--
 	if *budget < 0 {
 		return false
 	}
 	switch v := v.(type) {
-	case Unknown:
+	case value.Unknown:
 		return true
-	case *Map:
+	case *value.Map:
 		for i := 0; i < v.Len(); i++ {
 			_, el := v.At(i)
 			if valueHoldsUnknown(el, budget) {
 				return true
 			}
 		}
-	case []Value:
+	case []value.Value:
 		for _, el := range v {
 			if valueHoldsUnknown(el, budget) {
 				return true
@@ -1221,7 +1222,7 @@ func guardLimit(costLimit uint64) int {
 // overrideFunctions gives the program-level replacements of environment
 // functions: the guarded functions, and `matches` with a cache of compiled
 // patterns.
-func (c *programCache) overrideFunctions() []*functions.Overload {
+func (c *Cache) overrideFunctions() []*functions.Overload {
 	limit := guardLimit(c.costLimit)
 	out := make([]*functions.Overload, 0, len(guardedFunctions)+1)
 	for _, name := range guardedFunctions {
@@ -1497,17 +1498,23 @@ func sortMap(v ref.Val) ref.Val {
 	if !ok {
 		return v
 	}
+	return &sortedMap{Mapper: m, keys: SortedKeys(m)}
+}
+
+// SortedKeys returns a map's keys in the order CEL map values are walked
+// everywhere in the engine (SortKeys): bools, then numbers, then strings.
+func SortedKeys(m traits.Mapper) []ref.Val {
 	n, _ := m.Size().(types.Int)
 	keys := make([]ref.Val, 0, int(n))
 	for it := m.Iterator(); it.HasNext() == types.True; {
 		keys = append(keys, it.Next())
 	}
-	sortKeys(keys)
-	return &sortedMap{Mapper: m, keys: keys}
+	SortKeys(keys)
+	return keys
 }
 
-// sortKeys orders map keys: bools, then numbers by value, then strings.
-func sortKeys(keys []ref.Val) {
+// SortKeys orders map keys: bools, then numbers by value, then strings.
+func SortKeys(keys []ref.Val) {
 	rank := func(v ref.Val) int {
 		switch v.(type) {
 		case types.Bool:
@@ -1699,10 +1706,10 @@ func isTypeName(s string) bool {
 // decorate wraps the planned nodes of a program. Calls are replaced by
 // costCall, which runs them as cel-go would and prices them (cel-go's own
 // cost tracker is not used: it slows comprehensions down quadratically).
-// Map literals iterate in sorted key order: cel-go keeps them in Go maps,
+// value.Map literals iterate in sorted key order: cel-go keeps them in Go maps,
 // whose order changes from run to run, and `{'b': 1, 'a': 2}.map(k, k)`
 // must give the same list every time.
-func (c *programCache) decorate(i interpreter.InterpretableV2) (interpreter.InterpretableV2, error) {
+func (c *Cache) decorate(i interpreter.InterpretableV2) (interpreter.InterpretableV2, error) {
 	switch x := i.(type) {
 	case interpreter.InterpretableCall:
 		return c.wrapCall(x), nil
@@ -1722,7 +1729,7 @@ const (
 	formNe
 )
 
-func (c *programCache) wrapCall(call interpreter.InterpretableCall) interpreter.InterpretableV2 {
+func (c *Cache) wrapCall(call interpreter.InterpretableCall) interpreter.InterpretableV2 {
 	w := &costCall{InterpretableCall: call, id: call.ID(), fn: call.Function(), overload: call.OverloadID(), args: call.Args()}
 	w.deep = deepFunctions[w.fn]
 	switch {

@@ -1,4 +1,4 @@
-package engine
+package celenv
 
 import (
 	"context"
@@ -13,42 +13,58 @@ import (
 	"time"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
 )
 
-// celTestCache is shared by the tests, as an Engine shares its cache.
-var celTestCache = newProgramCache(DefaultOptions().MaxCostPerExpression)
+// testCostLimit is the engine's default cost limit per expression.
+const testCostLimit = 1_000_000
 
-// celScope binds vars in sorted order, as rootScope does.
-func celScope(vars map[string]Value) *scope {
-	sc := newScopeCap(nil, 0)
-	names := make([]string, 0, len(vars))
-	for k := range vars {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		sc.bind(k, toCEL(vars[k]))
+// celTestCache is shared by the tests, as an Engine shares its cache.
+var celTestCache = NewCache(testCostLimit)
+
+// testScope is the activation the tests evaluate against: variables by
+// name, as the engine's scope gives them.
+type testScope map[string]ref.Val
+
+func (s testScope) ResolveName(name string) (any, bool) {
+	v, ok := s[name]
+	return v, ok
+}
+
+func (s testScope) Parent() interpreter.Activation { return nil }
+
+func (s testScope) has(name string) bool {
+	_, ok := s[name]
+	return ok
+}
+
+// celScope binds vars.
+func celScope(vars map[string]value.Value) testScope {
+	sc := testScope{}
+	for k, v := range vars {
+		sc[k] = ToCEL(v)
 	}
 	return sc
 }
 
 // celRun compiles and evaluates expr against vars with an unlimited
 // render budget.
-func celRun(c *programCache, expr string, vars map[string]Value) (ref.Val, *exprError) {
+func celRun(c *Cache, expr string, vars map[string]value.Value) (ref.Val, *Error) {
 	sc := celScope(vars)
-	p, xerr := c.compile(expr, sc.has)
+	p, xerr := c.Compile(expr, sc.has)
 	if xerr != nil {
 		return nil, xerr
 	}
 	budget := uint64(math.MaxUint64)
-	return p.eval(context.Background(), sc, &budget)
+	return p.Eval(context.Background(), sc, &budget)
 }
 
 // celResult evaluates expr and shows the result with its types (see
 // celDump), or "error: MSG", "unknown" or "nothing".
-func celResult(c *programCache, expr string, vars map[string]Value) string {
+func celResult(c *Cache, expr string, vars map[string]value.Value) string {
 	v, xerr := celRun(c, expr, vars)
 	if xerr != nil {
 		return "error: " + xerr.Msg
@@ -56,7 +72,7 @@ func celResult(c *programCache, expr string, vars map[string]Value) string {
 	if _, ok := v.(*types.Unknown); ok {
 		return "unknown"
 	}
-	out, present, err := fromCEL(v)
+	out, present, err := FromCEL(v)
 	if err != nil {
 		return "error: " + err.Error()
 	}
@@ -68,7 +84,7 @@ func celResult(c *programCache, expr string, vars map[string]Value) string {
 
 // celDump writes an engine value so that its types show: ints as 2,
 // doubles as 2.0, strings quoted, maps in their own key order.
-func celDump(v Value) string {
+func celDump(v value.Value) string {
 	switch v := v.(type) {
 	case nil:
 		return "null"
@@ -84,27 +100,27 @@ func celDump(v Value) string {
 		return s
 	case string:
 		return strconv.Quote(v)
-	case []Value:
+	case []value.Value:
 		parts := make([]string, len(v))
 		for i, el := range v {
 			parts[i] = celDump(el)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
-	case *Map:
+	case *value.Map:
 		parts := make([]string, 0, v.Len())
 		for i := 0; i < v.Len(); i++ {
 			k, el := v.At(i)
 			parts = append(parts, strconv.Quote(k)+": "+celDump(el))
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
-	case Unknown:
+	case value.Unknown:
 		return "unknown"
 	}
 	return fmt.Sprintf("<%T>", v)
 }
 
-func celTestMap(kv ...any) *Map {
-	m := NewMap(len(kv) / 2)
+func celTestMap(kv ...any) *value.Map {
+	m := value.NewMap(len(kv) / 2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		m.Set(kv[i].(string), kv[i+1])
 	}
@@ -116,7 +132,7 @@ type celCase struct {
 	want string
 }
 
-func runCELCases(t *testing.T, vars map[string]Value, cases []celCase) {
+func runCELCases(t *testing.T, vars map[string]value.Value, cases []celCase) {
 	t.Helper()
 	for _, tc := range cases {
 		if got := celResult(celTestCache, tc.expr, vars); got != tc.want {
@@ -126,8 +142,8 @@ func runCELCases(t *testing.T, vars map[string]Value, cases []celCase) {
 }
 
 func TestCELEnv_templateHelpers(t *testing.T) {
-	vars := map[string]Value{
-		"cfg": celTestMap("b", []Value{int64(1), 2.0, "<&>"}, "a", nil),
+	vars := map[string]value.Value{
+		"cfg": celTestMap("b", []value.Value{int64(1), 2.0, "<&>"}, "a", nil),
 		"max": int64(math.MaxInt64),
 		"min": int64(math.MinInt64),
 	}
@@ -170,7 +186,7 @@ func TestCELEnv_templateHelpers(t *testing.T) {
 // A namespaced helper is a function literally named "json.encode"; a
 // variable named json does not hide it, and the variable stays usable.
 func TestCELEnv_namespacedHelperNamesResolveBesideAVariable(t *testing.T) {
-	vars := map[string]Value{"json": celTestMap("encode", "field")}
+	vars := map[string]value.Value{"json": celTestMap("encode", "field")}
 	runCELCases(t, vars, []celCase{
 		{`json.encode([1])`, `"[1]"`},
 		{`json['encode']`, `"field"`},
@@ -279,22 +295,22 @@ func TestCELEnv_kubernetesSeedExamples(t *testing.T) {
 	self := celTestMap(
 		"minReplicas", int64(1), "replicas", int64(3), "maxReplicas", int64(5),
 		"stateCounts", celTestMap("Available", int64(2)),
-		"list1", []Value{int64(1)}, "list2", []Value{},
+		"list1", []value.Value{int64(1)}, "list2", []value.Value{},
 		"health", "ok-green",
-		"widgets", []Value{celTestMap("key", "x", "foo", int64(5)), celTestMap("key", "y", "foo", int64(50))},
+		"widgets", []value.Value{celTestMap("key", "x", "foo", int64(5)), celTestMap("key", "y", "foo", int64(50))},
 		"metadata", celTestMap("name", "singleton"),
-		"set1", []Value{"a", "b"}, "set2", []Value{"c"},
-		"names", []Value{"a", "b"}, "details", celTestMap("a", int64(1), "b", int64(2)),
+		"set1", []value.Value{"a", "b"}, "set2", []value.Value{"c"},
+		"names", []value.Value{"a", "b"}, "details", celTestMap("a", int64(1), "b", int64(2)),
 		"components", celTestMap("Widget", celTestMap("priority", int64(3))),
-		"values", []Value{int64(0), int64(99)},
-		"envars", []Value{celTestMap("name", "MY_ENV", "value", "abc")},
+		"values", []value.Value{int64(0), int64(99)},
+		"envars", []value.Value{celTestMap("name", "MY_ENV", "value", "abc")},
 	)
-	vars := map[string]Value{
+	vars := map[string]value.Value{
 		"self":            self,
-		"names":           []Value{"a", "should-be-first", "z"},
-		"items":           []Value{celTestMap("weight", 0.25), celTestMap("weight", 0.75)},
-		"lowPriorities":   []Value{celTestMap("priority", int64(1)), celTestMap("priority", int64(2))},
-		"highPriorities":  []Value{celTestMap("priority", int64(5))},
+		"names":           []value.Value{"a", "should-be-first", "z"},
+		"items":           []value.Value{celTestMap("weight", 0.25), celTestMap("weight", 0.75)},
+		"lowPriorities":   []value.Value{celTestMap("priority", int64(1)), celTestMap("priority", int64(2))},
+		"highPriorities":  []value.Value{celTestMap("priority", int64(5))},
 		"intOrString":     "99%",
 		"maybeSelfString": int64(42),
 	}
@@ -331,7 +347,7 @@ func TestCELEnv_mapLiteralKeyRule(t *testing.T) {
 		{`{ owner.x: 1 }`, `error: no such attribute(s): owner.x`},
 	})
 	// A key that names a variable keeps standard CEL meaning.
-	runCELCases(t, map[string]Value{"owner": "ops"}, []celCase{
+	runCELCases(t, map[string]value.Value{"owner": "ops"}, []celCase{
 		{`{ owner: 'platform', team: 'sre' }`, `{"ops": "platform", "team": "sre"}`},
 	})
 	// Comprehension variables and cel.bind names are in scope too.
@@ -343,17 +359,17 @@ func TestCELEnv_mapLiteralKeyRule(t *testing.T) {
 }
 
 func TestCELEnv_programCacheKeysOnDeclaredKeys(t *testing.T) {
-	c := newProgramCache(1000)
+	c := NewCache(1000)
 	undeclared := func(string) bool { return false }
 	ownerDeclared := func(n string) bool { return n == "owner" }
 	expr := `{ owner: 1, team: 2 }`
-	p1, xerr := c.compile(expr, undeclared)
+	p1, xerr := c.Compile(expr, undeclared)
 	if xerr != nil {
 		t.Fatal(xerr.Msg)
 	}
-	p2, _ := c.compile(expr, undeclared)
-	p3, _ := c.compile(expr, ownerDeclared)
-	p4, _ := c.compile(expr, ownerDeclared)
+	p2, _ := c.Compile(expr, undeclared)
+	p3, _ := c.Compile(expr, ownerDeclared)
+	p4, _ := c.Compile(expr, ownerDeclared)
 	if p1 != p2 {
 		t.Error("a second compile with the same declared names gave a new program")
 	}
@@ -364,8 +380,8 @@ func TestCELEnv_programCacheKeysOnDeclaredKeys(t *testing.T) {
 		t.Error("declaring owner must give another program")
 	}
 	// An expression without free names ignores declared names.
-	q1, _ := c.compile(`[1].map(owner, owner + 1)`, undeclared)
-	q2, _ := c.compile(`[1].map(owner, owner + 1)`, ownerDeclared)
+	q1, _ := c.Compile(`[1].map(owner, owner + 1)`, undeclared)
+	q2, _ := c.Compile(`[1].map(owner, owner + 1)`, ownerDeclared)
 	if q1 != q2 {
 		t.Error("an expression without free names compiled twice")
 	}
@@ -375,18 +391,18 @@ func TestCELEnv_programCacheKeysOnDeclaredKeys(t *testing.T) {
 }
 
 func TestCELEnv_cacheHitDoesNotAllocate(t *testing.T) {
-	c := newProgramCache(1000)
-	sc := celScope(map[string]Value{"svc": celTestMap("name", "cart")})
+	c := NewCache(1000)
+	sc := celScope(map[string]value.Value{"svc": celTestMap("name", "cart")})
 	has := sc.has
-	if _, xerr := c.compile(`svc.name + '-x'`, has); xerr != nil {
+	if _, xerr := c.Compile(`svc.name + '-x'`, has); xerr != nil {
 		t.Fatal(xerr.Msg)
 	}
-	if _, xerr := c.compile(`{ owner: svc.name }`, has); xerr != nil {
+	if _, xerr := c.Compile(`{ owner: svc.name }`, has); xerr != nil {
 		t.Fatal(xerr.Msg)
 	}
 	allocs := testing.AllocsPerRun(100, func() {
-		c.compile(`svc.name + '-x'`, has)
-		c.compile(`{ owner: svc.name }`, has)
+		c.Compile(`svc.name + '-x'`, has)
+		c.Compile(`{ owner: svc.name }`, has)
 	})
 	if allocs != 0 {
 		t.Errorf("a cache hit allocates %v times, want 0", allocs)
@@ -394,11 +410,11 @@ func TestCELEnv_cacheHitDoesNotAllocate(t *testing.T) {
 }
 
 func TestCELEnv_environmentIsBuiltAtFirstCompile(t *testing.T) {
-	c := newProgramCache(1000)
+	c := NewCache(1000)
 	if c.env != nil || c.progOpts != nil {
 		t.Fatal("newProgramCache built the environment")
 	}
-	if _, xerr := c.compile(`1`, nil); xerr != nil {
+	if _, xerr := c.Compile(`1`, nil); xerr != nil {
 		t.Fatal(xerr.Msg)
 	}
 	if c.env == nil || c.env != envVal {
@@ -407,17 +423,17 @@ func TestCELEnv_environmentIsBuiltAtFirstCompile(t *testing.T) {
 }
 
 func TestCELEnv_concurrentCompileAndEval(t *testing.T) {
-	c := newProgramCache(50_000)
+	c := NewCache(50_000)
 	cases := []struct {
 		expr string
-		vars map[string]Value
+		vars map[string]value.Value
 		want string
 	}{
-		{`svc.name + '-' + region`, map[string]Value{"svc": celTestMap("name", "cart"), "region": "eu"}, `"cart-eu"`},
+		{`svc.name + '-' + region`, map[string]value.Value{"svc": celTestMap("name", "cart"), "region": "eu"}, `"cart-eu"`},
 		{`{ owner: 'platform', team: 'sre' }`, nil, `{"owner": "platform", "team": "sre"}`},
-		{`{ owner: 'platform', team: 'sre' }`, map[string]Value{"owner": "o"}, `{"o": "platform", "team": "sre"}`},
-		{`xs.map(x, x * 2).sum()`, map[string]Value{"xs": []Value{int64(1), int64(2), int64(3)}}, `12`},
-		{`json.encode({'b': 1, 'a': [u]})`, map[string]Value{"u": Unknown{}}, `unknown`},
+		{`{ owner: 'platform', team: 'sre' }`, map[string]value.Value{"owner": "o"}, `{"o": "platform", "team": "sre"}`},
+		{`xs.map(x, x * 2).sum()`, map[string]value.Value{"xs": []value.Value{int64(1), int64(2), int64(3)}}, `12`},
+		{`json.encode({'b': 1, 'a': [u]})`, map[string]value.Value{"u": value.Unknown{}}, `unknown`},
 		{`{'b': 1, 'a': 2, 'c': 3}.map(k, k)`, nil, `["a", "b", "c"]`},
 		{`lists.range(50000).map(x, x).size()`, nil, `error: the expression costs more than MaxCostPerExpression (50000); it can be raised through the engine option MaxCostPerExpression`},
 	}
@@ -494,7 +510,7 @@ func TestCELEnv_costLimitPerExpression(t *testing.T) {
 		}
 	}
 	// The limit follows the engine option.
-	small := newProgramCache(100)
+	small := NewCache(100)
 	if got := celResult(small, `lists.range(200).map(x, x).size()`, nil); got != "error: the expression costs more than MaxCostPerExpression (100); it can be raised through the engine option MaxCostPerExpression" {
 		t.Errorf("small limit: %s", got)
 	}
@@ -508,21 +524,21 @@ func TestCELEnv_costLimitPerExpression(t *testing.T) {
 }
 
 func TestCELEnv_costBudgetPerRender(t *testing.T) {
-	c := newProgramCache(1_000_000)
-	sc := celScope(map[string]Value{"xs": []Value{int64(1), int64(2), int64(3)}})
-	p, xerr := c.compile(`xs.map(x, x * 2).sum()`, sc.has)
+	c := NewCache(1_000_000)
+	sc := celScope(map[string]value.Value{"xs": []value.Value{int64(1), int64(2), int64(3)}})
+	p, xerr := c.Compile(`xs.map(x, x * 2).sum()`, sc.has)
 	if xerr != nil {
 		t.Fatal(xerr.Msg)
 	}
 	budget := uint64(1000)
-	if _, xerr := p.eval(context.Background(), sc, &budget); xerr != nil {
+	if _, xerr := p.Eval(context.Background(), sc, &budget); xerr != nil {
 		t.Fatal(xerr.Msg)
 	}
 	cost := 1000 - budget
 	if cost == 0 {
 		t.Fatal("evaluation cost nothing")
 	}
-	if _, xerr := p.eval(context.Background(), sc, &budget); xerr != nil {
+	if _, xerr := p.Eval(context.Background(), sc, &budget); xerr != nil {
 		t.Fatal(xerr.Msg)
 	}
 	if 1000-budget != 2*cost {
@@ -530,7 +546,7 @@ func TestCELEnv_costBudgetPerRender(t *testing.T) {
 	}
 	// What is left does not pay for another evaluation.
 	budget = cost - 1
-	_, xerr = p.eval(context.Background(), sc, &budget)
+	_, xerr = p.Eval(context.Background(), sc, &budget)
 	if xerr == nil || xerr.Limit != "MaxCostPerRender" ||
 		xerr.Msg != "the render's CEL cost budget is used up (MaxCostPerRender); it can be raised through the engine option MaxCostPerRender" {
 		t.Fatalf("got %+v, want the render budget error", xerr)
@@ -540,46 +556,46 @@ func TestCELEnv_costBudgetPerRender(t *testing.T) {
 	}
 	// A long loop stops as soon as the budget is spent, not at the
 	// per-expression limit.
-	p, _ = c.compile(`lists.range(1000000).map(x, x).size()`, nil)
+	p, _ = c.Compile(`lists.range(1000000).map(x, x).size()`, nil)
 	budget = 5000
-	_, xerr = p.eval(context.Background(), sc, &budget)
+	_, xerr = p.Eval(context.Background(), sc, &budget)
 	if xerr == nil || xerr.Limit != "MaxCostPerRender" {
 		t.Fatalf("got %+v, want the render budget error", xerr)
 	}
 	// Constants and variable reads are free.
-	p, _ = c.compile(`xs[0]`, sc.has)
+	p, _ = c.Compile(`xs[0]`, sc.has)
 	budget = 0
-	if _, xerr := p.eval(context.Background(), sc, &budget); xerr != nil {
+	if _, xerr := p.Eval(context.Background(), sc, &budget); xerr != nil {
 		t.Errorf("a free expression with no budget left: %s", xerr.Msg)
 	}
 }
 
 func TestCELEnv_cancellation(t *testing.T) {
-	unlimited := newProgramCache(0)
-	p, xerr := unlimited.compile(`lists.range(1000000).map(x, lists.range(1000000).map(y, x + y).size()).size()`, nil)
+	unlimited := NewCache(0)
+	p, xerr := unlimited.Compile(`lists.range(1000000).map(x, lists.range(1000000).map(y, x + y).size()).size()`, nil)
 	if xerr != nil {
 		t.Fatal(xerr.Msg)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go cancel() // before or during the evaluation: the answer is the same
-	_, xerr = p.eval(ctx, newScopeCap(nil, 0), nil)
+	_, xerr = p.Eval(ctx, testScope{}, nil)
 	if xerr == nil || xerr.Msg != "rendering cancelled: context canceled" || xerr.Limit != "" {
 		t.Fatalf("got %+v, want the cancellation error", xerr)
 	}
 	dctx, dcancel := context.WithDeadline(context.Background(), deadlinePassed)
 	defer dcancel()
-	_, xerr = p.eval(dctx, newScopeCap(nil, 0), nil)
+	_, xerr = p.Eval(dctx, testScope{}, nil)
 	if xerr == nil || xerr.Msg != "rendering cancelled: context deadline exceeded" {
 		t.Fatalf("got %+v, want the deadline error", xerr)
 	}
 }
 
 func TestCELEnv_unknownValuesPropagate(t *testing.T) {
-	vars := map[string]Value{
-		"u":  Unknown{},
+	vars := map[string]value.Value{
+		"u":  value.Unknown{},
 		"k":  int64(1),
-		"m":  celTestMap("known", "yes", "u", Unknown{}),
-		"ul": []Value{"a", Unknown{}},
+		"m":  celTestMap("known", "yes", "u", value.Unknown{}),
+		"ul": []value.Value{"a", value.Unknown{}},
 	}
 	runCELCases(t, vars, []celCase{
 		// Reading the unknown gives unknown.
@@ -617,11 +633,11 @@ func TestCELEnv_unknownValuesPropagate(t *testing.T) {
 		{`k == 1 ? 'one' : u`, `"one"`},
 	})
 	// An unknown whole value converts both ways.
-	if _, ok := toCEL(Unknown{}).(*types.Unknown); !ok {
-		t.Errorf("toCEL(Unknown{}) = %T", toCEL(Unknown{}))
+	if _, ok := ToCEL(value.Unknown{}).(*types.Unknown); !ok {
+		t.Errorf("toCEL(value.Unknown{}) = %T", ToCEL(value.Unknown{}))
 	}
-	v, present, err := fromCEL(types.NewUnknown(7, nil))
-	if v != (Unknown{}) || !present || err != nil {
+	v, present, err := FromCEL(types.NewUnknown(7, nil))
+	if v != (value.Unknown{}) || !present || err != nil {
 		t.Errorf("fromCEL(unknown) = %v, %v, %v", v, present, err)
 	}
 }
@@ -629,7 +645,7 @@ func TestCELEnv_unknownValuesPropagate(t *testing.T) {
 func TestCELEnv_errorMessagesNeverShowVariableValues(t *testing.T) {
 	const secret = "Zq9SECRETzq"
 	const secretNum = int64(987654321)
-	vars := map[string]Value{
+	vars := map[string]value.Value{
 		"secret": secret,
 		"num":    secretNum,
 		"m":      celTestMap("a", "x"),
@@ -638,7 +654,7 @@ func TestCELEnv_errorMessagesNeverShowVariableValues(t *testing.T) {
 		"tag":    "!" + secret + " x",
 		"js":     `{"` + secret + `": tru}`,
 		"anch":   "a: *" + secret,
-		"list":   []Value{secret, secret},
+		"list":   []value.Value{secret, secret},
 	}
 	exprs := []string{
 		`m[secret]`, `m[num]`, `[1][num]`, `secret[0]`, `secret.x`, `list[num]`,
@@ -667,7 +683,7 @@ func TestCELEnv_errorMessagesNeverShowVariableValues(t *testing.T) {
 }
 
 func TestCELEnv_messagesNameTypesAndFunctions(t *testing.T) {
-	vars := map[string]Value{"s": "x", "m": celTestMap("a", int64(1))}
+	vars := map[string]value.Value{"s": "x", "m": celTestMap("a", int64(1))}
 	runCELCases(t, vars, []celCase{
 		{`1 + 1.0`, `error: no matching overload for int + double; CEL never mixes int, uint and double: convert one side, e.g. double(x) or int(x)`},
 		{`1u * 2`, `error: no matching overload for uint * int; CEL never mixes int, uint and double: convert one side, e.g. double(x) or int(x)`},
@@ -718,7 +734,7 @@ func TestCELEnv_messagesNameTypesAndFunctions(t *testing.T) {
 // Names and operators of HCL, Helm, Python and JavaScript that CEL spells
 // differently are answered with the CEL way to write them.
 func TestCELEnv_foreignIdiomsGetTheCELSpelling(t *testing.T) {
-	vars := map[string]Value{"s": "a,b", "xs": []Value{int64(1), int64(2)}, "m": celTestMap("k", "v"), "b": true}
+	vars := map[string]value.Value{"s": "a,b", "xs": []value.Value{int64(1), int64(2)}, "m": celTestMap("k", "v"), "b": true}
 	runCELCases(t, vars, []celCase{
 		{`len(xs)`, `error: unknown function len; CEL writes size(x), or x.size()`},
 		{`xs.length()`, `error: unknown function length; CEL writes size(x), or x.size()`},
@@ -779,7 +795,7 @@ func TestCELEnv_errorOffsets(t *testing.T) {
 		{`m.b`, 1, "no such key 'b'; test for it with has(m.b), or give a default with m.?b.orValue(…)"},
 		{`[1, 2].map(v, v / 0)`, 16, "division by zero"},
 	}
-	vars := map[string]Value{"x": int64(1), "m": celTestMap("a", int64(1))}
+	vars := map[string]value.Value{"x": int64(1), "m": celTestMap("a", int64(1))}
 	for _, tc := range cases {
 		_, xerr := celRun(celTestCache, tc.expr, vars)
 		if xerr == nil {
@@ -800,7 +816,7 @@ func TestCELEnv_nestingAndSizeLimits(t *testing.T) {
 		{"'\xff'", "the expression is not valid UTF-8"},
 	}
 	for _, tc := range cases {
-		_, xerr := celTestCache.compile(tc.expr, nil)
+		_, xerr := celTestCache.Compile(tc.expr, nil)
 		if xerr == nil || xerr.Msg != tc.want {
 			t.Errorf("%.20q...: got %+v, want %q", tc.expr, xerr, tc.want)
 		}
@@ -867,21 +883,21 @@ func TestCELEnv_scrubQuotedHandlesQuotesInsideValues(t *testing.T) {
 }
 
 func BenchmarkCEL_compileHit(b *testing.B) {
-	c := newProgramCache(DefaultOptions().MaxCostPerExpression)
-	sc := celScope(map[string]Value{"svc": celTestMap("name", "cart"), "region": "eu"})
+	c := NewCache(testCostLimit)
+	sc := celScope(map[string]value.Value{"svc": celTestMap("name", "cart"), "region": "eu"})
 	has := sc.has
-	c.compile(`svc.name + '-' + region`, has)
+	c.Compile(`svc.name + '-' + region`, has)
 	b.ReportAllocs()
 	for b.Loop() {
-		c.compile(`svc.name + '-' + region`, has)
+		c.Compile(`svc.name + '-' + region`, has)
 	}
 }
 
 func BenchmarkCEL_evalConcat(b *testing.B) {
-	c := newProgramCache(DefaultOptions().MaxCostPerExpression)
-	sc := celScope(map[string]Value{"svc": celTestMap("name", "cart", "ha", true), "region": "eu", "env": "prod"})
+	c := NewCache(testCostLimit)
+	sc := celScope(map[string]value.Value{"svc": celTestMap("name", "cart", "ha", true), "region": "eu", "env": "prod"})
 	for _, expr := range []string{`svc.name + '-' + region`, `svc.ha && env == 'prod'`, `svc.name`} {
-		p, xerr := c.compile(expr, sc.has)
+		p, xerr := c.Compile(expr, sc.has)
 		if xerr != nil {
 			b.Fatal(xerr.Msg)
 		}
@@ -890,14 +906,14 @@ func BenchmarkCEL_evalConcat(b *testing.B) {
 			budget := uint64(math.MaxUint64)
 			ctx := context.Background()
 			for b.Loop() {
-				p.eval(ctx, sc, &budget)
+				p.Eval(ctx, sc, &budget)
 			}
 		})
 	}
 }
 
 // functionsGuide is the user guide that lists every CEL function.
-const functionsGuide = "../../templates/guides/functions.md.tmpl"
+const functionsGuide = "../../../templates/guides/functions.md.tmpl"
 
 // Every example in the functions guide gives the result the guide shows:
 // same CEL type, same value. A result written `error` must fail.
@@ -1016,7 +1032,7 @@ func isCodeCell(s string) bool {
 // guideForm shows a value with its CEL type, so that 1 and 1.0, or 1 and
 // optional.of(1), differ.
 func guideForm(v ref.Val) string {
-	out, present, err := fromCEL(v)
+	out, present, err := FromCEL(v)
 	if err != nil {
 		return "error: " + err.Error()
 	}

@@ -1,4 +1,4 @@
-package engine
+package celenv
 
 import (
 	"strings"
@@ -24,7 +24,7 @@ import (
 // template spells it (`svc.nme`, `labels['tier']`), and says how to allow a
 // missing one. A key computed at run time may come from a variable's value,
 // so it is never shown.
-func (p *program) missingKeyHint(act interpreter.Activation, id int64) string {
+func (p *Program) missingKeyHint(act interpreter.Activation, id int64) string {
 	node := p.node(id)
 	if node == nil {
 		return ""
@@ -87,7 +87,7 @@ func (p *program) missingKeyHint(act interpreter.Activation, id int64) string {
 }
 
 // node finds the expression node with the given id.
-func (p *program) node(id int64) celast.Expr {
+func (p *Program) node(id int64) celast.Expr {
 	var node celast.Expr
 	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
 		if x.ID() == id {
@@ -99,7 +99,7 @@ func (p *program) node(id int64) celast.Expr {
 
 // bindsLocally reports whether a comprehension in the expression binds
 // name, which then may not be the variable of that name in scope.
-func (p *program) bindsLocally(name string) bool {
+func (p *Program) bindsLocally(name string) bool {
 	found := false
 	celast.PreOrderVisit(p.ast.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
 		if x.Kind() == celast.ComprehensionKind {
@@ -145,7 +145,7 @@ func (ce *celEnvironment) functionHint(fn string) string {
 }
 
 // negativeIndexHint explains `xs[-1]`: CEL has no negative indexes.
-func (p *program) negativeIndexHint(id int64) string {
+func (p *Program) negativeIndexHint(id int64) string {
 	_, idx, ok := indexCall(p.node(id))
 	if !ok {
 		return ""
@@ -175,7 +175,7 @@ func indexCall(node celast.Expr) (operand, index celast.Expr, ok bool) {
 }
 
 // selectedField gives the field name when node id is a field selection.
-func (p *program) selectedField(id int64) (string, bool) {
+func (p *Program) selectedField(id int64) (string, bool) {
 	node := p.node(id)
 	if node == nil || node.Kind() != celast.SelectKind {
 		return "", false

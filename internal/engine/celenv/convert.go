@@ -1,4 +1,4 @@
-package engine
+package celenv
 
 import (
 	"encoding/base64"
@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -23,19 +24,19 @@ import (
 
 // This file converts between engine values and CEL values.
 //
-// Going in (toCEL), maps and lists are not copied: celMap and celList wrap
-// the engine's *Map and []Value and convert an element only when CEL reads
+// Going in (ToCEL), maps and lists are not copied: celMap and celList wrap
+// the engine's *value.Map and []value.Value and convert an element only when CEL reads
 // it, so binding a large variable costs nothing until it is used.
 //
-// Coming out (fromCEL), a wrapped value gives back the engine value it
+// Coming out (FromCEL), a wrapped value gives back the engine value it
 // wraps, in its own key order; maps that CEL built are written with sorted
 // keys. Values that YAML cannot hold become text (LANGUAGE.md §6).
 
-// celUnknown is the CEL form of Unknown. cel-go never mutates an Unknown,
+// celUnknown is the CEL form of value.Unknown. cel-go never mutates an value.Unknown,
 // so one value serves every conversion.
 var celUnknown ref.Val = types.NewUnknown(0, nil)
 
-// maxConvertNodes bounds how many nodes one fromCEL or stringify call may
+// maxConvertNodes bounds how many nodes one FromCEL or Stringify call may
 // visit, so a value whose lists share structure (a list holding the same
 // list twice, nested thirty times) cannot expand without end.
 const maxConvertNodes = 2_000_000
@@ -52,8 +53,8 @@ type fromCELState struct {
 	output bool // the value becomes output: NaN and infinities are errors
 }
 
-// toCEL converts an engine value to a CEL value.
-func toCEL(v Value) ref.Val {
+// ToCEL converts an engine value to a CEL value.
+func ToCEL(v value.Value) ref.Val {
 	switch v := v.(type) {
 	case nil:
 		return types.NullValue
@@ -65,11 +66,11 @@ func toCEL(v Value) ref.Val {
 		return types.Double(v)
 	case string:
 		return types.String(v)
-	case *Map:
+	case *value.Map:
 		return &celMap{m: v}
-	case []Value:
+	case []value.Value:
 		return &celList{l: v}
-	case Unknown:
+	case value.Unknown:
 		return celUnknown
 	case int:
 		return types.Int(v)
@@ -77,21 +78,21 @@ func toCEL(v Value) ref.Val {
 	return types.NewErr("unsupported value type %T", v)
 }
 
-// fromCEL converts a CEL result to an engine value. present is false for
+// FromCEL converts a CEL result to an engine value. present is false for
 // optional.none(), which gives nothing.
-func fromCEL(v ref.Val) (val Value, present bool, err error) {
+func FromCEL(v ref.Val) (val value.Value, present bool, err error) {
 	return convertFromCEL(v, &fromCELState{budget: maxConvertNodes})
 }
 
-// fromCELOutput is fromCEL for a value that becomes part of the output, as
+// FromCELOutput is FromCEL for a value that becomes part of the output, as
 // an exact $eval's result does: a NaN or infinite double anywhere in it is
 // errNonFinite. (Engine values that CEL only wraps hold none: template
 // literals refuse them, see scalarValue.)
-func fromCELOutput(v ref.Val) (val Value, present bool, err error) {
+func FromCELOutput(v ref.Val) (val value.Value, present bool, err error) {
 	return convertFromCEL(v, &fromCELState{budget: maxConvertNodes, output: true})
 }
 
-func convertFromCEL(v ref.Val, st *fromCELState) (Value, bool, error) {
+func convertFromCEL(v ref.Val, st *fromCELState) (value.Value, bool, error) {
 	st.budget--
 	if st.budget < 0 {
 		return nil, false, errTooLarge
@@ -120,7 +121,7 @@ func convertFromCEL(v ref.Val, st *fromCELState) (Value, bool, error) {
 		}
 		return float64(v), true, nil
 	case *types.Unknown:
-		return Unknown{}, true, nil
+		return value.Unknown{}, true, nil
 	case *types.Optional:
 		if !v.HasValue() {
 			return nil, false, nil
@@ -181,9 +182,9 @@ func specialString(v ref.Val) (s string, ok bool) {
 	return str.String(), true
 }
 
-func listFromCEL(l traits.Lister, st *fromCELState) (Value, bool, error) {
+func listFromCEL(l traits.Lister, st *fromCELState) (value.Value, bool, error) {
 	n, _ := l.Size().(types.Int)
-	out := make([]Value, 0, int(n))
+	out := make([]value.Value, 0, int(n))
 	for it := l.Iterator(); it.HasNext() == types.True; {
 		el, present, err := convertFromCEL(it.Next(), st)
 		if err != nil {
@@ -201,7 +202,7 @@ type celMapEntry struct {
 	v ref.Val
 }
 
-func mapFromCEL(m traits.Mapper, st *fromCELState) (Value, bool, error) {
+func mapFromCEL(m traits.Mapper, st *fromCELState) (value.Value, bool, error) {
 	n, _ := m.Size().(types.Int)
 	ents := make([]celMapEntry, 0, int(n))
 	for it := m.Iterator(); it.HasNext() == types.True; {
@@ -214,7 +215,7 @@ func mapFromCEL(m traits.Mapper, st *fromCELState) (Value, bool, error) {
 		ents = append(ents, celMapEntry{ks, v})
 	}
 	sort.Slice(ents, func(i, j int) bool { return ents[i].k < ents[j].k })
-	out := NewMap(len(ents))
+	out := value.NewMap(len(ents))
 	for i, e := range ents {
 		if i > 0 && ents[i-1].k == e.k {
 			return nil, false, errors.New("two keys of a map become the same string")
@@ -246,9 +247,9 @@ func keyString(k ref.Val) (string, error) {
 	return "", errors.New("a map key of type " + k.Type().TypeName() + " cannot be written out")
 }
 
-// stringify turns a segment's value into text for a mixed $eval string,
+// Stringify turns a segment's value into text for a mixed $eval string,
 // following LANGUAGE.md §3.
-func stringify(v ref.Val) (string, error) {
+func Stringify(v ref.Val) (string, error) {
 	switch v := v.(type) {
 	case types.String:
 		return string(v), nil
@@ -269,13 +270,13 @@ func stringify(v ref.Val) (string, error) {
 		if !v.HasValue() {
 			return "", nil
 		}
-		return stringify(v.GetValue())
+		return Stringify(v.GetValue())
 	case *types.Unknown:
 		return "", errValueUnknown
 	case *types.Err:
 		return "", errors.New(sanitizeMsg(v.Error()))
 	case traits.Mapper, traits.Lister:
-		val, _, err := fromCEL(v)
+		val, _, err := FromCEL(v)
 		if err != nil {
 			return "", err
 		}
@@ -299,7 +300,7 @@ func stringify(v ref.Val) (string, error) {
 }
 
 // maxHelperOutput caps the text that json.encode, yaml.encode and
-// stringify may build for one value.
+// Stringify may build for one value.
 const maxHelperOutput = 64 << 20
 
 var (
@@ -311,7 +312,7 @@ var (
 // HTML escaping, whole doubles as integers: AppendJSON's rules. It first
 // makes sure the text stays under maxHelperOutput, so a value whose lists
 // share structure cannot expand without end.
-func encodeJSON(v Value) ([]byte, error) {
+func encodeJSON(v value.Value) ([]byte, error) {
 	size := 0
 	if printedSizeExceeds(v, &size, maxHelperOutput) {
 		return nil, errOutputTooLarge
@@ -319,9 +320,9 @@ func encodeJSON(v Value) ([]byte, error) {
 	return emit.AppendJSON(nil, v, true)
 }
 
-// celMap is a CEL map over an engine *Map. Elements are converted when
+// celMap is a CEL map over an engine *value.Map. Elements are converted when
 // they are read.
-type celMap struct{ m *Map }
+type celMap struct{ m *value.Map }
 
 var (
 	_ traits.Mapper   = (*celMap)(nil)
@@ -338,7 +339,7 @@ func (c *celMap) Find(key ref.Val) (ref.Val, bool) {
 		if !ok {
 			return nil, false
 		}
-		return toCEL(v), true
+		return ToCEL(v), true
 	case *types.Unknown, *types.Err:
 		return key, true
 	}
@@ -375,7 +376,7 @@ func (c *celMap) Iterator() traits.Iterator { return &keyIterator{keys: c.m.Keys
 func (c *celMap) Fold(f traits.Folder) {
 	for i := 0; i < c.m.Len(); i++ {
 		k, v := c.m.At(i)
-		if !f.FoldEntry(types.String(k), toCEL(v)) {
+		if !f.FoldEntry(types.String(k), ToCEL(v)) {
 			return
 		}
 	}
@@ -396,7 +397,7 @@ func (c *celMap) Equal(other ref.Val) ref.Val {
 		if !found {
 			return types.False
 		}
-		if types.Equal(toCEL(v), ov) == types.False {
+		if types.Equal(ToCEL(v), ov) == types.False {
 			return types.False
 		}
 	}
@@ -422,7 +423,7 @@ func (c *celMap) ConvertToNative(t reflect.Type) (any, error) {
 	vals := make(map[ref.Val]ref.Val, c.m.Len())
 	for i := 0; i < c.m.Len(); i++ {
 		k, v := c.m.At(i)
-		vals[types.String(k)] = toCEL(v)
+		vals[types.String(k)] = ToCEL(v)
 	}
 	return types.NewRefValMap(types.DefaultTypeAdapter, vals).ConvertToNative(t)
 }
@@ -430,11 +431,11 @@ func (c *celMap) ConvertToNative(t reflect.Type) (any, error) {
 // Type implements ref.Val.
 func (c *celMap) Type() ref.Type { return types.MapType }
 
-// Value implements ref.Val.
+// value.Value implements ref.Val.
 func (c *celMap) Value() any { return c.m }
 
-// celList is a CEL list over an engine []Value.
-type celList struct{ l []Value }
+// celList is a CEL list over an engine []value.Value.
+type celList struct{ l []value.Value }
 
 // Get implements traits.Indexer.
 func (c *celList) Get(index ref.Val) ref.Val {
@@ -448,13 +449,13 @@ func (c *celList) Get(index ref.Val) ref.Val {
 	if i < 0 || i >= len(c.l) {
 		return types.NewErr("index out of range")
 	}
-	return toCEL(c.l[i])
+	return ToCEL(c.l[i])
 }
 
 // Contains implements traits.Container.
 func (c *celList) Contains(el ref.Val) ref.Val {
 	for _, v := range c.l {
-		if b, ok := el.Equal(toCEL(v)).(types.Bool); ok && b == types.True {
+		if b, ok := el.Equal(ToCEL(v)).(types.Bool); ok && b == types.True {
 			return types.True
 		}
 	}
@@ -468,14 +469,14 @@ func (c *celList) Add(other ref.Val) ref.Val {
 		return types.MaybeNoSuchOverloadErr(other)
 	}
 	if oc, ok := o.(*celList); ok {
-		out := make([]Value, 0, len(c.l)+len(oc.l))
+		out := make([]value.Value, 0, len(c.l)+len(oc.l))
 		out = append(out, c.l...)
 		return &celList{l: append(out, oc.l...)}
 	}
 	n, _ := o.Size().(types.Int)
 	out := make([]ref.Val, 0, len(c.l)+int(n))
 	for _, v := range c.l {
-		out = append(out, toCEL(v))
+		out = append(out, ToCEL(v))
 	}
 	for it := o.Iterator(); it.HasNext() == types.True; {
 		out = append(out, it.Next())
@@ -492,7 +493,7 @@ func (c *celList) Iterator() traits.Iterator { return &listIterator{l: c.l} }
 // Fold implements traits.Foldable.
 func (c *celList) Fold(f traits.Folder) {
 	for i, v := range c.l {
-		if !f.FoldEntry(types.Int(i), toCEL(v)) {
+		if !f.FoldEntry(types.Int(i), ToCEL(v)) {
 			return
 		}
 	}
@@ -508,7 +509,7 @@ func (c *celList) Equal(other ref.Val) ref.Val {
 		return types.False
 	}
 	for i, v := range c.l {
-		if types.Equal(toCEL(v), o.Get(types.Int(i))) == types.False {
+		if types.Equal(ToCEL(v), o.Get(types.Int(i))) == types.False {
 			return types.False
 		}
 	}
@@ -533,7 +534,7 @@ func (c *celList) ConvertToNative(t reflect.Type) (any, error) {
 	}
 	vals := make([]ref.Val, len(c.l))
 	for i, v := range c.l {
-		vals[i] = toCEL(v)
+		vals[i] = ToCEL(v)
 	}
 	return types.NewRefValList(types.DefaultTypeAdapter, vals).ConvertToNative(t)
 }
@@ -541,7 +542,7 @@ func (c *celList) ConvertToNative(t reflect.Type) (any, error) {
 // Type implements ref.Val.
 func (c *celList) Type() ref.Type { return types.ListType }
 
-// Value implements ref.Val.
+// value.Value implements ref.Val.
 func (c *celList) Value() any { return c.l }
 
 // iterBase gives the iterators the ref.Val methods they must carry.
@@ -573,7 +574,7 @@ func (it *keyIterator) Next() ref.Val {
 
 type listIterator struct {
 	iterBase
-	l []Value
+	l []value.Value
 	i int
 }
 
@@ -584,14 +585,14 @@ func (it *listIterator) Next() ref.Val {
 	}
 	v := it.l[it.i]
 	it.i++
-	return toCEL(v)
+	return ToCEL(v)
 }
 
 // ---------------------------------------------------------------------------
 // Template helpers: json.encode/decode, yaml.encode/decode
 
 func jsonEncodeFn(v ref.Val) ref.Val {
-	val, present, err := fromCEL(v)
+	val, present, err := FromCEL(v)
 	if err != nil {
 		return types.NewErr("json.encode: %s", err.Error())
 	}
@@ -610,7 +611,7 @@ func jsonEncodeFn(v ref.Val) ref.Val {
 }
 
 func yamlEncodeFn(v ref.Val) ref.Val {
-	val, present, err := fromCEL(v)
+	val, present, err := FromCEL(v)
 	if err != nil {
 		return types.NewErr("yaml.encode: %s", err.Error())
 	}
@@ -634,18 +635,18 @@ func yamlEncodeFn(v ref.Val) ref.Val {
 
 // printedSizeExceeds adds roughly what v takes as text to *size and
 // reports whether that passes limit. It stops as soon as it does.
-func printedSizeExceeds(v Value, size *int, limit int) bool {
+func printedSizeExceeds(v value.Value, size *int, limit int) bool {
 	*size += 4
 	switch v := v.(type) {
 	case string:
 		*size += len(v)
-	case *Map:
+	case *value.Map:
 		for i := 0; i < v.Len() && *size <= limit; i++ {
 			k, el := v.At(i)
 			*size += len(k)
 			printedSizeExceeds(el, size, limit)
 		}
-	case []Value:
+	case []value.Value:
 		for i := 0; i < len(v) && *size <= limit; i++ {
 			printedSizeExceeds(v[i], size, limit)
 		}
@@ -664,12 +665,12 @@ func jsonDecodeFn(v ref.Val) ref.Val {
 	if err != nil {
 		return types.NewErr("json.decode: %s", err.Error())
 	}
-	return toCEL(val)
+	return ToCEL(val)
 }
 
 // decodeJSON parses one JSON value. Whole numbers that fit int64 become
 // int64, other numbers float64; objects become maps with sorted keys.
-func decodeJSON(s string) (Value, error) {
+func decodeJSON(s string) (value.Value, error) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	v, err := decodeJSONValue(dec, 0)
@@ -702,7 +703,7 @@ var (
 	errJSONTooDeep      = errors.New("JSON nested more than 10000 levels deep")
 )
 
-func decodeJSONValue(dec *json.Decoder, depth int) (Value, error) {
+func decodeJSONValue(dec *json.Decoder, depth int) (value.Value, error) {
 	if depth > 10000 {
 		return nil, errJSONTooDeep
 	}
@@ -722,7 +723,7 @@ func decodeJSONValue(dec *json.Decoder, depth int) (Value, error) {
 	case json.Delim:
 		switch t {
 		case '[':
-			out := []Value{}
+			out := []value.Value{}
 			for dec.More() {
 				el, err := decodeJSONValue(dec, depth+1)
 				if err != nil {
@@ -752,7 +753,7 @@ func decodeJSONValue(dec *json.Decoder, depth int) (Value, error) {
 				return nil, err
 			}
 			sort.SliceStable(ents, func(i, j int) bool { return ents[i].k < ents[j].k })
-			m := NewMap(len(ents))
+			m := value.NewMap(len(ents))
 			for i, e := range ents {
 				if i > 0 && ents[i-1].k == e.k {
 					return nil, errJSONDuplicateKey
@@ -767,12 +768,12 @@ func decodeJSONValue(dec *json.Decoder, depth int) (Value, error) {
 
 type mapValueEntry struct {
 	k string
-	v Value
+	v value.Value
 }
 
 // jsonNumber converts a JSON number: int64 when it is an integer literal
 // that fits, float64 otherwise.
-func jsonNumber(s string) Value {
+func jsonNumber(s string) value.Value {
 	if !strings.ContainsAny(s, ".eE") {
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return i
@@ -791,11 +792,11 @@ func yamlDecodeFn(v ref.Val) ref.Val {
 	if err != nil {
 		return types.NewErr("yaml.decode: %s", err.Error())
 	}
-	return toCEL(val)
+	return ToCEL(val)
 }
 
 // decodeYAML parses one YAML document the way templates are parsed.
-func decodeYAML(s string) (Value, error) {
+func decodeYAML(s string) (value.Value, error) {
 	dec := yaml.NewDecoder(strings.NewReader(s))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -843,4 +844,36 @@ func yamlSyntaxError(err error) error {
 		}
 	}
 	return errors.New("invalid YAML")
+}
+
+// TypeName names the type of a CEL value for messages: "nothing" for no
+// value, "unknown" for a value not known yet.
+func TypeName(v ref.Val) string {
+	if v == nil {
+		return "nothing"
+	}
+	switch v.(type) {
+	case *types.Unknown:
+		return "unknown"
+	}
+	return v.Type().TypeName()
+}
+
+// AsMap gives the engine map a CEL value wraps, when it wraps one: a map
+// from the template or the caller's variables, read without conversion.
+func AsMap(v ref.Val) (*value.Map, bool) {
+	m, ok := v.(*celMap)
+	if !ok {
+		return nil, false
+	}
+	return m.m, true
+}
+
+// AsList gives the engine list a CEL value wraps, when it wraps one.
+func AsList(v ref.Val) ([]value.Value, bool) {
+	l, ok := v.(*celList)
+	if !ok {
+		return nil, false
+	}
+	return l.l, true
 }

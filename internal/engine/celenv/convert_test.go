@@ -1,4 +1,4 @@
-package engine
+package celenv
 
 import (
 	"errors"
@@ -6,13 +6,14 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 )
 
 func TestConv_toCELScalars(t *testing.T) {
 	cases := []struct {
-		in   Value
+		in   value.Value
 		want ref.Val
 	}{
 		{nil, types.NullValue},
@@ -26,15 +27,15 @@ func TestConv_toCELScalars(t *testing.T) {
 		{"s", types.String("s")},
 	}
 	for _, tc := range cases {
-		got := toCEL(tc.in)
+		got := ToCEL(tc.in)
 		if got != tc.want {
 			t.Errorf("toCEL(%#v) = %#v (%T), want %#v (%T)", tc.in, got, got, tc.want, tc.want)
 		}
 	}
-	if _, ok := toCEL(Unknown{}).(*types.Unknown); !ok {
-		t.Errorf("toCEL(Unknown{}) = %T, want *types.Unknown", toCEL(Unknown{}))
+	if _, ok := ToCEL(value.Unknown{}).(*types.Unknown); !ok {
+		t.Errorf("toCEL(value.Unknown{}) = %T, want *types.Unknown", ToCEL(value.Unknown{}))
 	}
-	if !types.IsError(toCEL(struct{}{})) {
+	if !types.IsError(ToCEL(struct{}{})) {
 		t.Error("toCEL of a foreign Go value must be an error value")
 	}
 }
@@ -42,13 +43,13 @@ func TestConv_toCELScalars(t *testing.T) {
 // Maps and lists are wrapped, not copied, and behave as CEL maps and
 // lists in every operation.
 func TestConv_toCELCollectionsBehaveAsCELValues(t *testing.T) {
-	vars := map[string]Value{
-		"m":    celTestMap("b", int64(1), "a", []Value{"x", 2.5}, "n", nil),
-		"xs":   []Value{int64(1), int64(2), int64(3)},
+	vars := map[string]value.Value{
+		"m":    celTestMap("b", int64(1), "a", []value.Value{"x", 2.5}, "n", nil),
+		"xs":   []value.Value{int64(1), int64(2), int64(3)},
 		"max":  int64(math.MaxInt64),
 		"min":  int64(math.MinInt64),
-		"e":    NewMap(0),
-		"nilm": (*Map)(nil),
+		"e":    value.NewMap(0),
+		"nilm": (*value.Map)(nil),
 	}
 	runCELCases(t, vars, []celCase{
 		{`m.b + m['b']`, `2`},
@@ -90,7 +91,7 @@ func TestConv_toCELCollectionsBehaveAsCELValues(t *testing.T) {
 }
 
 func TestConv_fromCEL(t *testing.T) {
-	vars := map[string]Value{"m": celTestMap("z", int64(1), "a", int64(2))}
+	vars := map[string]value.Value{"m": celTestMap("z", int64(1), "a", int64(2))}
 	runCELCases(t, vars, []celCase{
 		{`'s'`, `"s"`},
 		{`9223372036854775807`, `9223372036854775807`},
@@ -130,21 +131,21 @@ func TestConv_fromCEL(t *testing.T) {
 	})
 	// A wrapped value is the very same engine value.
 	m := celTestMap("k", "v")
-	xs := []Value{int64(1)}
-	if got, _, _ := fromCEL(toCEL(m)); got != Value(m) {
+	xs := []value.Value{int64(1)}
+	if got, _, _ := FromCEL(ToCEL(m)); got != value.Value(m) {
 		t.Error("a wrapped map was copied")
 	}
-	if got, _, _ := fromCEL(toCEL(xs)); !reflect.DeepEqual(got, Value(xs)) || &got.([]Value)[0] != &xs[0] {
+	if got, _, _ := FromCEL(ToCEL(xs)); !reflect.DeepEqual(got, value.Value(xs)) || &got.([]value.Value)[0] != &xs[0] {
 		t.Error("a wrapped list was copied")
 	}
 	// Errors become Go errors without the value.
-	_, _, err := fromCEL(types.NewErr("no such key: hunter2"))
+	_, _, err := FromCEL(types.NewErr("no such key: hunter2"))
 	if err == nil || err.Error() != "no such key" {
 		t.Errorf("fromCEL(error) = %v", err)
 	}
 	// Round trips of every kind.
-	for _, v := range []Value{nil, true, int64(math.MaxInt64), int64(math.MinInt64), 0.5, "x", []Value{int64(1), "a"}, celTestMap("a", int64(1))} {
-		got, present, err := fromCEL(toCEL(v))
+	for _, v := range []value.Value{nil, true, int64(math.MaxInt64), int64(math.MinInt64), 0.5, "x", []value.Value{int64(1), "a"}, celTestMap("a", int64(1))} {
+		got, present, err := FromCEL(ToCEL(v))
 		if err != nil || !present || !reflect.DeepEqual(got, v) {
 			t.Errorf("round trip of %#v gave %#v, %v, %v", v, got, present, err)
 		}
@@ -157,10 +158,10 @@ func TestConv_fromCELStopsOnHugeValues(t *testing.T) {
 	if xerr != nil {
 		t.Fatal(xerr.Msg)
 	}
-	if _, _, err := fromCEL(v); !errors.Is(err, errTooLarge) {
+	if _, _, err := FromCEL(v); !errors.Is(err, errTooLarge) {
 		t.Errorf("fromCEL = %v, want errTooLarge", err)
 	}
-	if _, err := stringify(v); !errors.Is(err, errTooLarge) {
+	if _, err := Stringify(v); !errors.Is(err, errTooLarge) {
 		t.Errorf("stringify = %v, want errTooLarge", err)
 	}
 	if got := celResult(celTestCache, `cel.bind(a, lists.range(1000).map(i, 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'), cel.bind(b, [a, a, a, a, a, a, a, a, a, a], cel.bind(c, [b, b, b, b, b, b, b, b, b, b], json.encode([c, c, c, c, c, c, c, c, c, c]))))`, nil); got != "error: json.encode: the text would be larger than 64 MiB" {
@@ -194,28 +195,28 @@ func TestConv_stringify(t *testing.T) {
 		{`optional.none()`, ``},
 		{`type('a')`, `string`},
 	}
-	vars := map[string]Value{"m": celTestMap("z", int64(1), "a", []Value{2.0})}
+	vars := map[string]value.Value{"m": celTestMap("z", int64(1), "a", []value.Value{2.0})}
 	for _, tc := range cases {
 		v, xerr := celRun(celTestCache, tc.expr, vars)
 		if xerr != nil {
 			t.Errorf("%s: %s", tc.expr, xerr.Msg)
 			continue
 		}
-		got, err := stringify(v)
+		got, err := Stringify(v)
 		if err != nil || got != tc.want {
 			t.Errorf("stringify(%s) = %q, %v; want %q", tc.expr, got, err, tc.want)
 		}
 	}
 	// A wrapped template map is written with sorted keys too.
-	if got, err := stringify(toCEL(vars["m"])); err != nil || got != `{"a":[2],"z":1}` {
+	if got, err := Stringify(ToCEL(vars["m"])); err != nil || got != `{"a":[2],"z":1}` {
 		t.Errorf("stringify(m) = %q, %v", got, err)
 	}
-	for _, v := range []ref.Val{celUnknown, toCEL([]Value{Unknown{}})} {
-		if _, err := stringify(v); !errors.Is(err, errValueUnknown) {
+	for _, v := range []ref.Val{celUnknown, ToCEL([]value.Value{value.Unknown{}})} {
+		if _, err := Stringify(v); !errors.Is(err, errValueUnknown) {
 			t.Errorf("stringify(%v) = %v, want errValueUnknown", v, err)
 		}
 	}
-	if _, err := stringify(toCEL([]Value{math.NaN()})); err == nil {
+	if _, err := Stringify(ToCEL([]value.Value{math.NaN()})); err == nil {
 		t.Error("stringify of a list holding NaN must fail")
 	}
 }
@@ -223,7 +224,7 @@ func TestConv_stringify(t *testing.T) {
 func TestConv_jsonNumbers(t *testing.T) {
 	cases := []struct {
 		in   string
-		want Value
+		want value.Value
 	}{
 		{`9223372036854775807`, int64(math.MaxInt64)},
 		{`-9223372036854775808`, int64(math.MinInt64)},
@@ -242,7 +243,7 @@ func TestConv_jsonNumbers(t *testing.T) {
 }
 
 func TestConv_convertToNative(t *testing.T) {
-	m := toCEL(celTestMap("a", []Value{int64(1), "x"}))
+	m := ToCEL(celTestMap("a", []value.Value{int64(1), "x"}))
 	got, err := m.ConvertToNative(reflect.TypeOf(map[string]any{}))
 	if err != nil {
 		t.Fatal(err)
@@ -251,7 +252,7 @@ func TestConv_convertToNative(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ConvertToNative = %#v, want %#v", got, want)
 	}
-	l := toCEL([]Value{"a", "b"})
+	l := ToCEL([]value.Value{"a", "b"})
 	gotL, err := l.ConvertToNative(reflect.TypeOf([]string{}))
 	if err != nil || !reflect.DeepEqual(gotL, []string{"a", "b"}) {
 		t.Errorf("ConvertToNative(list) = %#v, %v", gotL, err)
