@@ -25,14 +25,14 @@ import (
 // This file converts between engine values and CEL values.
 //
 // Going in (ToCEL), maps and lists are not copied: celMap and celList wrap
-// the engine's *value.Map and []value.Value and convert an element only when CEL reads
-// it, so binding a large variable costs nothing until it is used.
+// the engine's *value.Map and []value.Value and convert an element only
+// when CEL reads it, so binding a large variable costs nothing until it is used.
 //
 // Coming out (FromCEL), a wrapped value gives back the engine value it
 // wraps, in its own key order; maps that CEL built are written with sorted
-// keys. Values that YAML cannot hold become text (LANGUAGE.md §6).
+// keys. Values that YAML cannot hold become text (reference §6).
 
-// celUnknown is the CEL form of value.Unknown. cel-go never mutates an value.Unknown,
+// celUnknown is the CEL form of value.Unknown. cel-go never mutates an Unknown,
 // so one value serves every conversion.
 var celUnknown ref.Val = types.NewUnknown(0, nil)
 
@@ -248,7 +248,7 @@ func keyString(k ref.Val) (string, error) {
 }
 
 // Stringify turns a segment's value into text for a mixed $eval string,
-// following LANGUAGE.md §3.
+// following reference §3.
 func Stringify(v ref.Val) (string, error) {
 	switch v := v.(type) {
 	case types.String:

@@ -1,0 +1,431 @@
+package celenv
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/google/cel-go/cel"
+	celast "github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/functions"
+	"github.com/google/cel-go/common/types"
+)
+
+// The program cache: parsing, the map-literal key rule and building programs, once per distinct expression.
+
+// Cache holds compiled programs, shared by every render of an Engine.
+type Cache struct {
+	costLimit uint64
+
+	mu      sync.RWMutex
+	entries map[string]*cacheEntry
+
+	initOnce  sync.Once
+	env       *celEnvironment
+	envErr    error
+	overrides []*functions.Overload
+	progOpts  []cel.ProgramOption
+}
+
+func NewCache(costLimit uint64) *Cache {
+	return &Cache{costLimit: costLimit, entries: map[string]*cacheEntry{}}
+}
+
+// cacheEntry is one parsed expression and its programs, one per pattern of
+// which candidate map keys name a variable in scope.
+type cacheEntry struct {
+	expr   string
+	parsed *celast.AST
+	err    *Error
+	cands  []keyCandidate
+
+	mask0 atomic.Pointer[Program] // no candidate is declared: the usual case
+	mu    sync.Mutex
+	progs map[uint64]*Program
+}
+
+// keyCandidate is a name that the expression uses freely (not bound by a
+// comprehension): as a bare map-literal key (keyIDs) or as an identifier
+// (identIDs). Whether it names a variable in scope decides how the
+// expression compiles, so that is part of the program cache key:
+//
+//   - a bare key that names no variable is read as a string (§3);
+//   - an identifier that names a variable is resolved as exactly that
+//     variable, without first trying qualified names such as `svc.name`.
+type keyCandidate struct {
+	name     string
+	keyIDs   []int64
+	identIDs []int64
+}
+
+// maxCandidates is how many distinct key identifiers fit the cache key.
+// Programs for expressions with more are compiled on each call.
+const maxCandidates = 64
+
+// Program is one compiled CEL expression.
+type Program struct {
+	prg   cel.Program
+	ast   *celast.AST
+	expr  string
+	cache *Cache
+	// loops tells whether the expression has comprehensions, the only
+	// place where evaluation checks for cancellation; without them it
+	// runs in bounded time and a check before it suffices.
+	loops bool
+
+	traceOnce sync.Once
+	traced    cel.Program
+}
+
+// Error is a CEL compile or evaluation error, positioned inside the
+// expression text.
+type Error struct {
+	Msg    string
+	Offset int    // byte offset into the expression, -1 if unknown
+	Limit  string // the limit that was hit, if any
+}
+
+func (c *Cache) init() error {
+	c.initOnce.Do(func() {
+		c.env, c.envErr = sharedEnv()
+		if c.envErr != nil {
+			return
+		}
+		c.overrides = c.overrideFunctions()
+		c.progOpts = []cel.ProgramOption{
+			cel.InterruptCheckFrequency(interruptCheckInterval),
+			cel.Functions(c.overrides...),
+			cel.CustomDecoratorV2(c.decorate),
+		}
+	})
+	return c.envErr
+}
+
+// lookup finds the implementation cel-go's planner uses for a call to the
+// function name: an override of the program cache, or the environment's.
+func (c *Cache) lookup(name string) *functions.Overload {
+	for _, o := range c.overrides {
+		if o.Operator == name {
+			return o
+		}
+	}
+	return c.env.fns[name]
+}
+
+// isFunction reports whether name is a function a template can call.
+func (c *Cache) isFunction(name string) bool {
+	return c.env.env.HasFunction(name) || c.lookup(name) != nil
+}
+
+// compile returns the cached program for expr. declared reports whether an
+// identifier names a variable in scope; it settles the map-literal key rule
+// of reference §3.
+func (c *Cache) Compile(expr string, declared func(string) bool) (*Program, *Error) {
+	c.mu.RLock()
+	e := c.entries[expr]
+	c.mu.RUnlock()
+	if e == nil {
+		if err := c.init(); err != nil {
+			return nil, &Error{Msg: "the CEL environment could not be built: " + err.Error(), Offset: -1}
+		}
+		e = c.parse(expr)
+		c.mu.Lock()
+		if old := c.entries[expr]; old != nil {
+			e = old
+		} else {
+			if len(c.entries) >= maxCacheEntries {
+				c.entries = map[string]*cacheEntry{}
+			}
+			c.entries[expr] = e
+		}
+		c.mu.Unlock()
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
+	var mask uint64
+	for i, cand := range e.cands {
+		if i >= maxCandidates {
+			break
+		}
+		if declared != nil && declared(cand.name) {
+			mask |= 1 << uint(i)
+		}
+	}
+	if len(e.cands) > maxCandidates {
+		return c.build(e, declared)
+	}
+	if mask == 0 {
+		if p := e.mask0.Load(); p != nil {
+			return p, nil
+		}
+	} else {
+		e.mu.Lock()
+		p := e.progs[mask]
+		e.mu.Unlock()
+		if p != nil {
+			return p, nil
+		}
+	}
+	p, xerr := c.build(e, declared)
+	if xerr != nil {
+		return nil, xerr
+	}
+	if mask == 0 {
+		if !e.mask0.CompareAndSwap(nil, p) {
+			return e.mask0.Load(), nil
+		}
+		return p, nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if old := e.progs[mask]; old != nil {
+		return old, nil
+	}
+	if e.progs == nil {
+		e.progs = map[uint64]*Program{}
+	}
+	e.progs[mask] = p
+	return p, nil
+}
+
+// parse parses expr and finds its candidate map keys.
+func (c *Cache) parse(expr string) *cacheEntry {
+	e := &cacheEntry{expr: expr}
+	if len(expr) > maxExprBytes {
+		e.err = &Error{Msg: "the expression is longer than " + strconv.Itoa(maxExprBytes) + " bytes", Offset: -1}
+		return e
+	}
+	if !utf8.ValidString(expr) {
+		e.err = &Error{Msg: "the expression is not valid UTF-8", Offset: invalidUTF8Offset(expr)}
+		return e
+	}
+	a, iss := c.env.env.Parse(expr)
+	if iss != nil && iss.Err() != nil {
+		e.err = parseError(expr, iss)
+		return e
+	}
+	e.parsed = a.NativeRep()
+	e.cands = keyCandidates(e.parsed.Expr(), c.isFunction)
+	return e
+}
+
+func invalidUTF8Offset(s string) int {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+func parseError(expr string, iss *cel.Issues) *Error {
+	errs := iss.Errors()
+	if len(errs) == 0 {
+		return &Error{Msg: "invalid expression", Offset: -1}
+	}
+	first := errs[0]
+	msg := first.Message
+	off := -1
+	if loc := first.Location; loc != nil && loc.Line() > 0 {
+		off = lineColOffset(expr, loc.Line(), loc.Column())
+	}
+	if strings.Contains(msg, "recursion") || strings.Contains(msg, "code point") || strings.Contains(msg, "node count") {
+		msg = "the expression is nested too deeply or is too large: " + msg
+	} else if strings.HasPrefix(msg, "Syntax error") {
+		msg = hint.PlainSyntax(msg) + hint.Syntax(expr)
+	}
+	return &Error{Msg: msg, Offset: off}
+}
+
+// lineColOffset turns a 1-based line and 0-based column in code points
+// into a byte offset.
+func lineColOffset(s string, line, col int) int {
+	i := 0
+	for l := 1; l < line; l++ {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return -1
+		}
+		i += j + 1
+	}
+	for ; col > 0 && i < len(s); col-- {
+		if s[i] == '\n' {
+			break
+		}
+		_, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+	}
+	return i
+}
+
+// runeOffset turns an offset in code points into a byte offset.
+func runeOffset(s string, cp int) int {
+	if cp < 0 {
+		return -1
+	}
+	i := 0
+	for ; cp > 0 && i < len(s); cp-- {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+	}
+	if cp > 0 {
+		return -1
+	}
+	return i
+}
+
+// keyCandidates finds the names the expression uses freely: bare map
+// keys and identifiers that no enclosing comprehension (macros, cel.bind)
+// binds.
+// isFunc tells which namespaced names are functions: in `json.encode(x)`
+// the identifier json is not a variable.
+func keyCandidates(root celast.Expr, isFunc func(string) bool) []keyCandidate {
+	var cands []keyCandidate
+	var bound []string
+	isBound := func(n string) bool {
+		for _, b := range bound {
+			if b == n {
+				return true
+			}
+		}
+		return false
+	}
+	cand := func(name string) *keyCandidate {
+		for i := range cands {
+			if cands[i].name == name {
+				return &cands[i]
+			}
+		}
+		cands = append(cands, keyCandidate{name: name})
+		return &cands[len(cands)-1]
+	}
+	var walk func(e celast.Expr)
+	walk = func(e celast.Expr) {
+		if e == nil {
+			return
+		}
+		switch e.Kind() {
+		case celast.IdentKind:
+			if name := e.AsIdent(); !isBound(name) {
+				c := cand(name)
+				c.identIDs = append(c.identIDs, e.ID())
+			}
+		case celast.CallKind:
+			call := e.AsCall()
+			if call.IsMemberFunction() {
+				q, ok := qualifiedName(call.Target())
+				if !ok || isFunc == nil || !isFunc(q+"."+call.FunctionName()) {
+					walk(call.Target())
+				}
+			}
+			for _, a := range call.Args() {
+				walk(a)
+			}
+		case celast.ComprehensionKind:
+			cp := e.AsComprehension()
+			walk(cp.IterRange())
+			walk(cp.AccuInit())
+			n := len(bound)
+			bound = append(bound, cp.IterVar(), cp.AccuVar())
+			if cp.HasIterVar2() {
+				bound = append(bound, cp.IterVar2())
+			}
+			walk(cp.LoopCondition())
+			walk(cp.LoopStep())
+			walk(cp.Result())
+			bound = bound[:n]
+		case celast.ListKind:
+			for _, el := range e.AsList().Elements() {
+				walk(el)
+			}
+		case celast.MapKind:
+			for _, ent := range e.AsMap().Entries() {
+				me := ent.AsMapEntry()
+				k := me.Key()
+				if k.Kind() == celast.IdentKind && !isBound(k.AsIdent()) {
+					c := cand(k.AsIdent())
+					c.keyIDs = append(c.keyIDs, k.ID())
+				} else {
+					walk(k)
+				}
+				walk(me.Value())
+			}
+		case celast.SelectKind:
+			walk(e.AsSelect().Operand())
+		case celast.StructKind:
+			for _, f := range e.AsStruct().Fields() {
+				walk(f.AsStructField().Value())
+			}
+		}
+	}
+	walk(root)
+	return cands
+}
+
+// build plans a program for e in which every candidate key that names no
+// declared variable is read as a string.
+func (c *Cache) build(e *cacheEntry, declared func(string) bool) (*Program, *Error) {
+	a := e.parsed
+	var rewrite map[int64]string
+	var refs map[int64]*celast.ReferenceInfo
+	for _, cand := range e.cands {
+		if declared != nil && declared(cand.name) {
+			if len(cand.identIDs) > 0 && refs == nil {
+				refs = map[int64]*celast.ReferenceInfo{}
+			}
+			for _, id := range cand.identIDs {
+				refs[id] = celast.NewIdentReference(cand.name, nil)
+			}
+			continue
+		}
+		if len(cand.keyIDs) > 0 && rewrite == nil {
+			rewrite = map[int64]string{}
+		}
+		for _, id := range cand.keyIDs {
+			rewrite[id] = cand.name
+		}
+	}
+	if rewrite != nil {
+		a = celast.Copy(a)
+		fac := celast.NewExprFactory()
+		celast.PostOrderVisit(a.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
+			if x.Kind() != celast.MapKind {
+				return
+			}
+			for _, ent := range x.AsMap().Entries() {
+				k := ent.AsMapEntry().Key()
+				if name, ok := rewrite[k.ID()]; ok && k.Kind() == celast.IdentKind {
+					k.SetKindCase(fac.NewLiteral(k.ID(), types.String(name)))
+				}
+			}
+		}))
+	}
+	if refs != nil {
+		// Identifiers that name variables resolve directly, as in a
+		// checked expression; nothing else is marked checked.
+		a = celast.NewCheckedAST(a, map[int64]*types.Type{}, refs)
+	}
+	prg, err := c.env.env.PlanProgram(a, c.progOpts...)
+	if err != nil {
+		// A call without arguments to a function that does not exist,
+		// such as now(), fails here, when the program is planned.
+		p := &Program{ast: a, expr: e.expr, cache: c}
+		if msg, off := p.unknownCall(); msg != "" {
+			return nil, &Error{Msg: msg, Offset: off}
+		}
+		return nil, &Error{Msg: sanitizeMsg(err.Error()), Offset: -1}
+	}
+	loops := false
+	celast.PreOrderVisit(a.Expr(), celast.NewExprVisitor(func(x celast.Expr) {
+		if x.Kind() == celast.ComprehensionKind {
+			loops = true
+		}
+	}))
+	return &Program{prg: prg, ast: a, expr: e.expr, cache: c, loops: loops}, nil
+}
