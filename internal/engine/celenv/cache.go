@@ -1,6 +1,7 @@
 package celenv
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -286,86 +287,105 @@ func runeOffset(s string, cp int) int {
 // isFunc tells which namespaced names are functions: in `json.encode(x)`
 // the identifier json is not a variable.
 func keyCandidates(root celast.Expr, isFunc func(string) bool) []keyCandidate {
-	var cands []keyCandidate
-	var bound []string
-	isBound := func(n string) bool {
-		for _, b := range bound {
-			if b == n {
-				return true
-			}
-		}
-		return false
-	}
-	cand := func(name string) *keyCandidate {
-		for i := range cands {
-			if cands[i].name == name {
-				return &cands[i]
-			}
-		}
-		cands = append(cands, keyCandidate{name: name})
-		return &cands[len(cands)-1]
-	}
-	var walk func(e celast.Expr)
-	walk = func(e celast.Expr) {
-		if e == nil {
-			return
-		}
-		switch e.Kind() {
-		case celast.IdentKind:
-			if name := e.AsIdent(); !isBound(name) {
-				c := cand(name)
-				c.identIDs = append(c.identIDs, e.ID())
-			}
-		case celast.CallKind:
-			call := e.AsCall()
-			if call.IsMemberFunction() {
-				q, ok := qualifiedName(call.Target())
-				if !ok || isFunc == nil || !isFunc(q+"."+call.FunctionName()) {
-					walk(call.Target())
-				}
-			}
-			for _, a := range call.Args() {
-				walk(a)
-			}
-		case celast.ComprehensionKind:
-			cp := e.AsComprehension()
-			walk(cp.IterRange())
-			walk(cp.AccuInit())
-			n := len(bound)
-			bound = append(bound, cp.IterVar(), cp.AccuVar())
-			if cp.HasIterVar2() {
-				bound = append(bound, cp.IterVar2())
-			}
-			walk(cp.LoopCondition())
-			walk(cp.LoopStep())
-			walk(cp.Result())
-			bound = bound[:n]
-		case celast.ListKind:
-			for _, el := range e.AsList().Elements() {
-				walk(el)
-			}
-		case celast.MapKind:
-			for _, ent := range e.AsMap().Entries() {
-				me := ent.AsMapEntry()
-				k := me.Key()
-				if k.Kind() == celast.IdentKind && !isBound(k.AsIdent()) {
-					c := cand(k.AsIdent())
-					c.keyIDs = append(c.keyIDs, k.ID())
-				} else {
-					walk(k)
-				}
-				walk(me.Value())
-			}
-		case celast.SelectKind:
-			walk(e.AsSelect().Operand())
-		case celast.StructKind:
-			for _, f := range e.AsStruct().Fields() {
-				walk(f.AsStructField().Value())
-			}
+	w := keyWalker{isFunc: isFunc}
+	w.walk(root)
+	return w.cands
+}
+
+// keyWalker walks an expression for keyCandidates, with the names bound
+// by the comprehensions it is inside.
+type keyWalker struct {
+	isFunc func(string) bool
+	cands  []keyCandidate
+	bound  []string
+}
+
+func (w *keyWalker) isBound(n string) bool {
+	return slices.Contains(w.bound, n)
+}
+
+// cand gives the candidate of name, added if new.
+func (w *keyWalker) cand(name string) *keyCandidate {
+	for i := range w.cands {
+		if w.cands[i].name == name {
+			return &w.cands[i]
 		}
 	}
-	walk(root)
-	return cands
+	w.cands = append(w.cands, keyCandidate{name: name})
+	return &w.cands[len(w.cands)-1]
+}
+
+func (w *keyWalker) walk(e celast.Expr) {
+	if e == nil {
+		return
+	}
+	switch e.Kind() {
+	case celast.IdentKind:
+		if name := e.AsIdent(); !w.isBound(name) {
+			c := w.cand(name)
+			c.identIDs = append(c.identIDs, e.ID())
+		}
+	case celast.CallKind:
+		w.call(e.AsCall())
+	case celast.ComprehensionKind:
+		w.comprehension(e.AsComprehension())
+	case celast.ListKind:
+		for _, el := range e.AsList().Elements() {
+			w.walk(el)
+		}
+	case celast.MapKind:
+		w.mapLiteral(e.AsMap())
+	case celast.SelectKind:
+		w.walk(e.AsSelect().Operand())
+	case celast.StructKind:
+		for _, f := range e.AsStruct().Fields() {
+			w.walk(f.AsStructField().Value())
+		}
+	}
+}
+
+// call walks a call; the target of a namespaced function (json in
+// json.encode) is not a name the expression uses.
+func (w *keyWalker) call(call celast.CallExpr) {
+	if call.IsMemberFunction() {
+		q, ok := qualifiedName(call.Target())
+		if !ok || w.isFunc == nil || !w.isFunc(q+"."+call.FunctionName()) {
+			w.walk(call.Target())
+		}
+	}
+	for _, a := range call.Args() {
+		w.walk(a)
+	}
+}
+
+// comprehension walks a comprehension with its variables bound.
+func (w *keyWalker) comprehension(cp celast.ComprehensionExpr) {
+	w.walk(cp.IterRange())
+	w.walk(cp.AccuInit())
+	n := len(w.bound)
+	w.bound = append(w.bound, cp.IterVar(), cp.AccuVar())
+	if cp.HasIterVar2() {
+		w.bound = append(w.bound, cp.IterVar2())
+	}
+	w.walk(cp.LoopCondition())
+	w.walk(cp.LoopStep())
+	w.walk(cp.Result())
+	w.bound = w.bound[:n]
+}
+
+// mapLiteral walks a map literal: a bare identifier key is a candidate key.
+func (w *keyWalker) mapLiteral(m celast.MapExpr) {
+	for _, ent := range m.Entries() {
+		me := ent.AsMapEntry()
+		k := me.Key()
+		if k.Kind() == celast.IdentKind && !w.isBound(k.AsIdent()) {
+			c := w.cand(k.AsIdent())
+			c.keyIDs = append(c.keyIDs, k.ID())
+		} else {
+			w.walk(k)
+		}
+		w.walk(me.Value())
+	}
 }
 
 // build plans a program for e in which every candidate key that names no

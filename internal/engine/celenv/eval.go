@@ -19,7 +19,7 @@ import (
 
 // Evaluation: running a program against an activation within the cost budget, and turning its failures into positioned errors.
 
-// eval runs p against act. budget is what is left of the render's cost
+// Eval runs p against act. budget is what is left of the render's cost
 // budget; the cost used is subtracted from it.
 func (p *Program) Eval(ctx context.Context, act interpreter.Activation, budget *uint64) (ref.Val, *Error) {
 	if ctx != nil {
@@ -27,38 +27,25 @@ func (p *Program) Eval(ctx context.Context, act interpreter.Activation, budget *
 			return nil, cancelledError(err)
 		}
 	}
-	st := evalStatePool.Get().(*evalState)
-	st.Activation, st.cost, st.limit = act, 0, p.cache.costLimit
-	if budget != nil && *budget < st.limit {
+	limit := p.cache.costLimit
+	if budget != nil && *budget < limit {
 		// Stop as soon as the render's budget is spent, too.
-		st.limit = *budget
+		limit = *budget
 	}
-	var (
-		out ref.Val
-		err error
-	)
-	if !p.loops || ctx == nil || ctx.Done() == nil {
-		out, _, err = p.prg.Eval(st)
-	} else {
-		out, _, err = p.prg.ContextEval(ctx, st)
-	}
-	cost, limited := st.cost, st.limit
-	st.Activation = nil
-	evalStatePool.Put(st)
-
-	limitHit := err != nil && isCostLimit(err)
+	r := p.run(ctx, act, limit)
+	limitHit := r.err != nil && isCostLimit(r.err)
 	if budget != nil {
-		if cost > *budget || (limitHit && limited < p.cache.costLimit) {
+		if r.cost > *budget || (limitHit && limit < p.cache.costLimit) {
 			*budget = 0
 			return nil, &Error{
 				Msg:    "the render's CEL cost budget is used up (MaxCostPerRender); it can be raised through the engine option MaxCostPerRender",
 				Offset: -1, Limit: "MaxCostPerRender",
 			}
 		}
-		*budget -= cost
+		*budget -= r.cost
 	}
-	if err == nil && out != nil && !types.IsError(out) {
-		return out, nil
+	if r.err == nil && r.out != nil && !types.IsError(r.out) {
+		return r.out, nil
 	}
 	if ctx != nil && ctx.Err() != nil {
 		return nil, cancelledError(ctx.Err())
@@ -70,51 +57,91 @@ func (p *Program) Eval(ctx context.Context, act interpreter.Activation, budget *
 			Offset: -1, Limit: "MaxCostPerExpression",
 		}
 	}
+	return p.failure(act, r)
+}
+
+// runResult is what one run of a program gave, and what it cost.
+type runResult struct {
+	out  ref.Val
+	err  error
+	cost uint64
+}
+
+// run evaluates the program once with a pooled evalState, stopping past
+// limit.
+func (p *Program) run(ctx context.Context, act interpreter.Activation, limit uint64) runResult {
+	st, _ := evalStatePool.Get().(*evalState)
+	if st == nil {
+		st = new(evalState)
+	}
+	st.Activation, st.cost, st.limit = act, 0, limit
+	var r runResult
+	if !p.loops || ctx == nil || ctx.Done() == nil {
+		r.out, _, r.err = p.prg.Eval(st)
+	} else {
+		r.out, _, r.err = p.prg.ContextEval(ctx, st)
+	}
+	r.cost = st.cost
+	st.Activation = nil
+	evalStatePool.Put(st)
+	return r
+}
+
+// failure turns a failed run into an Error: CEL's message, sanitised,
+// positioned at the failing node, with a hint where one fits. A call that
+// failed only because it read an unknown value gives the unknown instead.
+func (p *Program) failure(act interpreter.Activation, r runResult) (ref.Val, *Error) {
 	var celErr *types.Err
-	if e, ok := out.(*types.Err); ok {
+	if e, ok := r.out.(*types.Err); ok {
 		celErr = e
-	} else if !errors.As(err, &celErr) {
+	} else if !errors.As(r.err, &celErr) {
 		celErr = nil
 	}
 	off := -1
 	var id int64
-	if celErr != nil {
-		id = celErr.NodeID()
-		off = p.offsetOf(id)
-	}
 	msg := "evaluation failed"
 	switch {
 	case celErr != nil:
+		id = celErr.NodeID()
+		off = p.offsetOf(id)
 		msg = sanitizeMsg(celErr.Error())
-	case err != nil:
-		msg = sanitizeMsg(err.Error())
+	case r.err != nil:
+		msg = sanitizeMsg(r.err.Error())
 	}
 	if name, ok := strings.CutPrefix(msg, "no such attribute(s): "); ok {
 		if better, at := p.misspeltCall(name); better != "" {
 			return nil, &Error{Msg: better, Offset: at}
 		}
 	}
-	switch {
-	case id == 0:
-	case msg == "no such key":
-		msg += p.missingKeyHint(act, id)
-	case msg == "index out of range":
-		msg += p.negativeIndexHint(id)
-	case strings.HasPrefix(msg, "unsupported index type 'string' in list"):
-		if f, ok := p.selectedField(id); ok {
-			msg = "a list has no field '" + f + "'" + hint.Size(f)
-		}
+	if id == 0 {
+		return nil, &Error{Msg: msg, Offset: off}
 	}
-	if id != 0 {
-		unknown, better := p.inspectCall(act, id, msg)
-		if unknown {
-			return celUnknown, nil
-		}
-		if better != "" {
-			msg = better
-		}
+	msg = p.withHint(act, id, msg)
+	unknown, better := p.inspectCall(act, id, msg)
+	if unknown {
+		return celUnknown, nil
+	}
+	if better != "" {
+		msg = better
 	}
 	return nil, &Error{Msg: msg, Offset: off}
+}
+
+// withHint adds the hint for a failure at node id that CEL words without
+// one: a missing key, a negative index, a field read on a list (whose
+// message is reworded).
+func (p *Program) withHint(act interpreter.Activation, id int64, msg string) string {
+	switch {
+	case msg == "no such key":
+		return msg + p.missingKeyHint(act, id)
+	case msg == "index out of range":
+		return msg + p.negativeIndexHint(id)
+	case strings.HasPrefix(msg, "unsupported index type 'string' in list"):
+		if f, ok := p.selectedField(id); ok {
+			return "a list has no field '" + f + "'" + hint.Size(f)
+		}
+	}
+	return msg
 }
 
 // evalState is the activation a program runs against: the caller's scope
