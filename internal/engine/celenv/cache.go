@@ -98,6 +98,7 @@ func (c *Cache) init() error {
 		c.overrides = c.overrideFunctions()
 		c.progOpts = []cel.ProgramOption{
 			cel.InterruptCheckFrequency(interruptCheckInterval),
+			//nolint:staticcheck // cel.Function declares functions in an Env; overriding the implementations of functions already declared, per program, has only this option
 			cel.Functions(c.overrides...),
 			cel.CustomDecoratorV2(c.decorate),
 		}

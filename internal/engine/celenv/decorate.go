@@ -182,8 +182,8 @@ func (w *costCall) execFixed(frame *interpreter.ExecutionFrame, st *evalState, v
 			w.precharge(st, v)
 			return labelErr(w.id, w.unary(v)), 1
 		}
-		if v.Type().HasTrait(traits.ReceiverType) {
-			return labelErr(w.id, v.(traits.Receiver).Receive(w.fn, w.overload, []ref.Val{})), 1
+		if rcv, ok := v.(traits.Receiver); ok && v.Type().HasTrait(traits.ReceiverType) {
+			return labelErr(w.id, rcv.Receive(w.fn, w.overload, []ref.Val{})), 1
 		}
 		return types.NewErrWithNodeID(w.id, "no such overload: %s", w.fn), 1
 	}
@@ -208,8 +208,8 @@ func (w *costCall) execFixed(frame *interpreter.ExecutionFrame, st *evalState, v
 		w.precharge(st, l, r)
 		return labelErr(w.id, w.binary(l, r)), 2
 	}
-	if l.Type().HasTrait(traits.ReceiverType) {
-		return labelErr(w.id, l.(traits.Receiver).Receive(w.fn, w.overload, []ref.Val{r})), 2
+	if rcv, ok := l.(traits.Receiver); ok && l.Type().HasTrait(traits.ReceiverType) {
+		return labelErr(w.id, rcv.Receive(w.fn, w.overload, []ref.Val{r})), 2
 	}
 	return types.NewErrWithNodeID(w.id, "no such overload: %s", w.fn), 2
 }
@@ -238,8 +238,8 @@ func (w *costCall) execVarArgs(frame *interpreter.ExecutionFrame, st *evalState)
 		w.precharge(st, argVals...)
 		return labelErr(w.id, w.fnOp(argVals...)), argVals
 	}
-	if arg0.Type().HasTrait(traits.ReceiverType) {
-		return labelErr(w.id, arg0.(traits.Receiver).Receive(w.fn, w.overload, argVals[1:])), argVals
+	if rcv, ok := arg0.(traits.Receiver); ok && arg0.Type().HasTrait(traits.ReceiverType) {
+		return labelErr(w.id, rcv.Receive(w.fn, w.overload, argVals[1:])), argVals
 	}
 	return types.NewErrWithNodeID(w.id, "no such overload: %s", w.fn), argVals
 }

@@ -109,8 +109,10 @@ var (
 // cachedRegex compiles pattern once per process, for the first 1000
 // patterns.
 func cachedRegex(pattern string) (*regexp.Regexp, error) {
-	if re, ok := regexCache.Load(pattern); ok {
-		return re.(*regexp.Regexp), nil
+	if cached, ok := regexCache.Load(pattern); ok {
+		if re, ok := cached.(*regexp.Regexp); ok {
+			return re, nil
+		}
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {

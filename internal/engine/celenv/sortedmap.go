@@ -49,10 +49,12 @@ func SortKeys(keys []ref.Val) {
 			return ra < rb
 		}
 		switch a := a.(type) {
-		case types.Bool:
-			return !bool(a) && bool(b.(types.Bool))
+		case types.Bool: // b has a's rank, so a's type
+			bb, _ := b.(types.Bool)
+			return !bool(a) && bool(bb)
 		case types.String:
-			return a < b.(types.String)
+			bs, _ := b.(types.String)
+			return a < bs
 		}
 		if c, ok := a.(traits.Comparer); ok {
 			return c.Compare(b) == types.IntNegOne
