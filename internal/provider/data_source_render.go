@@ -30,23 +30,26 @@ func (d *renderDataSource) Metadata(_ context.Context, _ datasource.MetadataRequ
 	resp.TypeName = renderTypeName
 }
 
+// renderDescription is the data source's description.
+const renderDescription = "Renders a CEL-YAML template, inline or from a file, with the variables in " +
+	"`context`, and exposes the result as YAML, JSON, Terraform values and a map of Kubernetes " +
+	"manifests keyed for `for_each`.\n\n" +
+	"**When it runs.** Terraform reads a data source during `plan` when its configuration is " +
+	"wholly known. If `context` (or any other argument) holds a value that is unknown until " +
+	"apply, such as the ID of a resource not created yet, Terraform defers the whole read to " +
+	"apply and every attribute is unknown during plan, so `for_each` over `manifests` fails. " +
+	"For results during plan, use the functions `provider::celyaml::render_file`, `render` and " +
+	"`manifests`: they render what is known and keep only the parts that depend on unknown " +
+	"values unknown.\n\n" +
+	"**Files.** Like `file()` and `templatefile()`, the data source can read any file Terraform " +
+	"can read.\n\n" +
+	"**Secrets.** Terraform does not mark a data source's results sensitive when its arguments " +
+	"are: mark outputs that use them `sensitive = true`, or use the functions, whose results " +
+	"carry the sensitivity of their arguments. Error messages never show variable values."
+
 func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Renders a CEL-YAML template, inline or from a file, with the variables in " +
-			"`context`, and exposes the result as YAML, JSON, Terraform values and a map of Kubernetes " +
-			"manifests keyed for `for_each`.\n\n" +
-			"**When it runs.** Terraform reads a data source during `plan` when its configuration is " +
-			"wholly known. If `context` (or any other argument) holds a value that is unknown until " +
-			"apply, such as the ID of a resource not created yet, Terraform defers the whole read to " +
-			"apply and every attribute is unknown during plan, so `for_each` over `manifests` fails. " +
-			"For results during plan, use the functions `provider::celyaml::render_file`, `render` and " +
-			"`manifests`: they render what is known and keep only the parts that depend on unknown " +
-			"values unknown.\n\n" +
-			"**Files.** Like `file()` and `templatefile()`, the data source can read any file Terraform " +
-			"can read.\n\n" +
-			"**Secrets.** Terraform does not mark a data source's results sensitive when its arguments " +
-			"are: mark outputs that use them `sensitive = true`, or use the functions, whose results " +
-			"carry the sensitivity of their arguments. Error messages never show variable values.",
+		MarkdownDescription: renderDescription,
 		Attributes: map[string]schema.Attribute{
 			"template": schema.StringAttribute{
 				Optional: true,
@@ -178,68 +181,107 @@ func validateRender(config tftypes.Value) diag.Diagnostics {
 // configured attributes as given, and every computed attribute. It works on
 // raw Terraform values (see server.go for why).
 func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tftypes.Value, diag.Diagnostics) {
+	in, diags := decodeRender(config)
+	if diags.HasError() {
+		return tftypes.Value{}, diags
+	}
+	docs, err := d.render(ctx, in)
+	if err != nil {
+		diags.AddAttributeError(in.at, "Template rendering failed", err.Error())
+		return tftypes.Value{}, diags
+	}
+	if engine.IsUnknownStream(docs) || containsUnknown(docs) {
+		diags.AddAttributeError(in.at, "Template rendering failed",
+			"The rendered documents hold unknown values, which a data source cannot return. This is a bug in the provider.")
+		return tftypes.Value{}, diags
+	}
+	state, stateDiags := renderState(ctx, in, docs)
+	diags.Append(stateDiags...)
+	return state, diags
+}
+
+// renderInputs is a configuration decoded for the engine.
+type renderInputs struct {
+	attrs               map[string]tftypes.Value // the configured attributes, as given
+	tmpl, file, baseDir *string                  // nil when null
+	vars                map[string]engine.Value  // the context's variables
+	at                  path.Path                // the attribute that rendering errors point at
+}
+
+// decodeRender reads a configuration into the engine's inputs. A
+// configuration with neither template nor template_file gets validation's
+// error.
+func decodeRender(config tftypes.Value) (renderInputs, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	typ := renderStateType()
-	var attrs map[string]tftypes.Value
+	var in renderInputs
 	if !config.IsFullyKnown() {
 		diags.AddError("Invalid configuration",
 			"The configuration is not wholly known. Terraform reads a data source only when its configuration is known; this is a bug in the provider or in Terraform.")
-		return tftypes.Value{}, diags
+		return in, diags
 	}
-	if err := config.As(&attrs); err != nil {
+	if err := config.As(&in.attrs); err != nil {
 		diags.AddError("Invalid configuration", err.Error())
-		return tftypes.Value{}, diags
+		return in, diags
 	}
-	var tmpl, file, baseDir *string
-	for name, dst := range map[string]**string{"template": &tmpl, "template_file": &file, "base_dir": &baseDir} {
-		if err := attrs[name].As(dst); err != nil {
+	for name, dst := range map[string]**string{"template": &in.tmpl, "template_file": &in.file, "base_dir": &in.baseDir} {
+		if err := in.attrs[name].As(dst); err != nil {
 			diags.AddAttributeError(path.Root(name), "Invalid configuration", err.Error())
-			return tftypes.Value{}, diags
+			return in, diags
 		}
 	}
-	at := path.Root("template")
-	if file != nil {
-		at = path.Root("template_file")
+	in.at = path.Root("template")
+	if in.file != nil {
+		in.at = path.Root("template_file")
 	}
-	vars, _, err := contextVars(attrs["context"])
-	if err != nil {
+	var err error
+	if in.vars, _, err = contextVars(in.attrs["context"]); err != nil {
 		diags.AddAttributeError(path.Root("context"), "Invalid context", err.Error())
-		return tftypes.Value{}, diags
+		return in, diags
 	}
+	if in.tmpl == nil && in.file == nil {
+		diags.Append(validateRender(config)...)
+	}
+	return in, diags
+}
 
+// render runs the engine on the decoded inputs: the file when template_file
+// is set, otherwise the inline template.
+func (d *renderDataSource) render(ctx context.Context, in renderInputs) ([]engine.Value, error) {
 	eng := d.engine(ctx)
 	var docs []engine.Value
+	var err error
 	switch {
-	case file != nil:
-		tflog.Debug(ctx, "celyaml_render: rendering file", map[string]any{"template_file": *file, "variables": len(vars)})
-		docs, err = eng.RenderFile(ctx, *file, vars)
-	case tmpl != nil:
-		src := engine.Source{Text: []byte(*tmpl)}
-		if baseDir != nil {
-			src.BaseDir = *baseDir
+	case in.file != nil:
+		tflog.Debug(ctx, "celyaml_render: rendering file", map[string]any{"template_file": *in.file, "variables": len(in.vars)})
+		docs, err = eng.RenderFile(ctx, *in.file, in.vars)
+	case in.tmpl != nil:
+		src := engine.Source{Text: []byte(*in.tmpl)}
+		if in.baseDir != nil {
+			src.BaseDir = *in.baseDir
 		}
-		tflog.Debug(ctx, "celyaml_render: rendering inline template", map[string]any{"template_bytes": len(src.Text), "variables": len(vars)})
-		docs, err = eng.Render(ctx, src, vars)
+		tflog.Debug(ctx, "celyaml_render: rendering inline template", map[string]any{"template_bytes": len(src.Text), "variables": len(in.vars)})
+		docs, err = eng.Render(ctx, src, in.vars)
 	default:
-		diags.Append(validateRender(config)...)
-		return tftypes.Value{}, diags
-	}
-	fail := func(summary, detail string) (tftypes.Value, diag.Diagnostics) {
-		diags.AddAttributeError(at, summary, detail)
-		return tftypes.Value{}, diags
+		// decodeRender reports this configuration.
+		return nil, errors.New("neither template nor template_file is set")
 	}
 	if err != nil {
 		tflog.Debug(ctx, "celyaml_render: rendering failed")
-		return fail("Template rendering failed", err.Error())
 	}
-	if engine.IsUnknownStream(docs) || containsUnknown(docs) {
-		return fail("Template rendering failed",
-			"The rendered documents hold unknown values, which a data source cannot return. This is a bug in the provider.")
-	}
+	return docs, err
+}
 
-	// Each document is encoded and converted once; result, documents and
-	// manifests share the converted values. The YAML stream is written
-	// once and yaml_documents are slices of it.
+// renderState builds the state from the configuration and the rendered
+// documents. Each document is encoded and converted once; result,
+// documents and manifests share the converted values. The YAML stream is
+// written once and yaml_documents are slices of it.
+func renderState(ctx context.Context, in renderInputs, docs []engine.Value) (tftypes.Value, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	typ := renderStateType()
+	fail := func(summary, detail string) (tftypes.Value, diag.Diagnostics) {
+		diags.AddAttributeError(in.at, summary, detail)
+		return tftypes.Value{}, diags
+	}
 	buf, spans, err := engine.EncodeYAMLStreamSpans(docs)
 	if err != nil {
 		return fail("Template rendering failed", err.Error())
@@ -274,13 +316,11 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 	}
 	tflog.Debug(ctx, "celyaml_render: rendered", map[string]any{"documents": len(docs), "yaml_bytes": len(stream)})
 
-	// result, documents and manifests share the documents, each converted
-	// to a Terraform value once.
 	state := map[string]tftypes.Value{
-		"template":       attrs["template"],
-		"template_file":  attrs["template_file"],
-		"base_dir":       attrs["base_dir"],
-		"context":        attrs["context"],
+		"template":       in.attrs["template"],
+		"template_file":  in.attrs["template_file"],
+		"base_dir":       in.attrs["base_dir"],
+		"context":        in.attrs["context"],
 		"yaml":           tftypes.NewValue(tftypes.String, stream),
 		"json":           tftypes.NewValue(tftypes.String, string(js)),
 		"result":         resultOf(vals),

@@ -63,9 +63,9 @@ output "none" {
 	})
 }
 
-// Issue 4: for_each over manifests of documents rendered from a value that
-// is unknown until apply. The keys are known at plan, so Terraform plans
-// one instance per manifest; only the image is unknown. After apply the
+// for_each works over the manifests of documents rendered from a value
+// that is unknown until apply: the keys are known at plan, so Terraform
+// plans one instance per manifest; only the image is unknown. After apply the
 // values are right and a second plan is empty.
 func TestAccManifestsFunction_Unknown(t *testing.T) {
 	const deploy = `terraform_data.manifest["apps/Deployment/prod/cart-prod"]`

@@ -10,7 +10,7 @@ import (
 
 // Resource bombs that reach the engine through the provider fail with an
 // error that names the limit, like they do in the engine's own hostile
-// corpus, and stay under the memory bound.
+// corpus, and allocate less than 256 MB on the way.
 func TestRenderFunction_resourceBombsNameTheirLimit(t *testing.T) {
 	aliasBomb := "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n"
 	sixDeep := "items:\n  - $for: a in lists.range(100)\n    $do:\n      $for: b in lists.range(100)\n      $do:\n        $for: c in lists.range(100)\n        $do:\n          $for: d in lists.range(100)\n          $do:\n            $for: e in lists.range(100)\n            $do:\n              $for: f in lists.range(100)\n              $do: x\n"

@@ -5,11 +5,9 @@ package provider
 
 import (
 	"context"
-	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -93,14 +91,4 @@ func (p *celyamlProvider) Functions(context.Context) []func() function.Function 
 		func() function.Function { return &evalFunction{engine: p.engine} },
 		func() function.Function { return &manifestsFunction{} },
 	}
-}
-
-// diagsText joins the summaries and details of error diagnostics, for the
-// rare internal failure that has to become a plain error.
-func diagsText(diags diag.Diagnostics) string {
-	var parts []string
-	for _, d := range diags.Errors() {
-		parts = append(parts, d.Summary()+": "+d.Detail())
-	}
-	return strings.Join(parts, "; ")
 }

@@ -5,9 +5,11 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -44,7 +46,10 @@ var _ tfprotov6.ProviderServer = &server{}
 type server struct {
 	tfprotov6.ProviderServer
 	provider *celyamlProvider
-	render   *renderDataSource
+
+	// render is the celyaml_render data source the provider's DataSources
+	// builds, or nil when the framework answers its calls.
+	render *renderDataSource
 
 	// functions by name, with their parameter types, read once from the
 	// functions' definitions.
@@ -74,13 +79,31 @@ func NewServer(version string) func() tfprotov6.ProviderServer {
 		return &server{
 			ProviderServer: providerserver.NewProtocol6(p)(),
 			provider:       p,
-			render:         &renderDataSource{engine: p.engine},
+			render:         directRender(context.Background(), p),
 		}
 	}
 }
 
+// directRender returns the celyaml_render data source from the provider's
+// DataSources, the list the framework serves too, or nil when that list
+// has none the server can answer for; the framework then answers its
+// calls.
+func directRender(ctx context.Context, p *celyamlProvider) *renderDataSource {
+	var pmeta provider.MetadataResponse
+	p.Metadata(ctx, provider.MetadataRequest{}, &pmeta)
+	for _, newDataSource := range p.DataSources(ctx) {
+		ds := newDataSource()
+		var meta datasource.MetadataResponse
+		ds.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: pmeta.TypeName}, &meta)
+		if r, ok := ds.(*renderDataSource); ok && meta.TypeName == renderTypeName {
+			return r
+		}
+	}
+	return nil
+}
+
 func (s *server) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
-	if req == nil || req.TypeName != renderTypeName {
+	if req == nil || req.TypeName != renderTypeName || s.render == nil {
 		return s.ProviderServer.ValidateDataResourceConfig(ctx, req)
 	}
 	resp := &tfprotov6.ValidateDataResourceConfigResponse{}
@@ -93,7 +116,7 @@ func (s *server) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.
 }
 
 func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
-	if req == nil || req.TypeName != renderTypeName {
+	if req == nil || req.TypeName != renderTypeName || s.render == nil {
 		return s.ProviderServer.ReadDataSource(ctx, req)
 	}
 	resp := &tfprotov6.ReadDataSourceResponse{}

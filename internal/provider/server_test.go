@@ -275,3 +275,16 @@ func TestServer_functionsAnswerAsTheFrameworkDoes(t *testing.T) {
 		})
 	}
 }
+
+// The server answers celyaml_render with the data source the provider's
+// DataSources builds, the one the framework serves, and not a copy of its
+// own; when it found none, every answer above would be the framework's.
+func TestServer_renderComesFromTheProvidersDataSources(t *testing.T) {
+	srv := NewServer("test")().(*server)
+	if srv.render == nil {
+		t.Fatal("the server found no celyaml_render in the provider's DataSources; the framework answers its calls")
+	}
+	if srv.render.engine(context.Background()) != srv.provider.engine(context.Background()) {
+		t.Fatal("the server's celyaml_render does not share the provider's engine")
+	}
+}
