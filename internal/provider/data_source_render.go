@@ -114,7 +114,7 @@ func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 					"core group (`v1`) and for a document without `apiVersion`; `namespace` is `_` when absent. " +
 					"Examples: `apps/Deployment/prod/cart`, `_/Service/_/cart`. Documents without `kind` or " +
 					"`metadata.name` are left out. Two documents with the same key are an error, even when " +
-					"`manifests` is not read. Use it as `for_each = data.celyaml_render.x.manifests`.",
+					"`manifests` is not read; it names the key and where the template produced each document. Use it as `for_each = data.celyaml_render.x.manifests`.",
 			},
 		},
 	}
@@ -185,17 +185,22 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 	if diags.HasError() {
 		return tftypes.Value{}, diags
 	}
-	docs, err := d.render(ctx, in)
+	rendered, err := d.render(ctx, in)
 	if err != nil {
 		diags.AddAttributeError(in.at, "Template rendering failed", err.Error())
 		return tftypes.Value{}, diags
+	}
+	docs := make([]engine.Value, len(rendered))
+	origins := make([]string, len(rendered))
+	for i, r := range rendered {
+		docs[i], origins[i] = r.Value, r.Origin.String()
 	}
 	if engine.IsUnknownStream(docs) || containsUnknown(docs) {
 		diags.AddAttributeError(in.at, "Template rendering failed",
 			"The rendered documents hold unknown values, which a data source cannot return. This is a bug in the provider.")
 		return tftypes.Value{}, diags
 	}
-	state, stateDiags := renderState(ctx, in, docs)
+	state, stateDiags := renderState(ctx, in, docs, origins)
 	diags.Append(stateDiags...)
 	return state, diags
 }
@@ -246,21 +251,24 @@ func decodeRender(config tftypes.Value) (renderInputs, diag.Diagnostics) {
 
 // render runs the engine on the decoded inputs: the file when template_file
 // is set, otherwise the inline template.
-func (d *renderDataSource) render(ctx context.Context, in renderInputs) ([]engine.Value, error) {
+func (d *renderDataSource) render(ctx context.Context, in renderInputs) ([]engine.Document, error) {
 	eng := d.engine(ctx)
-	var docs []engine.Value
+	var docs []engine.Document
 	var err error
 	switch {
 	case in.file != nil:
 		tflog.Debug(ctx, "celyaml_render: rendering file", map[string]any{"template_file": *in.file, "variables": len(in.vars)})
-		docs, err = eng.RenderFile(ctx, *in.file, in.vars)
+		var src engine.Source
+		if src, err = eng.LoadFile(*in.file); err == nil {
+			docs, err = eng.RenderDocuments(ctx, src, in.vars)
+		}
 	case in.tmpl != nil:
 		src := engine.Source{Text: []byte(*in.tmpl)}
 		if in.baseDir != nil {
 			src.BaseDir = *in.baseDir
 		}
 		tflog.Debug(ctx, "celyaml_render: rendering inline template", map[string]any{"template_bytes": len(src.Text), "variables": len(in.vars)})
-		docs, err = eng.Render(ctx, src, in.vars)
+		docs, err = eng.RenderDocuments(ctx, src, in.vars)
 	default:
 		// decodeRender reports this configuration.
 		return nil, errors.New("neither template nor template_file is set")
@@ -275,7 +283,7 @@ func (d *renderDataSource) render(ctx context.Context, in renderInputs) ([]engin
 // documents. Each document is encoded and converted once; result,
 // documents and manifests share the converted values. The YAML stream is
 // written once and yaml_documents are slices of it.
-func renderState(ctx context.Context, in renderInputs, docs []engine.Value) (tftypes.Value, diag.Diagnostics) {
+func renderState(ctx context.Context, in renderInputs, docs []engine.Value, origins []string) (tftypes.Value, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	typ := renderStateType()
 	fail := func(summary, detail string) (tftypes.Value, diag.Diagnostics) {
@@ -311,6 +319,7 @@ func renderState(ctx context.Context, in renderInputs, docs []engine.Value) (tft
 		var dup *duplicateManifestError
 		if errors.As(err, &dup) {
 			summary = "Duplicate manifest ID"
+			dup.Origins = [2]string{origins[dup.First], origins[dup.Second]}
 		}
 		return fail(summary, err.Error())
 	}

@@ -352,7 +352,7 @@ data "celyaml_render" "dup" {
   template = "kind: A\nmetadata: {name: x}\n---\nkind: A\nmetadata: {name: x}\n"
 }
 `,
-				ExpectError: errorRe("Duplicate manifest ID", "documents 0 and 1 have the same manifest ID"),
+				ExpectError: errorRe("Duplicate manifest ID", `documents 0 (from <inline>:1:1) and 1 (from <inline>:4:1) have the same manifest ID "_/A/_/x"`),
 			},
 		},
 	})

@@ -277,7 +277,7 @@ func TestRenderDataSource_nonFiniteNumberIsAPositionedError(t *testing.T) {
 func TestRenderDataSource_duplicateManifestIsAnError(t *testing.T) {
 	_, d := read(t, map[string]tftypes.Value{"template": str("kind: A\nmetadata: {name: x}\n---\nkind: A\nmetadata: {name: x}\n")})
 	if len(d) != 1 || d[0].Summary() != "Duplicate manifest ID" ||
-		d[0].Detail() != "documents 0 and 1 have the same manifest ID (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)" {
+		d[0].Detail() != `documents 0 (from <inline>:1:1) and 1 (from <inline>:4:1) have the same manifest ID "_/A/_/x" (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)` {
 		t.Fatalf("got %v", d)
 	}
 }

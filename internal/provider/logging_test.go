@@ -42,12 +42,14 @@ func TestProvider_logsAndErrorsNeverCarryValues(t *testing.T) {
 	run(&renderFileFunction{engine: testEngine}, types.StringValue("testdata/files/app.yaml"), ctxVars)
 	run(&evalFunction{engine: testEngine}, types.StringValue("password"), ctxVars)
 	run(&evalFunction{engine: testEngine}, types.StringValue("password.matches('[')"), ctxVars)
+	// A duplicate manifest ID is named (reference §6 allows it); the data
+	// of the documents is not.
 	run(&manifestsFunction{}, tupleDyn(t,
-		doc(t, "kind", "Secret", "metadata.name", secret),
-		doc(t, "kind", "Secret", "metadata.name", secret)))
+		doc(t, "kind", "Secret", "metadata.name", "db", "stringData.password", secret),
+		doc(t, "kind", "Secret", "metadata.name", "db", "stringData.password", secret)))
 
 	for _, tmpl := range []string{"pw:\n  $eval: \"${{ password }}\"\n", "x:\n  $eval: \"${{ password + 1 }}\"\n",
-		"kind: A\nmetadata:\n  name:\n    $eval: \"${{ name }}\"\n---\nkind: A\nmetadata:\n  name:\n    $eval: \"${{ name }}\"\n"} {
+		"kind: A\nmetadata:\n  name: db\ndata:\n  $eval: \"${{ name }}\"\n---\nkind: A\nmetadata:\n  name: db\ndata:\n  $eval: \"${{ name }}\"\n"} {
 		cfg := dsConfig(t, map[string]tftypes.Value{
 			"template": str(tmpl),
 			"context":  ctxObject(map[string]tftypes.Value{"password": str(secret), "name": str(secret)}),

@@ -122,14 +122,26 @@ func manifestID(d tftypes.Value) (id string, skip, unknown bool, err error) {
 }
 
 // duplicateManifestError reports two documents with the same manifest ID.
-// It names the documents by index only: the ID may be built from variable
-// values, which error text never shows.
+// It names the ID, which the language lets error text show (reference
+// §6), the documents' indexes and, when the documents were rendered here,
+// where the template produced each.
 type duplicateManifestError struct {
-	First, Second int // indexes in the document list, from 0
+	First, Second int    // indexes in the document list, from 0
+	ID            string // the manifest ID both have
+	// Origins are the template positions that produced the two documents,
+	// or empty when the documents were not rendered here.
+	Origins [2]string
 }
 
 func (e *duplicateManifestError) Error() string {
-	return fmt.Sprintf("documents %d and %d have the same manifest ID (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)", e.First, e.Second)
+	doc := func(i int, origin string) string {
+		if origin == "" {
+			return fmt.Sprint(i)
+		}
+		return fmt.Sprintf("%d (from %s)", i, origin)
+	}
+	return fmt.Sprintf("documents %s and %s have the same manifest ID %q (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)",
+		doc(e.First, e.Origins[0]), doc(e.Second, e.Origins[1]), e.ID)
 }
 
 // buildManifests keys the documents by manifest ID. It returns an object,
@@ -153,7 +165,7 @@ func buildManifests(docs []tftypes.Value) (tftypes.Value, error) {
 			continue
 		}
 		if j, dup := first[id]; dup {
-			return tftypes.Value{}, &duplicateManifestError{First: j, Second: i}
+			return tftypes.Value{}, &duplicateManifestError{First: j, Second: i, ID: id}
 		}
 		first[id] = i
 		typs[id], vals[id] = doc.Type(), doc

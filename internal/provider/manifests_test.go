@@ -122,18 +122,20 @@ func TestBuildManifests_zeroDocumentsIsEmptyObject(t *testing.T) {
 	}
 }
 
-func TestBuildManifests_duplicateNamesBothIndexesAndNoValues(t *testing.T) {
+// The error names both indexes and the manifest ID, which reference §6
+// lets an error show, and nothing else of the documents.
+func TestBuildManifests_duplicateNamesBothIndexesAndTheID(t *testing.T) {
 	docs := []attr.Value{
-		doc(t, "apiVersion", "apps/v1", "kind", "Deployment", "metadata.name", "s3cr3t-name"),
+		doc(t, "apiVersion", "apps/v1", "kind", "Deployment", "metadata.name", "web", "spec.token", "s3cr3t"),
 		doc(t, "kind", "ConfigMap", "metadata.name", "other"),
-		doc(t, "apiVersion", "apps/v2", "kind", "Deployment", "metadata.name", "s3cr3t-name"),
+		doc(t, "apiVersion", "apps/v2", "kind", "Deployment", "metadata.name", "web", "spec.token", "s3cr3t"),
 	}
 	_, err := manifestsOf(docs)
 	var dup *duplicateManifestError
 	if !errors.As(err, &dup) {
 		t.Fatalf("got %v", err)
 	}
-	want := "documents 0 and 2 have the same manifest ID (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)"
+	want := `documents 0 and 2 have the same manifest ID "apps/Deployment/_/web" (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)`
 	if err.Error() != want {
 		t.Fatalf("got  %s\nwant %s", err, want)
 	}
