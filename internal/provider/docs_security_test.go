@@ -50,15 +50,15 @@ func TestDocs_securityGuideWarnsThatTerraformPrintsArguments(t *testing.T) {
 	if strings.Contains(renderErr.Error(), "hunter2") {
 		t.Fatalf("the provider's own message shows the value: %v", renderErr)
 	}
-	// Terraform wraps the provider's message to its width and ends it
-	// with a full stop.
+	// Terraform wraps the provider's function error (funcErrorText) to its
+	// width and ends it with a full stop.
 	const prefix = `Call to function "provider::celyaml::render" failed: `
 	_, quoted, ok := strings.Cut(section, prefix)
 	if !ok {
 		t.Fatalf("the guide does not quote %q", prefix)
 	}
 	quoted, _, _ = strings.Cut(quoted, "\n```")
-	if oneLine(quoted) != oneLine(renderErr.Error()+".") {
+	if oneLine(quoted) != oneLine(funcErrorText(renderErr)+".") {
 		t.Errorf("the guide quotes the provider's message as\n%s\nbut the provider says\n%s", quoted, renderErr)
 	}
 }

@@ -65,11 +65,11 @@ func (f *evalFunction) call(ctx context.Context, args []tftypes.Value) (tftypes.
 	v, err := f.engine(ctx).Eval(ctx, expr, vars)
 	if err != nil {
 		tflog.Debug(ctx, "celyaml eval: evaluation failed")
-		return tftypes.Value{}, function.NewFuncError(err.Error())
+		return tftypes.Value{}, funcError(err)
 	}
 	tv, err := fromEngine(v)
 	if err != nil {
-		return tftypes.Value{}, function.NewFuncError(err.Error())
+		return tftypes.Value{}, funcError(err)
 	}
 	return tv, nil
 }

@@ -106,7 +106,7 @@ output "bad" {
   value = provider::celyaml::eval("1 + 1.0", null)
 }
 `,
-			ExpectError: errorRe("Error in function call", "<inline>:1:1: no matching overload for int + double", "| 1 + 1.0", "| ..^"),
+			ExpectError: errorRe("Error in function call", "<inline>:1:1: no matching overload for int + double", "| 1 + 1.0", "| ..^", "^ marks where the expression fails."),
 		}},
 	})
 }

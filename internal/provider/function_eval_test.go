@@ -67,7 +67,7 @@ func TestEvalFunction_errorShowsTheCaretAndNoValue(t *testing.T) {
 	if ferr == nil {
 		t.Fatal("no error")
 	}
-	if want := "<inline>:1:1: no matching overload for string + int; CEL never turns a value into text on its own: write string(x), or interpolate it: $eval: \"name-${{ x }}\"\n  | password + 1\n  | .........^"; ferr.Text != want {
+	if want := "<inline>:1:1: no matching overload for string + int; CEL never turns a value into text on its own: write string(x), or interpolate it: $eval: \"name-${{ x }}\"\n  | password + 1\n  | .........^\n  ^ marks where the expression fails"; ferr.Text != want {
 		t.Fatalf("got  %q\nwant %q", ferr.Text, want)
 	}
 	if strings.Contains(ferr.Text, "s3cr3t-hunter2") {
@@ -84,7 +84,7 @@ func TestEvalFunction_nonFiniteResultIsAnError(t *testing.T) {
 		t.Fatal("no error")
 	}
 	want := "<inline>:1:1: the result holds a NaN or infinite double (a division by zero?), which JSON and Terraform numbers cannot hold\n" +
-		"  | double(used) / double(total)\n  | ^"
+		"  | double(used) / double(total)\n  | ^\n  ^ marks where the expression fails"
 	if ferr.Text != want {
 		t.Fatalf("got  %q\nwant %q", ferr.Text, want)
 	}

@@ -123,11 +123,11 @@ func renderCall(ctx context.Context, name string, args []tftypes.Value, eng func
 	docs, err := render(eng(ctx), first, vars)
 	if err != nil {
 		tflog.Debug(ctx, "celyaml function: rendering failed", map[string]any{"function": name})
-		return tftypes.Value{}, function.NewFuncError(err.Error())
+		return tftypes.Value{}, funcError(err)
 	}
 	vals, unknown, err := documentsToTerraform(docs)
 	if err != nil {
-		return tftypes.Value{}, function.NewFuncError(err.Error())
+		return tftypes.Value{}, funcError(err)
 	}
 	if unknown {
 		tflog.Debug(ctx, "celyaml function: number of documents unknown, result unknown", map[string]any{"function": name})

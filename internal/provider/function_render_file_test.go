@@ -46,7 +46,7 @@ func TestRenderFileFunction_Unknown(t *testing.T) {
 
 func TestRenderFileFunction_errorNamesTheFile(t *testing.T) {
 	_, ferr := callFunction(t, &renderFileFunction{engine: testEngine}, types.StringValue("testdata/files/broken.yaml"), types.DynamicNull())
-	want := "testdata/files/broken.yaml:4:12: data.sum.$eval: no matching overload for int + double; CEL never mixes int, uint and double: convert one side, e.g. double(x) or int(x)\n  | ${{ 1 + 1.0 }}\n  | ......^"
+	want := "testdata/files/broken.yaml:4:12: data.sum.$eval: no matching overload for int + double; CEL never mixes int, uint and double: convert one side, e.g. double(x) or int(x)\n  | ${{ 1 + 1.0 }}\n  | ......^\n  ^ marks where the expression fails"
 	if ferr == nil || ferr.Text != want {
 		t.Fatalf("got %v\nwant %q", ferr, want)
 	}

@@ -100,7 +100,7 @@ func TestRenderFunction_errorCarriesThePositionedEngineMessage(t *testing.T) {
 	if ferr == nil {
 		t.Fatal("no error")
 	}
-	want := "<inline>:3:10: sum.$eval: no matching overload for int + double; CEL never mixes int, uint and double: convert one side, e.g. double(x) or int(x)\n  | ${{ 1 + 1.0 }}\n  | ......^"
+	want := "<inline>:3:10: sum.$eval: no matching overload for int + double; CEL never mixes int, uint and double: convert one side, e.g. double(x) or int(x)\n  | ${{ 1 + 1.0 }}\n  | ......^\n  ^ marks where the expression fails"
 	if ferr.Text != want || ferr.FunctionArgument != nil {
 		t.Fatalf("got  %q\nwant %q", ferr.Text, want)
 	}

@@ -1,0 +1,40 @@
+package provider
+
+import (
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+)
+
+// Terraform prints a function's error as `Call to function "…" failed:
+// TEXT.`, with a period of its own after the text. An engine error that
+// ends in its caret picture would get that period inside the picture
+// (`| ....^.`), where it reads as part of the expression. So such a text
+// gets one more line, which the period ends as a sentence.
+
+// pictureEnd is the line that closes an error whose text ends in the
+// expression and its caret.
+const pictureEnd = "\n  ^ marks where the expression fails"
+
+// pictureEndNoCaret closes an error that shows the expression without a
+// caret.
+const pictureEndNoCaret = "\n  the expression above fails"
+
+// funcErrorText is err's text, closed so that nothing Terraform appends
+// lands in the caret picture.
+func funcErrorText(err error) string {
+	text := err.Error()
+	last := text[strings.LastIndexByte(text, '\n')+1:]
+	if !strings.HasPrefix(last, "  | ") {
+		return text
+	}
+	if strings.HasSuffix(last, "^") && strings.Trim(last[len("  | "):], ".^") == "" {
+		return text + pictureEnd
+	}
+	return text + pictureEndNoCaret
+}
+
+// funcError is the function error for err, a render or evaluation error.
+func funcError(err error) *function.FuncError {
+	return function.NewFuncError(funcErrorText(err))
+}
