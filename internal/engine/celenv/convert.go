@@ -434,6 +434,11 @@ func (c *celMap) Type() ref.Type { return types.MapType }
 // value.Value implements ref.Val.
 func (c *celMap) Value() any { return c.m }
 
+// IsZeroValue reports an empty map, as CEL's own maps do, so that
+// optional.ofNonZeroValue treats a map from the variables like one CEL
+// built.
+func (c *celMap) IsZeroValue() bool { return c.m.Len() == 0 }
+
 // celList is a CEL list over an engine []value.Value.
 type celList struct{ l []value.Value }
 
@@ -544,6 +549,9 @@ func (c *celList) Type() ref.Type { return types.ListType }
 
 // value.Value implements ref.Val.
 func (c *celList) Value() any { return c.l }
+
+// IsZeroValue reports an empty list, as CEL's own lists do.
+func (c *celList) IsZeroValue() bool { return len(c.l) == 0 }
 
 // iterBase gives the iterators the ref.Val methods they must carry.
 type iterBase struct{}

@@ -2,6 +2,7 @@ package celenv
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -259,5 +260,25 @@ func TestConv_convertToNative(t *testing.T) {
 	}
 	if m.ConvertToType(types.TypeType) != types.MapType || l.ConvertToType(types.TypeType) != types.ListType {
 		t.Error("type() of wrapped values")
+	}
+}
+
+// optional.ofNonZeroValue treats an empty map or list from the variables
+// as empty, as it does one that CEL built (Helm's `with` written in CEL).
+func TestCELConv_emptyVariablesAreZeroValues(t *testing.T) {
+	vars := map[string]value.Value{"m": value.NewMap(0), "l": []value.Value{}, "full": []value.Value{int64(1)}}
+	for expr, want := range map[string]string{
+		`optional.ofNonZeroValue(m).hasValue()`:    "false",
+		`optional.ofNonZeroValue(l).hasValue()`:    "false",
+		`optional.ofNonZeroValue(full).hasValue()`: "true",
+		`optional.ofNonZeroValue({}).hasValue()`:   "false",
+	} {
+		v, xerr := celRun(celTestCache, expr, vars)
+		if xerr != nil {
+			t.Fatalf("%s: %s", expr, xerr.Msg)
+		}
+		if got := fmt.Sprint(v.Value()); got != want {
+			t.Errorf("%s = %s, want %s", expr, got, want)
+		}
 	}
 }

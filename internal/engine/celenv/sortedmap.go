@@ -70,6 +70,9 @@ type sortedMap struct {
 	keys []ref.Val
 }
 
+// IsZeroValue reports an empty map, as the map it wraps would.
+func (m *sortedMap) IsZeroValue() bool { return len(m.keys) == 0 }
+
 func (m *sortedMap) Iterator() traits.Iterator { return &refIterator{vals: m.keys} }
 
 func (m *sortedMap) Fold(f traits.Folder) {
