@@ -129,10 +129,10 @@ func contextVars(c tftypes.Value) (vars map[string]engine.Value, unknown bool, e
 		return map[string]engine.Value{}, false, nil
 	}
 	typ := c.Type()
-	isObject := typ.Is(tftypes.Object{})
+	obj, isObject := typ.(tftypes.Object)
 	if !c.IsKnown() {
 		if isObject {
-			names := typ.(tftypes.Object).AttributeTypes
+			names := obj.AttributeTypes
 			vars = make(map[string]engine.Value, len(names))
 			for name := range names {
 				vars[name] = engine.Unknown{}

@@ -127,7 +127,10 @@ const renderTypeName = "celyaml_render"
 var renderStateType = sync.OnceValue(func() tftypes.Object {
 	var resp datasource.SchemaResponse
 	(&renderDataSource{}).Schema(context.Background(), datasource.SchemaRequest{}, &resp)
-	return resp.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
+	// A schema's type is always an object; were it not, the empty object
+	// would make renderState's validation fail with an error, not a panic.
+	obj, _ := resp.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
+	return obj
 })
 
 // ValidateConfig checks the configuration; see validateRender.

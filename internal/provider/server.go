@@ -171,8 +171,10 @@ func (s *server) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRe
 	}
 	dv, err := tfprotov6.NewDynamicValue(tftypes.DynamicPseudoType, result)
 	if err != nil {
+		// The protocol reports a failed call in resp.Error; the Go error is
+		// for a broken connection.
 		resp.Error = &tfprotov6.FunctionError{Text: "Unable to Convert Function Result Data: " + err.Error()}
-		return resp, nil
+		return resp, nil //nolint:nilerr // the error goes to Terraform in resp.Error, as the protocol wants
 	}
 	resp.Result = &dv
 	return resp, nil
