@@ -93,9 +93,6 @@ func New(opts Options) *Engine {
 	return &Engine{opts: opts, progs: celenv.NewCache(opts.MaxCostPerExpression), files: &fileCache{}}
 }
 
-// Options returns the options in force, defaults filled in.
-func (e *Engine) Options() Options { return e.opts }
-
 // Source is a template to render.
 type Source struct {
 	// Name is the template's path as the caller gave it. It is used in

@@ -45,45 +45,54 @@ func (c *compiler) ifDir(key, cond *yaml.Node, thenP, elseP kvPair, path string)
 func (d *ifDir) keyNode() *yaml.Node { return d.key }
 func (d *ifDir) name() string        { return "$if" }
 
-// branch decides the condition: the chosen body (nil for none), whether it
-// is a sequence body, and whether the condition is unknown.
-func (d *ifDir) branch(r *renderer, sc *scope, fr *frame) (tnode, bool, *yaml.Node, bool, error) {
+// chosen is the branch an $if takes: its body (nil for none), whether the
+// body is written as a sequence, and its key; or unknown, when the
+// condition is not known yet.
+type chosen struct {
+	body    tnode
+	seq     bool
+	key     *yaml.Node
+	unknown bool
+}
+
+// branch decides the condition.
+func (d *ifDir) branch(r *renderer, sc *scope, fr *frame) (chosen, error) {
 	var ok bool
 	if d.constCond != nil {
 		ok = *d.constCond
 	} else {
 		v, unknown, err := r.evalBool(d.cond, sc, fr, "the $if condition")
 		if err != nil || unknown {
-			return nil, false, nil, unknown, err
+			return chosen{unknown: unknown}, err
 		}
 		ok = v
 	}
 	if ok {
-		return d.then, d.thenSeq, d.thenKey, false, nil
+		return chosen{body: d.then, seq: d.thenSeq, key: d.thenKey}, nil
 	}
-	return d.els, d.elseSeq, d.elseKey, false, nil
+	return chosen{body: d.els, seq: d.elseSeq, key: d.elseKey}, nil
 }
 
 func (d *ifDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
-	body, _, _, unknown, err := d.branch(r, sc, fr)
+	b, err := d.branch(r, sc, fr)
 	if err != nil {
 		return nil, false, err
 	}
-	if unknown {
+	if b.unknown {
 		return Unknown{}, true, nil
 	}
-	if body == nil {
+	if b.body == nil {
 		return nil, false, nil
 	}
-	return r.value(body, sc, fr)
+	return r.value(b.body, sc, fr)
 }
 
 func (d *ifDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
-	body, seq, bkey, unknown, err := d.branch(r, sc, fr)
+	b, err := d.branch(r, sc, fr)
 	if err != nil {
 		return dst, err
 	}
-	if unknown {
+	if b.unknown {
 		// One item whatever the branch, when both bodies are plain
 		// values; otherwise the count itself is unknown.
 		if pos == posItem && d.els != nil && !d.thenSeq && !d.elseSeq && isPlain(d.then) && isPlain(d.els) {
@@ -91,13 +100,13 @@ func (d *ifDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst []Val
 		}
 		return dst, errUnknownShape
 	}
-	if body == nil {
+	if b.body == nil {
 		return dst, nil
 	}
-	if seq {
-		return r.splice(body, bkey, d.path+"."+bkey.Value, sc, fr, pos, dst)
+	if b.seq {
+		return r.splice(b.body, b.key, d.path+"."+b.key.Value, sc, fr, pos, dst)
 	}
-	return r.multi(body, sc, fr, pos, dst)
+	return r.multi(b.body, sc, fr, pos, dst)
 }
 
 // isPlain reports whether t gives exactly one value in item position.

@@ -143,7 +143,7 @@ func TestStress_sharedEngineMatchesSingleThreaded(t *testing.T) {
 	var all []*stressCase
 	engines := map[*stressCase]*Engine{}
 	for _, g := range groups {
-		ref := New(g.engine.Options())
+		ref := New(g.engine.opts)
 		for _, c := range g.cases {
 			c.want = corpusResult(ctx, ref, c.file, c.vars)
 			if strings.Contains(c.want, "engine panicked") {
