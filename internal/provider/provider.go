@@ -1,6 +1,3 @@
-// Package provider implements the celyaml Terraform provider: the
-// celyaml_render data source and the render, render_file, eval and
-// manifests functions, all over one shared CEL-YAML engine.
 package provider
 
 import (
