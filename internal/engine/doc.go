@@ -25,6 +25,7 @@
 //
 // The packages below it, each a leaf of this one: value (the value model),
 // yamlnode (plain YAML to values), lex (CEL's lexical rules), hint (the
-// words of every hint and "did you mean"), emit (the emitters) and schema
-// ($schema's JSON Schema checks).
+// words of every hint and "did you mean"), merge (the merge rule), emit
+// (the emitters), schema ($schema's JSON Schema checks) and celenv (the
+// CEL environment).
 package engine

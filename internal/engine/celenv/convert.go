@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
@@ -884,4 +885,54 @@ func AsList(v ref.Val) ([]value.Value, bool) {
 		return nil, false
 	}
 	return l.l, true
+}
+
+// deepMergeFn is deepMerge(base, over): the merge rule of reference §9.
+// The result is a map that CEL built, so it is written with sorted keys
+// (reference §6) wherever it ends up.
+func deepMergeFn(base, over ref.Val) ref.Val {
+	b, present, err := FromCEL(base)
+	if err != nil {
+		return types.NewErr("deepMerge: %s", err.Error())
+	}
+	if !present {
+		b = nil
+	}
+	o, present, err := FromCEL(over)
+	if err != nil {
+		return types.NewErr("deepMerge: %s", err.Error())
+	}
+	if !present {
+		o = nil
+	}
+	out := merge.Patch(b, o)
+	if _, unknown := out.(value.Unknown); unknown {
+		return celUnknown
+	}
+	return ToCEL(sortedKeys(out))
+}
+
+// sortedKeys rebuilds v, a value that merge.Patch made and nothing else
+// holds, with every mapping's keys in sorted order.
+func sortedKeys(v value.Value) value.Value {
+	switch x := v.(type) {
+	case *value.Map:
+		keys := x.Keys()
+		order := emit.SortedOrder(keys)
+		out := value.NewMap(x.Len())
+		for n := range keys {
+			i := n
+			if order != nil {
+				i = order[n]
+			}
+			k, e := x.At(i)
+			out.Set(k, sortedKeys(e))
+		}
+		return out
+	case []value.Value:
+		for i, e := range x {
+			x[i] = sortedKeys(e)
+		}
+	}
+	return v
 }

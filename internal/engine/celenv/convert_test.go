@@ -282,3 +282,36 @@ func TestCELConv_emptyVariablesAreZeroValues(t *testing.T) {
 		}
 	}
 }
+
+// deepMerge keeps an unknown leaf unknown, gives an unknown for a map
+// merged onto an unknown, and is priced by the size of what it copies.
+func TestDeepMerge_unknownsAndCost(t *testing.T) {
+	img := value.NewMap(2)
+	img.Set("repo", "nginx")
+	img.Set("tag", value.Unknown{})
+	vars := map[string]value.Value{"img": img, "u": value.Unknown{}}
+	if got := celResult(celTestCache, `deepMerge(img, {'repo': 'caddy'})`, vars); got != "unknown" {
+		v, _ := celRun(celTestCache, `deepMerge(img, {'repo': 'caddy'}).repo`, vars)
+		if v == nil || v.Value() != "caddy" {
+			t.Errorf("known key of a partly unknown merge = %v, want caddy", v)
+		}
+	}
+	if v, _ := celRun(celTestCache, `deepMerge(img, {'repo': 'caddy'}).tag`, vars); v == nil || !types.IsUnknown(v) {
+		t.Errorf("unknown leaf = %v, want unknown", v)
+	}
+	if got := celResult(celTestCache, `deepMerge(u, {'a': 1})`, vars); got != "unknown" {
+		t.Errorf("map onto unknown = %s, want unknown", got)
+	}
+	big := value.NewMap(300)
+	for i := range 300 {
+		big.Set(fmt.Sprint("k", i), []value.Value{int64(i)})
+	}
+	small := NewCache(200)
+	vars["big"] = big
+	if _, xerr := celRun(small, `size(big)`, vars); xerr != nil {
+		t.Fatalf("reading the map is cheap: %s", xerr.Msg)
+	}
+	if _, xerr := celRun(small, `deepMerge(big, {})`, vars); xerr == nil || xerr.Limit != "MaxCostPerExpression" {
+		t.Errorf("copying a map of 600 nodes under a 200 limit: %v, want the cost limit", xerr)
+	}
+}

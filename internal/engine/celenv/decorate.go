@@ -248,6 +248,7 @@ func (w *costCall) execVarArgs(frame *interpreter.ExecutionFrame, st *evalState)
 var deepFunctions = map[string]bool{
 	"_==_": true, "_!=_": true, "@in": true, "indexOf": true, "lastIndexOf": true, "includes": true,
 	"sets.contains": true, "sets.equivalent": true, "sets.intersects": true, "distinct": true,
+	"deepMerge": true,
 }
 
 // preCost is what a deep function will cost at most, computed without
@@ -271,6 +272,11 @@ func preCost(fn string, args []ref.Val, limit uint64) uint64 {
 	case "sets.contains", "sets.equivalent", "sets.intersects":
 		if len(args) == 2 {
 			return tenth(satMul(sizeOf(args[0]), sizeOf(args[1]))) + deepSize(args[0], limit) + deepSize(args[1], limit)
+		}
+	case "deepMerge":
+		// It copies both values whole: one unit per node of each.
+		if len(args) == 2 {
+			return deepSize(args[0], limit) + deepSize(args[1], limit)
 		}
 	case "distinct":
 		if len(args) == 1 {

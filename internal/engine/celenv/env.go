@@ -21,7 +21,7 @@ import (
 )
 
 // The environment: the libraries every expression can use (reference §5)
-// and the template helpers (json, yaml, sha256).
+// and the template helpers (json, yaml, deepMerge, sha256).
 
 // Pinned library versions. Changing one can change what a template renders,
 // so each is a deliberate decision, listed in the functions guide.
@@ -242,6 +242,9 @@ func (helperLib) CompileOptions() []cel.EnvOption {
 		cel.Function("yaml.decode",
 			cel.Overload("celyaml_yaml_decode_string", []*cel.Type{cel.StringType}, cel.DynType,
 				cel.UnaryBinding(yamlDecodeFn))),
+		cel.Function("deepMerge",
+			cel.Overload("celyaml_deep_merge_dyn_dyn", []*cel.Type{cel.DynType, cel.DynType}, cel.DynType,
+				cel.BinaryBinding(deepMergeFn))),
 		cel.Function("sha256",
 			cel.Overload("celyaml_sha256_string", []*cel.Type{cel.StringType}, cel.StringType,
 				cel.UnaryBinding(sha256Fn)),
