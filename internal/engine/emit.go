@@ -19,3 +19,7 @@ func EncodeYAMLStreamSpans(docs []Value) ([]byte, [][2]int, error) {
 func AppendJSON(dst []byte, v Value, sortKeys bool) ([]byte, error) {
 	return emit.AppendJSON(dst, v, sortKeys)
 }
+
+// EncodeYAML writes v as one YAML document, as EncodeYAMLStream writes
+// each document of a stream.
+func EncodeYAML(v Value) ([]byte, error) { return emit.AppendYAML(nil, v) }

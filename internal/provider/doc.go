@@ -5,7 +5,7 @@
 // It is a thin layer over package engine. provider.go declares the
 // provider; data_source_render.go and one file per function
 // (function_render.go, function_render_file.go, function_eval.go,
-// function_manifests.go, function_deep_merge.go) define the schemas and turn Terraform values into
+// function_manifests.go, function_deep_merge.go, function_to_yaml.go) define the schemas and turn Terraform values into
 // engine inputs and results back; convert.go converts values both ways,
 // unknown values included; manifests.go keys documents by manifest ID.
 // server.go answers the three calls that run on every plan (the data

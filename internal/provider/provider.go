@@ -88,5 +88,6 @@ func (p *celyamlProvider) Functions(context.Context) []func() function.Function 
 		func() function.Function { return &evalFunction{engine: p.engine} },
 		func() function.Function { return &manifestsFunction{} },
 		func() function.Function { return &deepMergeFunction{} },
+		func() function.Function { return &toYAMLFunction{} },
 	}
 }

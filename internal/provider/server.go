@@ -186,16 +186,13 @@ func functionTable(ctx context.Context, p *celyamlProvider) map[string]serverFun
 	for _, newFunction := range p.Functions(ctx) {
 		fn := newFunction()
 		c, ok := fn.(caller)
-		if !ok {
+		if !ok || !answeredDirectly(ctx, fn) {
 			continue
 		}
 		var meta function.MetadataResponse
 		fn.Metadata(ctx, function.MetadataRequest{}, &meta)
 		var def function.DefinitionResponse
 		fn.Definition(ctx, function.DefinitionRequest{}, &def)
-		if def.Diagnostics.HasError() || def.Definition.VariadicParameter != nil {
-			continue
-		}
 		params := make([]tftypes.Type, len(def.Definition.Parameters))
 		for i, p := range def.Definition.Parameters {
 			params[i] = p.GetType().TerraformType(ctx)
@@ -203,6 +200,19 @@ func functionTable(ctx context.Context, p *celyamlProvider) map[string]serverFun
 		table[meta.Name] = serverFunction{f: c, params: params}
 	}
 	return table
+}
+
+// answeredDirectly reports whether CallFunction answers fn itself: a caller
+// of fixed arity whose definition builds. Every other function (variadic,
+// or with a body written for the framework) goes to the framework, which
+// applies its whole definition.
+func answeredDirectly(ctx context.Context, fn function.Function) bool {
+	if _, ok := fn.(caller); !ok {
+		return false
+	}
+	var def function.DefinitionResponse
+	fn.Definition(ctx, function.DefinitionRequest{}, &def)
+	return !def.Diagnostics.HasError() && def.Definition.VariadicParameter == nil
 }
 
 // runCall is the framework's Run for a caller: it reads the arguments as
