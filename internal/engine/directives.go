@@ -33,6 +33,9 @@ type directive struct {
 	needs string
 	// missing is the error when needs is absent.
 	missing string
+	// body marks a directive whose value is a body ($then, $else, $do):
+	// one written with no value at all is an error (reference §2).
+	body bool
 	// prelude compiles a prelude directive into m.
 	prelude func(c *compiler, m *mapNode, d dirSet, p kvPair, path string) *compileError
 	// produce compiles a producer. path is the mapping's path.
@@ -72,14 +75,14 @@ func init() {
 			produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
 				return c.ifDir(p.k, p.v, d["$then"], d["$else"], joinPath(path, "$if"))
 			}},
-		{name: "$then", kind: dirPartner, needs: "$if"},
-		{name: "$else", kind: dirPartner, needs: "$if"},
+		{name: "$then", kind: dirPartner, needs: "$if", body: true},
+		{name: "$else", kind: dirPartner, needs: "$if", body: true},
 		{name: "$for", kind: dirProducer, needs: "$do",
 			missing: "$for without $do: write the body to render for each element under $do",
 			produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
 				return c.forDir(p.k, p.v, d["$do"], joinPath(path, "$for"))
 			}},
-		{name: "$do", kind: dirPartner, needs: "$for"},
+		{name: "$do", kind: dirPartner, needs: "$for", body: true},
 		{name: "$eval", kind: dirProducer,
 			produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
 				return compileEval(p.k, p.v, joinPath(path, "$eval"))

@@ -90,6 +90,9 @@ func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
 	if err := checkPartners(keys, path); err != nil {
 		return nil, err
 	}
+	if err := checkBodies(keys, path); err != nil {
+		return nil, err
+	}
 	m := &mapNode{n: n, path: path, slip: partnerSlip(keys)}
 	prodIndex, err := c.directives(m, keys.dirs, path)
 	if err != nil {
@@ -189,6 +192,24 @@ func checkPartners(keys mappingKeys, path string) *compileError {
 				msg += "; the key " + d.needs[1:] + " here has no $: write " + d.needs
 			}
 			return cerr(p.k, joinPath(path, d.name), msg)
+		}
+	}
+	return nil
+}
+
+// checkBodies fails on a $then, $else or $do written with no value at
+// all: `$then:` followed by a line that is not indented under it, which
+// YAML reads as an empty value and the lines below as keys of the mapping
+// itself. An explicit `$then: null` is allowed.
+func checkBodies(keys mappingKeys, path string) *compileError {
+	for i := range directiveTable {
+		d := &directiveTable[i]
+		p, ok := keys.dirs[d.name]
+		if !ok || !d.body {
+			continue
+		}
+		if v := p.v; v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" && v.Value == "" && v.Style&yaml.TaggedStyle == 0 {
+			return cerr(p.k, joinPath(path, d.name), d.name+" has no value: the lines meant as its body are probably not indented under it; indent them, or write "+d.name+": null for nothing")
 		}
 	}
 	return nil
