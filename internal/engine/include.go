@@ -191,11 +191,25 @@ func (d *includeDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, erro
 	if o.unknown {
 		return Unknown{}, true, nil
 	}
-	if len(o.file.docs) != 1 {
-		return nil, false, r.errAt(fr, d.key, d.path, "included file "+quote(o.frame.file)+" holds "+itoa(len(o.file.docs))+
+	docs, inner := o.file.docs, o.scope
+	for len(docs) > 1 {
+		next, pre, err := r.preamble(docs[0], inner, o.frame)
+		if errors.Is(err, errUnknownShape) {
+			return Unknown{}, true, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if !pre {
+			break
+		}
+		docs, inner = docs[1:], next
+	}
+	if len(docs) != 1 {
+		return nil, false, r.errAt(fr, d.key, d.path, "included file "+quote(o.frame.file)+" holds "+itoa(len(docs))+
 			" documents; here, in value position, it must hold exactly one (several documents splice only into a sequence or a stream)")
 	}
-	return r.value(o.file.docs[0], o.scope, o.frame)
+	return r.value(docs[0], inner, o.frame)
 }
 
 func (d *includeDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
@@ -206,9 +220,18 @@ func (d *includeDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst 
 	if o.unknown {
 		return dst, errUnknownShape
 	}
+	sc = o.scope
 	for _, doc := range o.file.docs {
+		next, pre, err := r.preamble(doc, sc, o.frame)
+		if err != nil {
+			return dst, err
+		}
+		if pre {
+			sc = next // for the later documents of the included file only
+			continue
+		}
 		n := len(dst)
-		if dst, err = r.multi(doc, o.scope, o.frame, pos, dst); err != nil {
+		if dst, err = r.multi(doc, sc, o.frame, pos, dst); err != nil {
 			return dst, err
 		}
 		if pos == posItem {

@@ -150,6 +150,17 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 	var at []Pos
 	for _, d := range f.docs {
 		var err error
+		next, pre, err := r.preamble(d, sc, fr)
+		if errors.Is(err, errUnknownShape) {
+			return []Value{UnknownStream}, nil, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if pre {
+			sc = next
+			continue
+		}
 		n := len(docs)
 		docs, err = r.multi(d, sc, fr, posStream, docs)
 		if errors.Is(err, errUnknownShape) {
@@ -173,6 +184,27 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 		}
 	}
 	return out, kept, nil
+}
+
+// preamble runs document d when it is a preamble (reference §1): a root
+// mapping with only $schema, $let and $assert, and at least $let. It gives
+// no document; its bindings, $schema defaults included, are the scope of
+// the later documents of the same file. pre reports a preamble; an $assert
+// that cannot be decided yet gives errUnknownShape, since whether the
+// later documents render is not known.
+func (r *renderer) preamble(d tnode, sc *scope, fr *frame) (next *scope, pre bool, err error) {
+	m, ok := d.(*mapNode)
+	if !ok || len(m.prods) > 0 || m.nRegular > 0 || len(m.lets) == 0 {
+		return sc, false, nil
+	}
+	next, unknown, err := r.prelude(m, sc, fr)
+	if err != nil {
+		return nil, true, err
+	}
+	if unknown {
+		return nil, true, errUnknownShape
+	}
+	return next, true, nil
 }
 
 // docOrigin is the position of what produced the documents of root d:
