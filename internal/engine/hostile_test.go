@@ -274,6 +274,12 @@ func generateTemplate(spec string) ([]byte, error) {
 			fmt.Fprintf(&b, "key%08d: some ordinary value that pads the line\n", i)
 		}
 		return b.Bytes(), nil
+	case "preambles": // n preambles, each followed by a document that reads a root variable
+		var b bytes.Buffer
+		for range n {
+			b.WriteString("$let: {a: \"x\"}\n---\nv: {$eval: \"${{ x }}\"}\n---\n")
+		}
+		return b.Bytes(), nil
 	case "invalid-utf8":
 		return []byte("name: web\nlabel: \"bad \xff\xfe bytes\"\n"), nil
 	case "nul-byte":

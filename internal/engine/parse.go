@@ -23,6 +23,10 @@ type compiledFile struct {
 	err     *compileError
 	depth   int        // deepest nesting of mappings and sequences
 	deepest *yaml.Node // a node at that depth
+	// preambles are the roots of the file's preamble documents, in order:
+	// each nests the documents after it one level deeper (reference §1),
+	// so they count against MaxDepth too.
+	preambles []*yaml.Node
 }
 
 // fileCache maps template text to its compiled form.
@@ -83,6 +87,9 @@ func compileFile(text []byte) *compiledFile {
 			return f
 		}
 		f.docs = append(f.docs, t)
+		if isPreamble(t) {
+			f.preambles = append(f.preambles, t.(*mapNode).n) //nolint:forcetypeassert // isPreamble checked it
+		}
 	}
 	return f
 }

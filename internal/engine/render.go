@@ -193,11 +193,10 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 // that cannot be decided yet gives errUnknownShape, since whether the
 // later documents render is not known.
 func (r *renderer) preamble(d tnode, sc *scope, fr *frame) (next *scope, pre bool, err error) {
-	m, ok := d.(*mapNode)
-	if !ok || len(m.prods) > 0 || m.nRegular > 0 || len(m.lets) == 0 {
+	if !isPreamble(d) {
 		return sc, false, nil
 	}
-	next, unknown, err := r.prelude(m, sc, fr)
+	next, unknown, err := r.prelude(d.(*mapNode), sc, fr) //nolint:forcetypeassert // isPreamble checked it
 	if err != nil {
 		return nil, true, err
 	}
@@ -205,6 +204,13 @@ func (r *renderer) preamble(d tnode, sc *scope, fr *frame) (next *scope, pre boo
 		return nil, true, errUnknownShape
 	}
 	return next, true, nil
+}
+
+// isPreamble reports whether document root t is a preamble: a mapping with
+// only $schema, $let and $assert, and at least $let.
+func isPreamble(t tnode) bool {
+	m, ok := t.(*mapNode)
+	return ok && len(m.prods) == 0 && m.nRegular == 0 && len(m.lets) > 0
 }
 
 // docOrigin is the position of what produced the documents of root d:
@@ -360,10 +366,19 @@ func (r *renderer) count(fr *frame, n *yaml.Node, path string, nodes, bytes int)
 
 // checkDepth enforces MaxDepth on a compiled file.
 func (r *renderer) checkDepth(f *compiledFile, fr *frame) error {
-	if f.depth <= r.e.opts.MaxDepth {
-		return nil
+	limit := r.e.opts.MaxDepth
+	if f.depth > limit {
+		return r.limitErr(fr, f.deepest, "", "MaxDepth", "the template nests deeper than MaxDepth ("+itoa(limit)+" levels of mappings and sequences)")
 	}
-	return r.limitErr(fr, f.deepest, "", "MaxDepth", "the template nests deeper than MaxDepth ("+itoa(r.e.opts.MaxDepth)+" levels of mappings and sequences)")
+	if n := len(f.preambles); n > 0 && f.depth+n > limit {
+		// Each preamble nests the later documents one level deeper, and a
+		// lookup walks every level: unbounded, they would make a render
+		// quadratic in the file's size.
+		at := f.preambles[min(n-1, limit-f.depth)]
+		return r.limitErr(fr, at, "", "MaxDepth", "the template has "+itoa(n)+" preambles, each nesting the documents after it one level deeper, which with "+
+			itoa(f.depth)+" levels of mappings and sequences is deeper than MaxDepth ("+itoa(limit)+"); put their $let entries into fewer preambles")
+	}
+	return nil
 }
 
 // tick is called once per loop iteration: it notices cancellation.
