@@ -909,12 +909,12 @@ func deepMergeFn(base, over ref.Val) ref.Val {
 	if _, unknown := out.(value.Unknown); unknown {
 		return celUnknown
 	}
-	return ToCEL(sortedKeys(out))
+	return ToCEL(withSortedKeys(out))
 }
 
-// sortedKeys rebuilds v, a value that merge.Patch made and nothing else
+// withSortedKeys rebuilds v, a value that merge.Patch made and nothing else
 // holds, with every mapping's keys in sorted order.
-func sortedKeys(v value.Value) value.Value {
+func withSortedKeys(v value.Value) value.Value {
 	switch x := v.(type) {
 	case *value.Map:
 		keys := x.Keys()
@@ -926,12 +926,12 @@ func sortedKeys(v value.Value) value.Value {
 				i = order[n]
 			}
 			k, e := x.At(i)
-			out.Set(k, sortedKeys(e))
+			out.Set(k, withSortedKeys(e))
 		}
 		return out
 	case []value.Value:
 		for i, e := range x {
-			x[i] = sortedKeys(e)
+			x[i] = withSortedKeys(e)
 		}
 	}
 	return v

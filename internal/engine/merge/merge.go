@@ -19,7 +19,7 @@ import "github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 func Patch(base, over value.Value) value.Value {
 	o, ok := over.(*value.Map)
 	if !ok {
-		return Copy(over)
+		return value.Copy(over)
 	}
 	if _, unknown := base.(value.Unknown); unknown {
 		return value.Unknown{}
@@ -31,7 +31,7 @@ func Patch(base, over value.Value) value.Value {
 		ov, patched := o.Get(k)
 		switch {
 		case !patched:
-			out.Set(k, Copy(bv))
+			out.Set(k, value.Copy(bv))
 		case ov != nil:
 			out.Set(k, Patch(bv, ov))
 		}
@@ -44,25 +44,4 @@ func Patch(base, over value.Value) value.Value {
 		out.Set(k, Patch(nil, ov))
 	}
 	return out
-}
-
-// Copy returns v with every mapping and sequence in it copied, so that the
-// copy shares no mutable state with v.
-func Copy(v value.Value) value.Value {
-	switch x := v.(type) {
-	case *value.Map:
-		out := value.NewMap(x.Len())
-		for i := 0; i < x.Len(); i++ {
-			k, e := x.At(i)
-			out.Set(k, Copy(e))
-		}
-		return out
-	case []value.Value:
-		out := make([]value.Value, len(x))
-		for i, e := range x {
-			out[i] = Copy(e)
-		}
-		return out
-	}
-	return v
 }

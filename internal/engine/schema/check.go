@@ -36,7 +36,7 @@ func (s *Set) Check(lookup func(name string) (value.Value, bool)) (defaults []Bi
 		v, ok := lookup(sv.name)
 		if !ok || (v == nil && sv.hasDef) {
 			if sv.hasDef {
-				defaults = append(defaults, Binding{Name: sv.name, Value: copyValue(sv.def)})
+				defaults = append(defaults, Binding{Name: sv.name, Value: value.Copy(sv.def)})
 			} else {
 				all = append(all, failure{name: sv.name, msg: "required variable is missing"})
 			}
@@ -232,25 +232,4 @@ func findNaN(v value.Value, path []pathSeg) []pathSeg {
 		}
 	}
 	return nil
-}
-
-// copyValue deep-copies maps and lists, so a bound default never shares
-// storage with the cached schema.
-func copyValue(v value.Value) value.Value {
-	switch x := v.(type) {
-	case *value.Map:
-		m := value.NewMap(x.Len())
-		for i := 0; i < x.Len(); i++ {
-			k, val := x.At(i)
-			m.Set(k, copyValue(val))
-		}
-		return m
-	case []value.Value:
-		l := make([]value.Value, len(x))
-		for i, item := range x {
-			l[i] = copyValue(item)
-		}
-		return l
-	}
-	return v
 }

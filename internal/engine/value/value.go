@@ -184,3 +184,25 @@ var UnknownStream Value = unknownStream{}
 func IsUnknownStream(docs []Value) bool {
 	return len(docs) == 1 && docs[0] == UnknownStream
 }
+
+// Copy returns v with every mapping and sequence in it copied, so that the
+// copy shares no mutable state with v: a schema default bound in a scope,
+// or a merge result, stays as it is when the original changes.
+func Copy(v Value) Value {
+	switch x := v.(type) {
+	case *Map:
+		out := NewMap(x.Len())
+		for i := 0; i < x.Len(); i++ {
+			k, e := x.At(i)
+			out.Set(k, Copy(e))
+		}
+		return out
+	case []Value:
+		out := make([]Value, len(x))
+		for i, e := range x {
+			out[i] = Copy(e)
+		}
+		return out
+	}
+	return v
+}
