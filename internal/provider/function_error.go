@@ -1,9 +1,11 @@
 package provider
 
 import (
-	"strings"
+	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 // Terraform prints a function's error as `Call to function "…" failed:
@@ -21,14 +23,15 @@ const pictureEnd = "\n  ^ marks where the expression fails"
 const pictureEndNoCaret = "\n  the expression above fails"
 
 // funcErrorText is err's text, closed so that nothing Terraform appends
-// lands in the caret picture.
+// lands in the caret picture: an engine error that shows its expression,
+// and no include chain after it, ends in that picture.
 func funcErrorText(err error) string {
 	text := err.Error()
-	last := text[strings.LastIndexByte(text, '\n')+1:]
-	if !strings.HasPrefix(last, "  | ") {
+	var e *engine.Error
+	if !errors.As(err, &e) || e.Expr == "" || len(e.Chain) > 0 {
 		return text
 	}
-	if strings.HasSuffix(last, "^") && strings.Trim(last[len("  | "):], ".^") == "" {
+	if e.Offset >= 0 && e.Offset <= len(e.Expr) {
 		return text + pictureEnd
 	}
 	return text + pictureEndNoCaret
