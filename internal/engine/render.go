@@ -84,7 +84,7 @@ func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[strin
 	out := make([]Document, len(docs))
 	for i, d := range docs {
 		out[i] = Document{Value: d}
-		if i < len(origins) {
+		if origins != nil { // nil for the unknown stream
 			out[i].Origin = origins[i]
 		}
 	}
@@ -149,7 +149,6 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 	docs := make([]Value, 0, len(f.docs))
 	var at []Pos
 	for _, d := range f.docs {
-		var err error
 		next, pre, err := r.preamble(d, sc, fr)
 		if errors.Is(err, errUnknownShape) {
 			return []Value{UnknownStream}, nil, nil
