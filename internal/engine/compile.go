@@ -84,12 +84,23 @@ type compileError struct {
 }
 
 type compiler struct {
-	aliases map[*yaml.Node]tnode
+	aliases map[aliasKey]tnode
 	active  map[*yaml.Node]bool
+	// patch is set while compiling an overlay's patch, where a sequence
+	// of list edits edits the document (reference §8).
+	patch bool
+	edits int // edit lists compiled so far
+}
+
+// aliasKey is an anchored node as compiled in one context: in an overlay's
+// patch, the same node may compile to a list edit.
+type aliasKey struct {
+	n     *yaml.Node
+	patch bool
 }
 
 func newCompiler() *compiler {
-	return &compiler{aliases: map[*yaml.Node]tnode{}, active: map[*yaml.Node]bool{}}
+	return &compiler{aliases: map[aliasKey]tnode{}, active: map[*yaml.Node]bool{}}
 }
 
 func cerr(n *yaml.Node, path, msg string) *compileError {
@@ -106,6 +117,14 @@ func (c *compiler) document(doc *yaml.Node) (tnode, *compileError) {
 	}
 	if len(doc.Content) == 0 {
 		return &constNode{n: doc, v: nil, nodes: 1}, nil
+	}
+	if root := deref(doc.Content[0]); isOverlayRoot(root) {
+		keys, err := readKeys(root, "", atOverlayRoot)
+		if err != nil {
+			return nil, err
+		}
+		d, _ := lookupDirective("$overlay")
+		return d.overlay(c, root, keys)
 	}
 	return c.node(doc.Content[0], "")
 }
@@ -138,7 +157,7 @@ func (c *compiler) node(n *yaml.Node, path string) (tnode, *compileError) {
 		if n.Alias == nil {
 			return nil, cerr(n, path, "alias to an unknown anchor")
 		}
-		if t, ok := c.aliases[n.Alias]; ok {
+		if t, ok := c.aliases[aliasKey{n.Alias, c.patch}]; ok {
 			return t, nil
 		}
 		if c.active[n.Alias] {
@@ -150,7 +169,7 @@ func (c *compiler) node(n *yaml.Node, path string) (tnode, *compileError) {
 		if err != nil {
 			return nil, err
 		}
-		c.aliases[n.Alias] = t
+		c.aliases[aliasKey{n.Alias, c.patch}] = t
 		return t, nil
 	case yaml.ScalarNode:
 		v, err := yamlnode.Scalar(n)
@@ -173,6 +192,15 @@ func (c *compiler) node(n *yaml.Node, path string) (tnode, *compileError) {
 }
 
 func (c *compiler) sequence(n *yaml.Node, path string) (tnode, *compileError) {
+	if c.patch {
+		if t, err := c.editList(n, path); t != nil || err != nil {
+			return t, err
+		}
+		// A sequence that is not an edit list replaces the document's:
+		// its items are plain templates.
+		c.patch = false
+		defer func() { c.patch = true }()
+	}
 	elems := make([]tnode, len(n.Content))
 	consts := make([]*constNode, 0, len(n.Content))
 	for i, e := range n.Content {

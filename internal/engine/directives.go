@@ -19,9 +19,24 @@ const (
 	// producer directives ($if, $for, $eval, $key, $include) produce
 	// content: one producer alone replaces its mapping, several merge.
 	dirProducer
-	// partner directives ($then, $else, $do, $value, $with, $msg) belong to
-	// another directive of the same mapping and mean nothing alone.
+	// partner directives ($then, $else, $do, $value, $with, $msg,
+	// $expects) belong to another directive of the same mapping and mean
+	// nothing alone.
 	dirPartner
+	// the overlay directive ($overlay) makes its document an overlay
+	// (reference §8); it stands only at a document root.
+	dirOverlay
+	// list edits ($match, $remove, $append) are the items of a sequence in
+	// an overlay's patch that edit the target sequence (reference §8).
+	dirEdit
+)
+
+// dirPlace is a set of places where a directive may stand; 0 is anywhere.
+type dirPlace uint8
+
+const (
+	atOverlayRoot dirPlace = 1 << iota // the root mapping of an overlay
+	atEditItem                         // an item of an edit list
 )
 
 // directive describes one directive.
@@ -33,6 +48,10 @@ type directive struct {
 	needs string
 	// missing is the error when needs is absent.
 	missing string
+	// patchable marks a producer whose bodies, in an overlay's patch, are
+	// part of the patch: an edit list there edits the document ($then,
+	// $else, $value). Other directives' values are plain templates.
+	patchable bool
 	// body marks a directive whose value is a body ($then, $else, $do):
 	// one written with no value at all is an error (reference §2).
 	body bool
@@ -40,6 +59,15 @@ type directive struct {
 	prelude func(c *compiler, m *mapNode, d dirSet, p kvPair, path string) *compileError
 	// produce compiles a producer. path is the mapping's path.
 	produce func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError)
+	// only limits where the directive may stand (0: anywhere), and
+	// misplaced is the error elsewhere.
+	only      dirPlace
+	misplaced string
+	// overlay compiles an overlay document from its root mapping n.
+	overlay func(c *compiler, n *yaml.Node, keys mappingKeys) (tnode, *compileError)
+	// edit compiles a list edit item; rest is the item without its
+	// directive and $expects.
+	edit func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError)
 }
 
 // directiveTable lists the directives in evaluation order: preludes, then
@@ -70,7 +98,7 @@ func init() {
 				return err
 			}},
 		{name: "$msg", kind: dirPartner, needs: "$assert"},
-		{name: "$if", kind: dirProducer, needs: "$then",
+		{name: "$if", kind: dirProducer, needs: "$then", patchable: true,
 			missing: "$if without $then: write the value to use when the condition is true under $then",
 			produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
 				return c.ifDir(p.k, p.v, d["$then"], d["$else"], joinPath(path, "$if"))
@@ -87,7 +115,7 @@ func init() {
 			produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
 				return compileEval(p.k, p.v, joinPath(path, "$eval"))
 			}},
-		{name: "$key", kind: dirProducer, needs: "$value",
+		{name: "$key", kind: dirProducer, needs: "$value", patchable: true,
 			missing: "$key without $value: $key and $value make one entry together",
 			produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
 				return c.kvDir(p.k, p.v, d.value("$value"), path)
@@ -99,6 +127,23 @@ func init() {
 				return c.includeDir(p.k, p.v, d.value("$with"), joinPath(path, "$include"))
 			}},
 		{name: "$with", kind: dirPartner, needs: "$include"},
+		{name: "$overlay", kind: dirOverlay, only: atOverlayRoot,
+			misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
+			overlay:   func(c *compiler, n *yaml.Node, keys mappingKeys) (tnode, *compileError) { return c.overlay(n, keys) }},
+		{name: "$expects", kind: dirPartner, only: atOverlayRoot | atEditItem,
+			misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"},
+		{name: "$match", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$match"),
+			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+				return c.matchEdit(d, p, rest, path)
+			}},
+		{name: "$remove", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$remove"),
+			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+				return c.removeEdit(d, p, rest, path)
+			}},
+		{name: "$append", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$append"), body: true,
+			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+				return c.appendEdit(d, p, rest, path)
+			}},
 	}
 	for _, d := range directiveTable {
 		directiveNames = append(directiveNames, d.name)
@@ -113,6 +158,11 @@ func lookupDirective(name string) (*directive, bool) {
 		}
 	}
 	return nil, false
+}
+
+// editMisplaced is the error for list edit d outside an edit list.
+func editMisplaced(d string) string {
+	return "unknown directive " + d + ": " + d + " is a list edit, a directive only in an item of a sequence in an overlay's patch; to output a key " + d + " as data, write $" + d
 }
 
 // missingMsg is the error for directive d standing without d.needs.

@@ -34,6 +34,9 @@ type Error struct {
 	Chain []Pos
 	// Limit names the limit that was hit (e.g. "MaxIncludeDepth"), if any.
 	Limit string
+	// Editing names the document an overlay was editing (reference §8):
+	// "document 3 (apps/Deployment/_/web)", or "".
+	Editing string
 }
 
 func (e *Error) Error() string {
@@ -47,6 +50,10 @@ func (e *Error) Error() string {
 	b.WriteString(e.Msg)
 	if e.Expr != "" {
 		writeCaret(&b, e.Expr, e.Offset)
+	}
+	if e.Editing != "" {
+		b.WriteString("\n  while editing ")
+		b.WriteString(e.Editing)
 	}
 	for _, c := range e.Chain {
 		b.WriteString("\n  included from ")

@@ -80,7 +80,7 @@ type mappingKeys struct {
 }
 
 func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
-	keys, err := readKeys(n, path)
+	keys, err := readKeys(n, path, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -106,8 +106,9 @@ func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
 
 // readKeys reads the keys of mapping n: each is a regular key, a $$key
 // written out with one $ less, or a directive of the table. A key written
-// twice or an unknown directive is an error.
-func readKeys(n *yaml.Node, path string) (mappingKeys, *compileError) {
+// twice, an unknown directive, or one that cannot stand in this place (at
+// is where n stands) is an error.
+func readKeys(n *yaml.Node, path string, at dirPlace) (mappingKeys, *compileError) {
 	keys := mappingKeys{dirs: dirSet{}}
 	seen := make(map[string]*yaml.Node, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -126,8 +127,12 @@ func readKeys(n *yaml.Node, path string) (mappingKeys, *compileError) {
 			p.key = key[1:]
 			keys.regular = append(keys.regular, p)
 		case isDirectiveLike(key):
-			if _, ok := lookupDirective(key); !ok {
+			d, ok := lookupDirective(key)
+			if !ok {
 				return keys, cerr(k, joinPath(path, key), unknownDirectiveMsg(key))
+			}
+			if d.only != 0 && d.only&at == 0 {
+				return keys, cerr(k, joinPath(path, key), d.misplaced)
 			}
 			p.dir = true
 			keys.dirs[key] = p
@@ -248,21 +253,31 @@ func (c *compiler) directives(m *mapNode, dirs dirSet, path string) (map[string]
 		if !ok {
 			continue
 		}
-		switch d.kind {
-		case dirPrelude:
-			if err := d.prelude(c, m, dirs, p, path); err != nil {
-				return nil, err
-			}
-		case dirProducer:
-			prod, err := d.produce(c, dirs, p, path)
-			if err != nil {
-				return nil, err
-			}
-			prodIndex[d.name] = len(m.prods)
-			m.prods = append(m.prods, prod)
+		if err := c.directive(m, d, dirs, p, path, prodIndex); err != nil {
+			return nil, err
 		}
 	}
 	return prodIndex, nil
+}
+
+// directive compiles one prelude or producer into m. Only a patchable
+// producer's bodies stay part of an overlay's patch.
+func (c *compiler) directive(m *mapNode, d *directive, dirs dirSet, p kvPair, path string, prodIndex map[string]int) *compileError {
+	inPatch := c.patch
+	c.patch = inPatch && d.patchable
+	defer func() { c.patch = inPatch }()
+	switch d.kind {
+	case dirPrelude:
+		return d.prelude(c, m, dirs, p, path)
+	case dirProducer:
+		prod, err := d.produce(c, dirs, p, path)
+		if err != nil {
+			return err
+		}
+		prodIndex[d.name] = len(m.prods)
+		m.prods = append(m.prods, prod)
+	}
+	return nil
 }
 
 // entries lays out the mapping in template order: each regular key, and

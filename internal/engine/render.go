@@ -47,6 +47,10 @@ type renderer struct {
 	bytes  int
 	files  map[string]*compiledFile // read and parsed at most once per render
 	steps  int
+	// overlays are the overlays reached in the stream, in order; they
+	// apply once every document is rendered (reference §8).
+	overlays []pendingOverlay
+	docCount int // documents the overlays edit
 }
 
 func (e *Engine) newRenderer(ctx context.Context) *renderer {
@@ -182,6 +186,13 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 			}
 		}
 	}
+	if len(r.overlays) > 0 {
+		r.docCount = len(out)
+		var err error
+		if out, err = r.applyOverlays(out); err != nil {
+			return nil, nil, err
+		}
+	}
 	return out, kept, nil
 }
 
@@ -303,14 +314,25 @@ func (r *renderer) value(t tnode, sc *scope, fr *frame) (Value, bool, error) {
 		return out, true, nil
 	case *mapNode:
 		return r.mapValue(t, sc, fr)
+	case *editSeq:
+		return &listEdit{seq: t, r: r, sc: sc, fr: fr}, true, nil
+	case *overlayNode:
+		return nil, false, t.misplaced(r, fr)
 	}
 	return nil, false, nil
 }
 
 // multi renders t in item or stream position, appending what it gives.
 func (r *renderer) multi(t tnode, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
-	if m, ok := t.(*mapNode); ok {
-		return r.mapMulti(m, sc, fr, pos, dst)
+	switch t := t.(type) {
+	case *mapNode:
+		return r.mapMulti(t, sc, fr, pos, dst)
+	case *overlayNode:
+		if pos != posStream {
+			return dst, t.misplaced(r, fr)
+		}
+		r.overlays = append(r.overlays, pendingOverlay{o: t, sc: sc, fr: fr})
+		return dst, nil
 	}
 	v, ok, err := r.value(t, sc, fr)
 	return appendIf(dst, v, ok, err)
@@ -380,12 +402,19 @@ func (r *renderer) checkDepth(f *compiledFile, fr *frame) error {
 	return nil
 }
 
-// tick is called once per loop iteration: it notices cancellation.
+// tick is called once per $for iteration: it counts iterations against
+// MaxIterations and notices cancellation.
 func (r *renderer) tick(fr *frame, n *yaml.Node, path string) error {
-	r.steps++
-	if r.steps > r.e.opts.MaxIterations {
+	if r.steps+1 > r.e.opts.MaxIterations {
 		return r.limitErr(fr, n, path, "MaxIterations", "the render runs more than MaxIterations ("+itoa(r.e.opts.MaxIterations)+") $for iterations")
 	}
+	return r.pulse(fr, n, path)
+}
+
+// pulse is called once per step of any loop (a $for iteration, an overlay
+// or list edit tried on one target): it notices cancellation.
+func (r *renderer) pulse(fr *frame, n *yaml.Node, path string) error {
+	r.steps++
 	if r.steps&63 == 0 {
 		if err := r.ctx.Err(); err != nil {
 			return r.errAt(fr, n, path, "rendering cancelled: "+err.Error())
@@ -602,6 +631,8 @@ func valueKind(v Value) string {
 		return "a list"
 	case Unknown:
 		return "an unknown value"
+	case *listEdit:
+		return "list edits"
 	}
 	return "a value"
 }

@@ -103,8 +103,11 @@ func (p *Program) failure(act interpreter.Activation, r runResult) (ref.Val, *Er
 	switch {
 	case celErr != nil:
 		id = celErr.NodeID()
-		off = p.offsetOf(id)
 		msg = sanitizeMsg(celErr.Error())
+		if msg == "no such key" {
+			id = p.firstMissing(act, id)
+		}
+		off = p.offsetOf(id)
 	case r.err != nil:
 		msg = sanitizeMsg(r.err.Error())
 	}

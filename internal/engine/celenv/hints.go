@@ -86,6 +86,28 @@ func (p *Program) missingKeyHint(act interpreter.Activation, id int64) string {
 	return named + "; test for it with '" + key + "' in " + on + ", or give a default with " + on + "[?'" + key + "'].orValue(…)"
 }
 
+// firstMissing is the lookup that failed first in a chain of them: CEL
+// reports `a.b.c` as failing at `.c` when `a` has no key b, as it resolves
+// the chain as one attribute.
+func (p *Program) firstMissing(act interpreter.Activation, id int64) int64 {
+	for range 64 {
+		node := p.node(id)
+		if node == nil || node.Kind() != celast.SelectKind || node.AsSelect().IsTestOnly() {
+			return id
+		}
+		operand := node.AsSelect().Operand()
+		on, qualified := qualifiedName(operand)
+		if !qualified || operand.Kind() != celast.SelectKind || p.bindsLocally(strings.SplitN(on, ".", 2)[0]) {
+			return id
+		}
+		if resolveQualified(act, on) != nil {
+			return id // the operand is there: the last lookup failed
+		}
+		id = operand.ID()
+	}
+	return id
+}
+
 // node finds the expression node with the given id.
 func (p *Program) node(id int64) celast.Expr {
 	var node celast.Expr

@@ -2,6 +2,15 @@ package merge
 
 import "github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 
+// Edit is a value in an over that edits the value it lands on instead of
+// replacing it: an overlay's list edits (reference §8). Only Onto applies
+// edits; they come from templates, never from CEL, Terraform or files.
+type Edit interface {
+	// Edit returns the edited value; base is nil when the key is absent.
+	// It must not change base.
+	Edit(base value.Value) (value.Value, error)
+}
+
 // Patch merges over onto base by the merge rule and returns the result:
 //
 //   - if over is a mapping, it is merged key by key onto base (onto an
@@ -17,12 +26,30 @@ import "github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 // known. The result shares no mapping or sequence with base or over, so
 // either may be changed afterwards without changing it.
 func Patch(base, over value.Value) value.Value {
+	// Without edits, the rule cannot fail.
+	v, _ := onto(base, over, false)
+	return value.Copy(v)
+}
+
+// Onto merges over onto base by the same rule as Patch, for overlays: an
+// Edit in over edits the value it lands on, and what over leaves alone is
+// shared with base, not copied. Neither base nor over is changed, so the
+// result is as immutable as they are. Its error is an Edit's.
+func Onto(base, over value.Value) (value.Value, error) {
+	return onto(base, over, true)
+}
+
+// onto is the merge rule itself, the one place it is written.
+func onto(base, over value.Value, edits bool) (value.Value, error) {
+	if e, ok := over.(Edit); ok && edits {
+		return e.Edit(base)
+	}
 	o, ok := over.(*value.Map)
 	if !ok {
-		return value.Copy(over)
+		return over, nil
 	}
 	if _, unknown := base.(value.Unknown); unknown {
-		return value.Unknown{}
+		return value.Unknown{}, nil
 	}
 	b, _ := base.(*value.Map) // nil when base is no mapping: merge onto {}
 	out := value.NewMap(b.Len() + o.Len())
@@ -31,9 +58,13 @@ func Patch(base, over value.Value) value.Value {
 		ov, patched := o.Get(k)
 		switch {
 		case !patched:
-			out.Set(k, value.Copy(bv))
+			out.Set(k, bv)
 		case ov != nil:
-			out.Set(k, Patch(bv, ov))
+			v, err := onto(bv, ov, edits)
+			if err != nil {
+				return nil, err
+			}
+			out.Set(k, v)
 		}
 	}
 	for i := 0; i < o.Len(); i++ {
@@ -41,7 +72,11 @@ func Patch(base, over value.Value) value.Value {
 		if ov == nil || b.Has(k) {
 			continue
 		}
-		out.Set(k, Patch(nil, ov))
+		v, err := onto(nil, ov, edits)
+		if err != nil {
+			return nil, err
+		}
+		out.Set(k, v)
 	}
-	return out
+	return out, nil
 }

@@ -1,0 +1,248 @@
+package engine
+
+import (
+	"strconv"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"go.yaml.in/yaml/v3"
+)
+
+// List edits ($match, $remove, $append) are the items of a sequence in an
+// overlay's patch that edit the document's sequence instead of replacing it
+// (reference §8). They run in order, each on the result of the one before.
+// `item` is bound to the target item in a $match or $remove and in the
+// keys beside $match.
+
+// editDirs are the list edit directives.
+var editDirs = []string{"$match", "$remove", "$append"}
+
+// editSeq is a sequence of list edits.
+type editSeq struct {
+	n    *yaml.Node
+	path string
+	ops  []*editOp
+}
+
+// editOp is one list edit.
+type editOp struct {
+	dir    string // "$match", "$remove" or "$append"
+	key    *yaml.Node
+	guard  guarded     // $match and $remove
+	expect expectation // $match and $remove
+	value  tnode       // $append
+	path   string
+}
+
+// editDir gives the list edit directive of mapping n, or "".
+func editDir(n *yaml.Node) string {
+	n = deref(n)
+	if n.Kind != yaml.MappingNode {
+		return ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := deref(n.Content[i])
+		for _, d := range editDirs {
+			if k.Kind == yaml.ScalarNode && k.Value == d {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
+// editList compiles sequence n as an edit list, or gives nil when no item
+// of it is a list edit. An empty sequence is a plain value.
+func (c *compiler) editList(n *yaml.Node, path string) (tnode, *compileError) {
+	edits := 0
+	for _, it := range n.Content {
+		if editDir(it) != "" {
+			edits++
+		}
+	}
+	if edits == 0 {
+		return nil, nil
+	}
+	s := &editSeq{n: n, path: path}
+	for i, it := range n.Content {
+		ip := path + "[" + itoa(i) + "]"
+		if editDir(it) == "" {
+			return nil, cerr(it, ip, "this sequence mixes list edits ($match, $remove, $append) with plain items: in an overlay's patch a sequence either edits the document's sequence, every item a list edit, or replaces it, with no list edits")
+		}
+		op, err := c.editItem(deref(it), ip)
+		if err != nil {
+			return nil, err
+		}
+		s.ops = append(s.ops, op)
+	}
+	c.edits++
+	return s, nil
+}
+
+// editItem compiles one list edit item.
+func (c *compiler) editItem(n *yaml.Node, path string) (*editOp, *compileError) {
+	keys, err := readKeys(n, path, atEditItem)
+	if err != nil {
+		return nil, err
+	}
+	var found *directive
+	for i := range directiveTable {
+		d := &directiveTable[i]
+		p, ok := keys.dirs[d.name]
+		if !ok || d.kind != dirEdit {
+			continue
+		}
+		if found != nil {
+			return nil, cerr(p.k, joinPath(path, d.name), "one list edit per item: this item has both "+found.name+" and "+d.name+"; write them as two items")
+		}
+		found = d
+	}
+	p := keys.dirs[found.name]
+	return found.edit(c, keys.dirs, p, without(n, found.name, "$expects"), joinPath(path, found.name))
+}
+
+func (c *compiler) matchEdit(dirs dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+	op := &editOp{dir: "$match", key: p.k, path: path}
+	var err *compileError
+	if op.guard, err = c.guard(p, path, "$match"); err != nil {
+		return nil, err
+	}
+	if op.expect, err = compileExpects(dirs, path); err != nil {
+		return nil, err
+	}
+	if len(rest.Content) == 0 {
+		return op, nil // no keys beside $match: matching items stay as they are
+	}
+	if op.guard.body, err = c.node(rest, path); err != nil {
+		return nil, err
+	}
+	return op, nil
+}
+
+func (c *compiler) removeEdit(dirs dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+	if len(rest.Content) > 0 {
+		return nil, cerr(rest.Content[0], path, "a $remove item holds only $remove and $expects; to change the items it selects, use $match")
+	}
+	op := &editOp{dir: "$remove", key: p.k, path: path}
+	var err *compileError
+	if op.guard, err = c.guard(p, path, "$remove"); err != nil {
+		return nil, err
+	}
+	if op.expect, err = compileExpects(dirs, path); err != nil {
+		return nil, err
+	}
+	return op, nil
+}
+
+func (c *compiler) appendEdit(dirs dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+	if e, ok := dirs["$expects"]; ok {
+		return nil, cerr(e.k, joinPath(path, "$expects"), "$append adds one item and matches nothing, so it takes no $expects")
+	}
+	if len(rest.Content) > 0 {
+		return nil, cerr(rest.Content[0], path, "an $append item holds only $append: indent the item to add under $append")
+	}
+	op := &editOp{dir: "$append", key: p.k, path: path}
+	inPatch := c.patch
+	c.patch = false // the item added is a plain template
+	defer func() { c.patch = inPatch }()
+	var err *compileError
+	op.value, err = c.node(p.v, path)
+	return op, err
+}
+
+// listEdit is an edit list rendered in an overlay's patch, waiting for the
+// sequence it edits: merge.Onto hands it that sequence.
+type listEdit struct {
+	seq *editSeq
+	r   *renderer
+	sc  *scope
+	fr  *frame
+}
+
+var _ merge.Edit = (*listEdit)(nil)
+
+// Edit runs the edits on base, a sequence, or nil when the document has no
+// such key. A $match or $remove that cannot be decided makes the sequence
+// unknown.
+func (l *listEdit) Edit(base Value) (Value, error) {
+	var items []Value
+	switch b := base.(type) {
+	case nil:
+	case []Value:
+		items = b
+	case Unknown:
+		return Unknown{}, nil
+	default:
+		return nil, l.r.errAt(l.fr, l.seq.n, l.seq.path, "these list edits edit a sequence, but the document holds "+valueKind(b)+" here")
+	}
+	for _, op := range l.seq.ops {
+		var unknown bool
+		var err error
+		if items, unknown, err = op.apply(l.r, l.sc, l.fr, items); err != nil || unknown {
+			return Unknown{}, err
+		}
+	}
+	if items == nil {
+		items = []Value{}
+	}
+	return items, nil
+}
+
+// apply runs one edit on items and returns the new items; it never
+// changes items itself.
+func (op *editOp) apply(r *renderer, sc *scope, fr *frame, items []Value) ([]Value, bool, error) {
+	if op.dir == "$append" {
+		v, ok, err := r.value(op.value, sc, fr)
+		if err != nil || !ok {
+			return items, false, err
+		}
+		return append(items[:len(items):len(items)], v), false, nil
+	}
+	out := make([]Value, 0, len(items))
+	matched := 0
+	for _, it := range items {
+		if err := r.pulse(fr, op.key, op.path); err != nil {
+			return nil, false, err
+		}
+		inner := newScopeCap(sc, 1)
+		inner.bindValue("item", it)
+		d, patch, patched, err := op.guard.run(r, inner, fr)
+		switch {
+		case err != nil:
+			return nil, false, err
+		case d == undecided:
+			return nil, true, nil
+		case d == decidedNo:
+			out = append(out, it)
+			continue
+		}
+		matched++
+		if op.dir == "$remove" {
+			continue
+		}
+		if it, err = op.patchItem(r, fr, it, patch, patched); err != nil {
+			return nil, false, err
+		}
+		out = append(out, it)
+	}
+	if ok, _ := op.expect.holds(matched, matched); !ok {
+		at := op.key
+		if op.expect.key != nil {
+			at = op.expect.key
+		}
+		return nil, false, r.errAt(fr, at, op.path, "this "+op.dir+" expects "+op.expect.String()+" matching "+plural(op.expect.n, "item")+
+			", and "+strconv.Itoa(matched)+" of the "+strconv.Itoa(len(items))+" items matched"+expectsHint(op.expect))
+	}
+	return out, false, nil
+}
+
+// patchItem merges a $match's patch onto a matching item.
+func (op *editOp) patchItem(r *renderer, fr *frame, it, patch Value, patched bool) (Value, error) {
+	if !patched || patch == nil {
+		return it, nil
+	}
+	switch patch.(type) {
+	case *Map, Unknown:
+		return merge.Onto(it, patch)
+	}
+	return nil, r.errAt(fr, op.key, op.path, "the keys beside $match make the patch of each matching item and must give a mapping (or nothing), got "+valueKind(patch))
+}
