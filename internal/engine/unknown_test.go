@@ -71,3 +71,41 @@ func isUnknownValue(v Value) bool {
 	_, ok := v.(Unknown)
 	return ok
 }
+
+// Overlays on unknown values (reference §8): an overlay condition that
+// cannot be decided makes its document unknown, an undecidable list edit
+// makes its sequence unknown, unknown patch values make unknown leaves,
+// and an $expects is an error only once no value could meet it.
+func TestOverlay_unknownValues(t *testing.T) {
+	vars := map[string]Value{
+		"image": Unknown{},
+		"flag":  Unknown{},
+		"list":  Unknown{},
+		"svc":   mapOf("name", "cart", "port", Unknown{}),
+	}
+	cases := []struct{ name, tmpl, want string }{
+		{"undecidable condition makes the document unknown",
+			"a: 1\n---\n$overlay: flag\nx: 1\n", `?`},
+		{"unknown patch value makes an unknown leaf",
+			"kind: A\n---\n$overlay: 'true'\nimage: {$eval: '${{ image }}'}\n", `{kind:"A",image:?}`},
+		{"undecidable match makes the sequence unknown",
+			"xs: [1, 2]\nn: 1\n---\n$overlay: 'true'\nxs:\n  - $match: item == svc.port\n    y: 1\n", `{xs:?,n:1}`},
+		{"undecidable expects is not an error",
+			"a: 1\n---\nb: 2\n---\n$overlay: flag\n$expects: 1\nx: 1\n", `? | ?`},
+		{"expects no unknown could meet is an error",
+			"k: 1\n---\nk: 1\n---\nk: 2\n---\n$overlay: doc.k == 1 || flag\n$expects: 1\nx: 1\n",
+			"error: <inline>:8:1: $overlay: this overlay expects 1 matching document, and 2 of the 3 rendered documents matched"},
+		{"a document left unknown stays unknown for later overlays",
+			"a: 1\n---\n$overlay: flag\nx: 1\n---\n$overlay: doc.a == 1\n$expects: '0+'\ny: 1\n", `?`},
+		{"an unknown stream is not edited",
+			"$for: x in list\n$do: {a: 1}\n---\n$overlay: 'true'\nb: 1\n", `<stream?>`},
+	}
+	e := New(Options{})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := renderInline(t, e, c.tmpl, vars); got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
