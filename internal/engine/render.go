@@ -193,7 +193,86 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 			return nil, nil, err
 		}
 	}
+	if err := r.checkOutput(fr, f, out); err != nil {
+		return nil, nil, err
+	}
 	return out, kept, nil
+}
+
+// checkOutput measures the documents as they will be written out against
+// MaxNodes and MaxOutputBytes. The counts kept while rendering stop a
+// runaway loop early, but they count a value taken from a variable, or
+// kept by an overlay, once: a value inserted many times by reference
+// (`${{ x }}` for an x that holds itself twice, level after level) is
+// small in memory and may be exponential once written. The walk stops at
+// the limit, so it costs at most what writing the output would.
+func (r *renderer) checkOutput(fr *frame, f *compiledFile, docs []Value) error {
+	o := outputSize{maxNodes: r.e.opts.MaxNodes, maxBytes: r.e.opts.MaxOutputBytes}
+	for i, d := range docs {
+		if o.add(d) {
+			continue
+		}
+		var at *yaml.Node
+		if len(f.docs) > 0 {
+			at = docNode(f.docs[0])
+		}
+		what, limit := "nodes", "MaxNodes"
+		n := r.e.opts.MaxNodes
+		if o.bytes > o.maxBytes {
+			what, limit, n = "bytes", "MaxOutputBytes", r.e.opts.MaxOutputBytes
+		}
+		return r.limitErr(fr, at, "", limit, "the output has more than "+limit+" ("+itoa(n)+") "+what+" by document "+itoa(i+1)+
+			", counting a value each time it is written: a variable inserted in several places is written in full in each")
+	}
+	return nil
+}
+
+// outputSize counts the nodes and bytes of values as the emitters write
+// them, up to limits.
+type outputSize struct {
+	nodes, bytes       int
+	maxNodes, maxBytes int
+}
+
+// add counts v and reports whether the counts stay within the limits.
+func (o *outputSize) add(v Value) bool {
+	o.nodes++
+	switch x := v.(type) {
+	case string:
+		o.bytes += len(x) + 1
+	case *Map:
+		for i := 0; i < x.Len(); i++ {
+			k, e := x.At(i)
+			o.bytes += len(k) + 2
+			if !o.add(e) {
+				return false
+			}
+		}
+	case []Value:
+		for _, e := range x {
+			if !o.add(e) {
+				return false
+			}
+		}
+	default:
+		o.bytes += 4
+	}
+	return o.nodes <= o.maxNodes && o.bytes <= o.maxBytes
+}
+
+// docNode is the template node of a compiled document root.
+func docNode(t tnode) *yaml.Node {
+	switch t := t.(type) {
+	case *mapNode:
+		return t.n
+	case *seqNode:
+		return t.n
+	case *constNode:
+		return t.n
+	case *overlayNode:
+		return t.n
+	}
+	return nil
 }
 
 // preamble runs document d when it is a preamble (reference §1): a root
