@@ -24,11 +24,12 @@ const pictureEndNoCaret = "\n  the expression above fails"
 
 // funcErrorText is err's text, closed so that nothing Terraform appends
 // lands in the caret picture: an engine error that shows its expression,
-// and no include chain after it, ends in that picture.
+// and no line after it (the document an overlay was editing, the include
+// chain), ends in that picture.
 func funcErrorText(err error) string {
 	text := err.Error()
 	var e *engine.Error
-	if !errors.As(err, &e) || e.Expr == "" || len(e.Chain) > 0 {
+	if !errors.As(err, &e) || e.Expr == "" || len(e.Chain) > 0 || e.Editing != "" {
 		return text
 	}
 	if e.Offset >= 0 && e.Offset <= len(e.Expr) {

@@ -22,6 +22,8 @@ func TestFuncErrorText_closesTheCaretPicture(t *testing.T) {
 		{&engine.Error{Pos: engine.Pos{File: "<inline>", Line: 2, Column: 3}, Path: "x.$eval", Msg: "no such key 'b'", Expr: "a.b", Offset: 1,
 			Chain: []engine.Pos{{File: "main.yaml", Line: 4, Column: 1}}},
 			"<inline>:2:3: x.$eval: no such key 'b'\n  | a.b\n  | .^\n  included from main.yaml:4:1"},
+		{&engine.Error{Pos: at, Path: "$overlay", Msg: "no such key 'kind'", Expr: "doc.kind", Offset: 3, Editing: "document 2 (apps/Deployment/_/web)"},
+			"<inline>:1:1: $overlay: no such key 'kind'\n  | doc.kind\n  | ...^\n  while editing document 2 (apps/Deployment/_/web)"},
 		{&engine.Error{Pos: at, Msg: "caret at the start", Expr: "x", Offset: 0},
 			"<inline>:1:1: caret at the start\n  | x\n  | ^\n  ^ marks where the expression fails"},
 		{&engine.Error{Pos: at, Msg: "no expression", Offset: -1}, "<inline>:1:1: no expression"},

@@ -52,7 +52,13 @@ func onto(base, over value.Value, edits bool) (value.Value, error) {
 		return value.Unknown{}, nil
 	}
 	b, _ := base.(*value.Map) // nil when base is no mapping: merge onto {}
-	out := value.NewMap(b.Len() + o.Len())
+	size := b.Len()
+	for i := 0; i < o.Len(); i++ {
+		if k, ov := o.At(i); ov != nil && !b.Has(k) {
+			size++
+		}
+	}
+	out := value.NewMap(size)
 	for i := 0; i < b.Len(); i++ {
 		k, bv := b.At(i)
 		ov, patched := o.Get(k)
