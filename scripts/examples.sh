@@ -69,7 +69,7 @@ check() { # NAME DIR: apply DIR and compare with examples/NAME/outputs.txt
   fi
 }
 
-for name in kitchen-sink kubernetes; do
+for name in kitchen-sink kubernetes overlays values-layering; do
   check "$name" "examples/$name"
 done
 for dir in examples/data-sources/*/ examples/functions/*/; do
