@@ -207,19 +207,51 @@ var migratingTableCases = map[string]tableCase{
 	`#@ for svc in data.values.services:`: {"services:\n  {0}\n    {1} {$eval: \"${{ svc }}\"}\n", []tableRun{
 		{vars: `{"services": []}`, want: "services: []\n"},
 	}},
+	// ytt and kustomize overlays: the overlay rows render against a
+	// Deployment and a Service, as ytt and kustomize would patch them.
+	`#@overlay/match by=overlay.subset({"kind": "Deployment"})`: {overlayStream + "---\n{0}\nx: 1\n", []tableRun{
+		{vars: `{}`, want: "kind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  containers:\n    - name: app\n    - name: legacy\nx: 1\n---\nkind: Service\nmetadata:\n  name: web\n"},
+	}},
+	`#@overlay/match missing_ok=True`: {overlayStream + "---\n$overlay: doc.kind == 'Job'\n{0}\nx: 1\n", []tableRun{
+		{vars: `{}`, want: overlayStreamOut},
+	}},
+	`#@overlay/match by="name" on a list item`: {overlayStream + "---\n$overlay: doc.kind == 'Deployment'\nspec:\n  containers:\n    {0}\n      image: app:2\n", []tableRun{
+		{vars: `{}`, want: "kind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  containers:\n    - name: app\n      image: app:2\n    - name: legacy\n---\nkind: Service\nmetadata:\n  name: web\n"},
+	}},
+	`#@overlay/remove on a list item`: {overlayStream + "---\n$overlay: doc.kind == 'Deployment'\nspec:\n  containers:\n    {0}\n", []tableRun{
+		{vars: `{}`, want: "kind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  containers:\n    - name: app\n---\nkind: Service\nmetadata:\n  name: web\n"},
+	}},
+	`patches: with a strategic merge patch`: {overlayStream + "---\n{1}\nspec:\n  replicas: 2\n", []tableRun{
+		{vars: `{}`, want: "kind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  containers:\n    - name: app\n    - name: legacy\n  replicas: 2\n---\nkind: Service\nmetadata:\n  name: web\n"},
+	}},
+	`namespace: apps`: {overlayStream + "---\n{0}\n{1}\n", []tableRun{
+		{vars: `{}`, want: "kind: Deployment\nmetadata:\n  name: web\n  namespace: apps\nspec:\n  containers:\n    - name: app\n    - name: legacy\n---\nkind: Service\nmetadata:\n  name: web\n"},
+	}},
 }
+
+// overlayStream is what the overlay rows of the guide's tables patch, and
+// overlayStreamOut how it renders unpatched.
+const (
+	overlayStream    = "kind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  containers:\n    - name: app\n    - name: legacy\n---\nkind: Service\nmetadata:\n  name: web\n"
+	overlayStreamOut = overlayStream
+)
 
 // Rows whose CEL-YAML reads no value that could be empty, zero or absent.
 var migratingTableExempt = map[string]string{
-	`{{ include "app.labels" . }}`:                "names a file, not a value",
-	`{{ sha256sum (toYaml .Values.config) }}`:     "a checksum that only has to change with the config; toYaml and yaml.encode lay out text differently, so the hashes never match Helm's",
-	`values.schema.json`:                          "a schema, not an expression",
-	`lookup, tpl, hooks, releases`:                "no CEL-YAML form",
-	`yamldecode(templatefile(...)) to get values`: "no expression",
-	`#@ def labels(name): and #@ labels("cart")`:  "names a file, not a value",
-	`#@data/values-schema`:                        "a schema, not an expression",
-	`#@ assert.fail("...")`:                       "no expression",
-	`#@overlay/match`:                             "no CEL-YAML form",
+	`{{ include "app.labels" . }}`:                        "names a file, not a value",
+	`{{ sha256sum (toYaml .Values.config) }}`:             "a checksum that only has to change with the config; toYaml and yaml.encode lay out text differently, so the hashes never match Helm's",
+	`values.schema.json`:                                  "a schema, not an expression",
+	`lookup, tpl, hooks, releases`:                        "no CEL-YAML form",
+	`yamldecode(templatefile(...)) to get values`:         "no expression",
+	`#@ def labels(name): and #@ labels("cart")`:          "names a file, not a value",
+	`#@data/values-schema`:                                "a schema, not an expression",
+	`#@ assert.fail("...")`:                               "no expression",
+	`helm template -f values.yaml -f values-prod.yaml`:    "a Terraform function, tested by the provider's deep_merge tests",
+	`ytt -f values.yml -f values-prod.yml (data values)`:  "a Terraform function, tested by the provider's deep_merge tests",
+	`a post-renderer (--post-renderer)`:                   "names a directive, shown by the overlay rows below",
+	`#@overlay/append`:                                    "no expression: shown by the `$append` golden cases",
+	`$patch: delete on a key, or a JSON patch op: remove`: "no expression: a null in a patch, shown by overlay_null_deletes_a_key",
+	`a JSON patch op: add with path: /spec/containers/-`:  "no expression: shown by the `$append` golden cases",
 }
 
 // Every row of the migration guide's tables gives, for empty, zero, null
