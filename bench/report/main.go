@@ -220,6 +220,7 @@ func main() {
 	t := &table{}
 	perService(t, s)
 	other(t, s)
+	compose(t, s)
 	terraform(t, s)
 	t.print()
 	fmt.Println()
@@ -345,6 +346,38 @@ func other(t *table, s samples) {
 	}
 }
 
+// compose reports overlays and the merge rule (the compose guide's goals).
+func compose(t *table, s samples) {
+	without := s.get("Overlay_stream/without/N=1000", "ns/document")
+	if !without.ok {
+		return
+	}
+	t.section("compose: overlays and the merge rule")
+	line := func(label, bench, unit, goal string) {
+		st := s.get(bench, "ns/"+unit)
+		if !st.ok {
+			return
+		}
+		t.add(row{measure: label, value: us(st.med), cpu: cpuOf(s, bench, unit), spread: pct(st),
+			allocs: num(s.get(bench, "allocs/"+unit).med), goal: goal})
+	}
+	line("1,000-document stream, per document", "Overlay_stream/without/N=1000", "document", "")
+	goal := ""
+	if c, w, hasCPU, ok := ratios(s, "Overlay_stream/with/N=1000", "Overlay_stream/without/N=1000", "cpu-ns/document", "ns/document"); ok {
+		goal = judge(c, w, hasCPU, 1.5, "%.2f×", "× the stream without it")
+	}
+	line("the same with an overlay editing every document", "Overlay_stream/with/N=1000", "document", goal)
+	for _, n := range []string{"N=100", "N=1000", "N=10000"} {
+		goal := ""
+		if n == "N=10000" {
+			if c, w, hasCPU, ok := ratios(s, "Merge_patch/N=10000", "Merge_patch/N=100", "cpu-ns/key", "ns/key"); ok {
+				goal = judge(c, w, hasCPU, 1.5, "%.2f×", "linear: per key × N=100")
+			}
+		}
+		line("merge rule, per key of over, "+n, "Merge_patch/"+n, "key", goal)
+	}
+}
+
 func terraform(t *table, s samples) {
 	tf := s.get("plan_many_templatefile", "ms")
 	if !tf.ok && !s.get("plan_empty", "ms").ok {
@@ -402,6 +435,10 @@ func terraform(t *table, s samples) {
 	}
 	plan("plan_many_celyaml", "100 celyaml_render, 20 services each", goal)
 	plan("plan_many_function", "100 provider::celyaml::render_file(), 20 services each", "")
+	plan("plan_merge_10k", "Terraform's merge() of two 10,000-key objects (shallow)", "")
+	if m, d := s.get("plan_merge_10k", "ms"), s.get("plan_deep_merge_10k", "ms"); m.ok && d.ok {
+		plan("plan_deep_merge_10k", "deep_merge() of the same two objects", diff("plan_deep_merge_10k", "plan_merge_10k")+" against merge()")
+	}
 	if many.ok && tf.ok {
 		e := s.get("plan_empty", "ms")
 		if e.ok {
