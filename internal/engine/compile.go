@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
@@ -49,11 +50,42 @@ type exprRef struct {
 	// field selections (`v`, `svc.name`): it is then read directly from
 	// the scope, without running a CEL program.
 	fast []string
+	// eq is set when the expression compares such a chain with a string
+	// literal (`doc.kind == 'Deployment'`), the usual condition of an
+	// overlay and a list edit: a string found there is compared directly.
+	eq *eqFast
+}
+
+// eqFast is `PATH == 'LITERAL'`.
+type eqFast struct {
+	path []string
+	lit  string
+}
+
+// eqForm matches `a.b == 'text'` or `a.b == "text"`, the literal without
+// escapes.
+var eqForm = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*)\s*==\s*(?:'([^'\\\n]*)'|"([^"\\\n]*)")\s*$`)
+
+// eqPath gives the eqFast form of text, or nil.
+func eqPath(text string) *eqFast {
+	if len(text) > 256 {
+		return nil
+	}
+	m := eqForm.FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	path := identPath(m[1])
+	if path == nil {
+		return nil
+	}
+	return &eqFast{path: path, lit: m[2] + m[3]}
 }
 
 // newExprRef prepares an expression.
 func newExprRef(x exprRef) *exprRef {
 	x.fast = identPath(x.text)
+	x.eq = eqPath(x.text)
 	return &x
 }
 

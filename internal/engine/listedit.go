@@ -115,6 +115,7 @@ func (c *compiler) matchEdit(dirs dirSet, p kvPair, rest *yaml.Node, path string
 	if op.guard.body, err = c.node(rest, path); err != nil {
 		return nil, err
 	}
+	op.guard.static = isStatic(op.guard.body)
 	return op, nil
 }
 
@@ -199,13 +200,14 @@ func (op *editOp) apply(r *renderer, sc *scope, fr *frame, items []Value) ([]Val
 	}
 	out := make([]Value, 0, len(items))
 	matched := 0
+	inner := newScopeCap(sc, 1) // one for every item: nothing keeps it
+	var cache patchCache
 	for _, it := range items {
 		if err := r.pulse(fr, op.key, op.path); err != nil {
 			return nil, false, err
 		}
-		inner := newScopeCap(sc, 1)
 		inner.bindValue("item", it)
-		d, patch, patched, err := op.guard.run(r, inner, fr)
+		d, patch, patched, err := op.guard.run(r, inner, fr, &cache)
 		switch {
 		case err != nil:
 			return nil, false, err

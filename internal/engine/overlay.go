@@ -32,6 +32,38 @@ type guarded struct {
 	cond      *exprRef
 	constCond *bool // a YAML bool written as the condition
 	body      tnode // the mapping without the directive and $expects; nil when that is empty
+	// static marks a body of plain data and list edits only: it renders
+	// to the same patch for every target, since its list edits read doc
+	// and item only when they run, from the scope the caller reuses.
+	static bool
+}
+
+// patchCache keeps the patch of a static guard for the targets after the
+// first, within one loop over targets whose scope is reused.
+type patchCache struct {
+	v         Value
+	ok, ready bool
+}
+
+// isStatic reports whether t is plain data and list edits only.
+func isStatic(t tnode) bool {
+	switch t := t.(type) {
+	case nil, *constNode:
+		return true
+	case *editSeq:
+		return true
+	case *mapNode:
+		if len(t.prods) > 0 || t.lets != nil || t.asserts != nil || t.schema != nil {
+			return false
+		}
+		for _, e := range t.entries {
+			if !isStatic(e.val) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // expectation is an $expects count: exactly n, or at least n.
@@ -94,6 +126,7 @@ func (c *compiler) overlay(n *yaml.Node, keys mappingKeys) (tnode, *compileError
 			return nil, err
 		}
 	}
+	o.guard.static = isStatic(o.guard.body)
 	o.edits = c.edits > edits
 	return o, nil
 }
@@ -178,8 +211,9 @@ const (
 )
 
 // run decides the guard in scope sc and, when it holds, renders the patch:
-// a value, or nothing (patched false).
-func (g *guarded) run(r *renderer, sc *scope, fr *frame) (d decision, patch Value, patched bool, err error) {
+// a value, or nothing (patched false). A static guard's patch is rendered
+// once per cache.
+func (g *guarded) run(r *renderer, sc *scope, fr *frame, cache *patchCache) (d decision, patch Value, patched bool, err error) {
 	body := g.body
 	if m, ok := body.(*mapNode); ok {
 		var unknown bool
@@ -200,6 +234,14 @@ func (g *guarded) run(r *renderer, sc *scope, fr *frame) (d decision, patch Valu
 	if !yes {
 		return decidedNo, nil, false, nil
 	}
+	if g.static && cache.ready {
+		return decidedYes, cache.v, cache.ok, nil
+	}
+	defer func() {
+		if g.static && err == nil {
+			*cache = patchCache{v: patch, ok: patched, ready: true}
+		}
+	}()
 	if m, ok := body.(*mapNode); ok {
 		if m.replaces() {
 			patch, patched, err = m.prods[0].value(r, sc, fr)
@@ -217,11 +259,15 @@ func (g *guarded) run(r *renderer, sc *scope, fr *frame) (d decision, patch Valu
 func (r *renderer) applyOverlays(docs []Value) ([]Value, error) {
 	for _, p := range r.overlays {
 		matched, unsure := 0, 0
+		// One scope for every document: nothing a patch gives keeps it,
+		// and a static patch's list edits read doc from it when they run.
+		sc := newScopeCap(p.sc, 1)
+		var cache patchCache
 		for i, doc := range docs {
 			if err := r.pulse(p.fr, p.o.guard.key, "$overlay"); err != nil {
 				return nil, err
 			}
-			next, d, err := r.overlayDoc(p, doc)
+			next, d, err := r.overlayDoc(p, sc, &cache, doc)
 			if err != nil {
 				return nil, editingErr(err, docs, i)
 			}
@@ -240,11 +286,11 @@ func (r *renderer) applyOverlays(docs []Value) ([]Value, error) {
 	return docs, nil
 }
 
-// overlayDoc applies one overlay to one document.
-func (r *renderer) overlayDoc(p pendingOverlay, doc Value) (Value, decision, error) {
-	sc := newScopeCap(p.sc, 1)
+// overlayDoc applies one overlay to one document, in sc, a child of the
+// overlay's scope where doc is bound.
+func (r *renderer) overlayDoc(p pendingOverlay, sc *scope, cache *patchCache, doc Value) (Value, decision, error) {
 	sc.bindValue("doc", doc)
-	d, patch, patched, err := p.o.guard.run(r, sc, p.fr)
+	d, patch, patched, err := p.o.guard.run(r, sc, p.fr, cache)
 	switch {
 	case err != nil:
 		return nil, d, err

@@ -676,6 +676,20 @@ func (r *renderer) fastValue(path []string, sc *scope) (Value, bool) {
 
 // evalBool evaluates a condition. unknown reports an undecidable one.
 func (r *renderer) evalBool(x *exprRef, sc *scope, fr *frame, what string) (val, unknown bool, err error) {
+	if x.eq != nil && r.budget > 0 {
+		// A string compared with a literal needs no CEL program. Anything
+		// else found there (a number, a missing key) goes through CEL,
+		// which gives the exact result or error.
+		if v, ok := r.fastValue(x.eq.path, sc); ok {
+			switch v := v.(type) {
+			case string:
+				r.budget--
+				return v == x.eq.lit, false, nil
+			case Unknown:
+				return false, true, nil
+			}
+		}
+	}
 	v, err := r.evalExpr(x, sc, fr)
 	if err != nil {
 		return false, false, err
