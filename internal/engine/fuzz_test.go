@@ -126,7 +126,27 @@ var fuzzIncludes = map[string]string{
 	"common/stream.yaml": "a: 1\n---\nb: 2\n",
 	"common/loop.yaml":   "$include: ../template.yaml\n",
 	"common/bad.yaml":    "a: [1\n",
+	"common/bundle.yaml": fuzzBundle,
 }
+
+// fuzzBundle is what FuzzOverlay's overlays edit: plain documents whose
+// values the compiled template shares with every render.
+const fuzzBundle = `kind: Deployment
+metadata: {name: web, namespace: shop, labels: {app: web}}
+spec:
+  replicas: 1
+  containers:
+    - {name: app, image: app:1, ports: [{containerPort: 80}]}
+    - {name: proxy, image: proxy:1}
+---
+kind: Service
+metadata: {name: web}
+spec: {ports: [{port: 80}]}
+---
+- a list document
+---
+just text
+`
 
 // fuzzHangGuard is how long one fuzzed input may run before it counts as a
 // hang.
