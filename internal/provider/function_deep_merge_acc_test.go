@@ -25,6 +25,10 @@ output "merged" {
   value = provider::celyaml::deep_merge(local.defaults, null, local.prod, { debug = null })
 }
 
+output "nested_null" {
+  value = provider::celyaml::deep_merge(local.defaults, { image = { tag = null } }).image
+}
+
 output "nothing_is_null" {
   value = provider::celyaml::deep_merge() == null && provider::celyaml::deep_merge(null, null) == null
 }
@@ -36,6 +40,9 @@ output "nothing_is_null" {
 						"tag":        knownvalue.StringExact("1.27"),
 					}),
 					"ports": knownvalue.TupleExact([]knownvalue.Check{knownvalue.Int64Exact(443)}),
+				})),
+				statecheck.ExpectKnownOutputValue("nested_null", knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"repository": knownvalue.StringExact("nginx"),
 				})),
 				statecheck.ExpectKnownOutputValue("nothing_is_null", knownvalue.Bool(true)),
 			},
