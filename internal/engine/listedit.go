@@ -101,16 +101,9 @@ func (c *compiler) editItem(n *yaml.Node, path string) (*editOp, *compileError) 
 }
 
 func (c *compiler) matchEdit(dirs dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
-	op := &editOp{dir: "$match", key: p.k, path: path}
-	var err *compileError
-	if op.guard, err = c.guard(p, path, "$match"); err != nil {
-		return nil, err
-	}
-	if op.expect, err = compileExpects(dirs, path); err != nil {
-		return nil, err
-	}
-	if len(rest.Content) == 0 {
-		return op, nil // no keys beside $match: matching items stay as they are
+	op, err := c.selectingEdit("$match", dirs, p, path)
+	if err != nil || len(rest.Content) == 0 {
+		return op, err // no keys beside $match: matching items stay as they are
 	}
 	if op.guard.body, err = c.node(rest, path); err != nil {
 		return nil, err
@@ -123,9 +116,15 @@ func (c *compiler) removeEdit(dirs dirSet, p kvPair, rest *yaml.Node, path strin
 	if len(rest.Content) > 0 {
 		return nil, cerr(rest.Content[0], path, "a $remove item holds only $remove and $expects; to change the items it selects, use $match")
 	}
-	op := &editOp{dir: "$remove", key: p.k, path: path}
+	return c.selectingEdit("$remove", dirs, p, path)
+}
+
+// selectingEdit compiles what $match and $remove share: the expression
+// that selects items, and $expects.
+func (c *compiler) selectingEdit(dir string, dirs dirSet, p kvPair, path string) (*editOp, *compileError) {
+	op := &editOp{dir: dir, key: p.k, path: path}
 	var err *compileError
-	if op.guard, err = c.guard(p, path, "$remove"); err != nil {
+	if op.guard, err = c.guard(p, path, dir); err != nil {
 		return nil, err
 	}
 	if op.expect, err = compileExpects(dirs, path); err != nil {
