@@ -280,6 +280,15 @@ func generateTemplate(spec string) ([]byte, error) {
 			b.WriteString("$let: {a: \"x\"}\n---\nv: {$eval: \"${{ x }}\"}\n---\n")
 		}
 		return b.Bytes(), nil
+	case "overlays": // n documents and n overlays that match none of them
+		var b bytes.Buffer
+		for range n {
+			b.WriteString("a: 1\n---\n")
+		}
+		for range n {
+			b.WriteString("$overlay: false\n$expects: '0+'\nb: 1\n---\n")
+		}
+		return b.Bytes(), nil
 	case "invalid-utf8":
 		return []byte("name: web\nlabel: \"bad \xff\xfe bytes\"\n"), nil
 	case "nul-byte":

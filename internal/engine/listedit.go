@@ -202,7 +202,7 @@ func (op *editOp) apply(r *renderer, sc *scope, fr *frame, items []Value) ([]Val
 	inner := newScopeCap(sc, 1) // one for every item: nothing keeps it
 	var cache patchCache
 	for _, it := range items {
-		if err := r.pulse(fr, op.key, op.path); err != nil {
+		if err := r.step(fr, op.key, op.path); err != nil {
 			return nil, false, err
 		}
 		inner.bindValue("item", it)

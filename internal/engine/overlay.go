@@ -264,7 +264,7 @@ func (r *renderer) applyOverlays(docs []Value) ([]Value, error) {
 		sc := newScopeCap(p.sc, 1)
 		var cache patchCache
 		for i, doc := range docs {
-			if err := r.pulse(p.fr, p.o.guard.key, "$overlay"); err != nil {
+			if err := r.step(p.fr, p.o.guard.key, "$overlay"); err != nil {
 				return nil, err
 			}
 			next, d, err := r.overlayDoc(p, sc, &cache, doc)

@@ -490,6 +490,18 @@ func (r *renderer) tick(fr *frame, n *yaml.Node, path string) error {
 	return r.pulse(fr, n, path)
 }
 
+// step is called once for each target an overlay or a list edit is tried
+// on: each costs one unit of the render's CEL budget, even when its
+// condition is a YAML bool, so that many overlays on many documents stop at
+// MaxCostPerRender instead of running for hours.
+func (r *renderer) step(fr *frame, n *yaml.Node, path string) error {
+	if r.budget == 0 {
+		return r.limitErr(fr, n, path, "MaxCostPerRender", "the render's CEL cost budget is used up (MaxCostPerRender), each overlay tried on each document costing one")
+	}
+	r.budget--
+	return r.pulse(fr, n, path)
+}
+
 // pulse is called once per step of any loop (a $for iteration, an overlay
 // or list edit tried on one target): it notices cancellation.
 func (r *renderer) pulse(fr *frame, n *yaml.Node, path string) error {
