@@ -63,7 +63,7 @@ func FuzzOverlay(f *testing.F) {
 			if err != nil {
 				t.Fatalf("rendered but cannot encode: %v", err)
 			}
-			if _, err := jsonDocs(docs); err != nil {
+			if err := encodesAsJSON(docs); err != nil {
 				t.Fatalf("rendered but cannot encode as JSON: %v", err)
 			}
 			again, err := e.Render(ctx, src, nil)
