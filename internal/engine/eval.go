@@ -165,13 +165,9 @@ func (d *evalDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) 
 }
 
 // countExact counts the value an exact segment gives against the render's
-// limits: one node, and its length for a string (8 bytes otherwise).
+// limits, with its real size (countValue).
 func (r *renderer) countExact(fr *frame, t *textTemplate, out Value) (Value, bool, error) {
-	size := 8
-	if s, ok := out.(string); ok {
-		size = len(s)
-	}
-	if err := r.count(fr, t.node, t.path, 1, size); err != nil {
+	if err := r.countValue(fr, t.node, t.path, out); err != nil {
 		return nil, false, err
 	}
 	return out, true, nil

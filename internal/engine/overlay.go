@@ -41,8 +41,9 @@ type guarded struct {
 // patchCache keeps the patch of a static guard for the targets after the
 // first, within one loop over targets whose scope is reused.
 type patchCache struct {
-	v         Value
-	ok, ready bool
+	v            Value
+	ok, ready    bool
+	nodes, bytes int // the patch's size, counted against the limits at each use
 }
 
 // isStatic reports whether t is plain data and list edits only.
@@ -235,11 +236,14 @@ func (g *guarded) run(r *renderer, sc *scope, fr *frame, cache *patchCache) (d d
 		return decidedNo, nil, false, nil
 	}
 	if g.static && cache.ready {
-		return decidedYes, cache.v, cache.ok, nil
+		// Each document gets the patch's nodes: count them at each use.
+		return decidedYes, cache.v, cache.ok, r.count(fr, g.key, g.dir, cache.nodes, cache.bytes)
 	}
 	defer func() {
 		if g.static && err == nil {
-			*cache = patchCache{v: patch, ok: patched, ready: true}
+			o := outputSize{maxNodes: r.e.opts.MaxNodes, maxBytes: r.e.opts.MaxOutputBytes}
+			o.add(patch)
+			*cache = patchCache{v: patch, ok: patched, ready: true, nodes: o.nodes, bytes: o.bytes}
 		}
 	}()
 	if m, ok := body.(*mapNode); ok {

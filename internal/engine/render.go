@@ -193,38 +193,26 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 			return nil, nil, err
 		}
 	}
-	if err := r.checkOutput(fr, f, out); err != nil {
-		return nil, nil, err
-	}
 	return out, kept, nil
 }
 
-// checkOutput measures the documents as they will be written out against
-// MaxNodes and MaxOutputBytes. The counts kept while rendering stop a
-// runaway loop early, but they count a value taken from a variable, or
-// kept by an overlay, once: a value inserted many times by reference
-// (`${{ x }}` for an x that holds itself twice, level after level) is
-// small in memory and may be exponential once written. The walk stops at
-// the limit, so it costs at most what writing the output would.
-func (r *renderer) checkOutput(fr *frame, f *compiledFile, docs []Value) error {
-	o := outputSize{maxNodes: r.e.opts.MaxNodes, maxBytes: r.e.opts.MaxOutputBytes}
-	for i, d := range docs {
-		if o.add(d) {
-			continue
-		}
-		var at *yaml.Node
-		if len(f.docs) > 0 {
-			at = docNode(f.docs[0])
-		}
-		what, limit := "nodes", "MaxNodes"
-		n := r.e.opts.MaxNodes
-		if o.bytes > o.maxBytes {
-			what, limit, n = "bytes", "MaxOutputBytes", r.e.opts.MaxOutputBytes
-		}
-		return r.limitErr(fr, at, "", limit, "the output has more than "+limit+" ("+itoa(n)+") "+what+" by document "+itoa(i+1)+
-			", counting a value each time it is written: a variable inserted in several places is written in full in each")
+// countValue counts a value inserted whole (what an exact $eval gives,
+// often a variable's value) with its real size. A value that holds
+// another many times by reference (`${{ x }}` for an x that holds the
+// value before it twice, level after level) is small in memory and may be
+// exponential once written, so it is counted as written. The walk stops
+// at the limits, so it costs at most what writing the value would.
+func (r *renderer) countValue(fr *frame, n *yaml.Node, path string, v Value) error {
+	switch v.(type) {
+	case *Map, []Value:
+	case string:
+		return r.count(fr, n, path, 1, len(v.(string)))
+	default:
+		return r.count(fr, n, path, 1, 8)
 	}
-	return nil
+	o := outputSize{maxNodes: r.e.opts.MaxNodes - r.nodes, maxBytes: r.e.opts.MaxOutputBytes - r.bytes}
+	o.add(v)
+	return r.count(fr, n, path, o.nodes, o.bytes)
 }
 
 // outputSize counts the nodes and bytes of values as the emitters write
@@ -258,21 +246,6 @@ func (o *outputSize) add(v Value) bool {
 		o.bytes += 4
 	}
 	return o.nodes <= o.maxNodes && o.bytes <= o.maxBytes
-}
-
-// docNode is the template node of a compiled document root.
-func docNode(t tnode) *yaml.Node {
-	switch t := t.(type) {
-	case *mapNode:
-		return t.n
-	case *seqNode:
-		return t.n
-	case *constNode:
-		return t.n
-	case *overlayNode:
-		return t.n
-	}
-	return nil
 }
 
 // preamble runs document d when it is a preamble (reference §1): a root

@@ -52,37 +52,35 @@ func onto(base, over value.Value, edits bool) (value.Value, error) {
 		return value.Unknown{}, nil
 	}
 	b, _ := base.(*value.Map) // nil when base is no mapping: merge onto {}
-	size := b.Len()
+	added := 0
 	for i := 0; i < o.Len(); i++ {
 		if k, ov := o.At(i); ov != nil && !b.Has(k) {
-			size++
+			added++
 		}
 	}
-	out := value.NewMap(size)
-	for i := 0; i < b.Len(); i++ {
-		k, bv := b.At(i)
-		ov, patched := o.Get(k)
+	// The base's entries in their places, then over's keys in its order:
+	// each replaces, deletes or is added.
+	out := b.Clone(added)
+	for i := 0; i < o.Len(); i++ {
+		k, ov := o.At(i)
+		j := out.IndexOf(k)
 		switch {
-		case !patched:
-			out.Set(k, bv)
-		case ov != nil:
+		case ov == nil:
+			out.Delete(k) // nothing when absent
+		case j >= 0:
+			_, bv := out.At(j)
 			v, err := onto(bv, ov, edits)
+			if err != nil {
+				return nil, err
+			}
+			out.SetAt(j, v)
+		default:
+			v, err := onto(nil, ov, edits)
 			if err != nil {
 				return nil, err
 			}
 			out.Set(k, v)
 		}
-	}
-	for i := 0; i < o.Len(); i++ {
-		k, ov := o.At(i)
-		if ov == nil || b.Has(k) {
-			continue
-		}
-		v, err := onto(nil, ov, edits)
-		if err != nil {
-			return nil, err
-		}
-		out.Set(k, v)
 	}
 	return out, nil
 }

@@ -172,6 +172,51 @@ func (m *Map) Set(k string, v Value) bool {
 	return false
 }
 
+// Clone returns a shallow copy of m (the values are shared, the entries
+// are not) with room for extra more entries. A nil m gives an empty map.
+func (m *Map) Clone(extra int) *Map {
+	out := NewMap(m.Len() + extra)
+	if m == nil {
+		return out
+	}
+	out.keys = append(out.keys, m.keys...)
+	out.vals = append(out.vals, m.vals...)
+	if len(out.keys) > mapIndexThreshold {
+		out.index = make(map[string]int, len(out.keys)*2)
+		for i, k := range out.keys {
+			out.index[k] = i
+		}
+	}
+	return out
+}
+
+// IndexOf gives the place of k, or -1.
+func (m *Map) IndexOf(k string) int {
+	if m == nil {
+		return -1
+	}
+	return m.find(k)
+}
+
+// SetAt replaces the value of the i-th entry.
+func (m *Map) SetAt(i int, v Value) { m.vals[i] = v }
+
+// Delete removes k, keeping the order of the other entries.
+func (m *Map) Delete(k string) {
+	i := m.find(k)
+	if i < 0 {
+		return
+	}
+	m.keys = append(m.keys[:i], m.keys[i+1:]...)
+	m.vals = append(m.vals[:i], m.vals[i+1:]...)
+	if m.index != nil {
+		delete(m.index, k)
+		for j := i; j < len(m.keys); j++ {
+			m.index[m.keys[j]] = j
+		}
+	}
+}
+
 // unknownStream marks a document stream whose length is not known.
 type unknownStream struct{}
 
