@@ -203,10 +203,10 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 // exponential once written, so it is counted as written. The walk stops
 // at the limits, so it costs at most what writing the value would.
 func (r *renderer) countValue(fr *frame, n *yaml.Node, path string, v Value) error {
-	switch v.(type) {
+	switch x := v.(type) {
 	case *Map, []Value:
 	case string:
-		return r.count(fr, n, path, 1, len(v.(string)))
+		return r.count(fr, n, path, 1, len(x))
 	default:
 		return r.count(fr, n, path, 1, 8)
 	}
