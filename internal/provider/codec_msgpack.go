@@ -1,0 +1,414 @@
+package provider
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"sort"
+
+	"github.com/vmihailenco/msgpack/v5"
+	"github.com/vmihailenco/msgpack/v5/msgpcode"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+)
+
+// The direct codec: the protocol's msgpack values straight to engine
+// values and back, without building tftypes values on the way. It gives
+// exactly what toEngine(DynamicValue.Unmarshal(...)) and
+// NewDynamicValue(DynamicPseudoType, fromEngine(...)) give, byte for byte
+// on the way out (codec_msgpack_test.go and FuzzCodec hold it to that),
+// at a fraction of their cost: the per-call share of a function call was
+// mostly these two conversions.
+//
+// The wire format (tftypes' value_msgpack.go): an unknown value is the
+// extension 0xd4 0x00 0x00 at any place; null is nil; a value of dynamic
+// type is the array [type as JSON bytes, value]; numbers are ints, floats
+// or, when neither holds them exactly, decimal strings; objects and maps
+// are msgpack maps, written with sorted keys.
+
+// msgpackUnknown is how the protocol writes an unknown value.
+var msgpackUnknown = []byte{0xd4, 0, 0}
+
+// codecDecoder reads one msgpack value.
+type codecDecoder struct {
+	dec *msgpack.Decoder
+}
+
+func newCodecDecoder(b []byte) *codecDecoder {
+	return &codecDecoder{dec: msgpack.NewDecoder(bytes.NewReader(b))}
+}
+
+// decodeString decodes an argument of type string: the string, or null, or
+// unknown.
+func decodeString(b []byte) (s string, null, unknown bool, err error) {
+	d := newCodecDecoder(b)
+	v, err := d.value(&tfType{kind: kindString}, 0)
+	switch x := v.(type) {
+	case engine.Unknown:
+		return "", false, true, err
+	case string:
+		return x, false, false, err
+	}
+	return "", true, false, err
+}
+
+// decodeDynamic decodes a value of dynamic type: the engine value, and the
+// value's own type (nil for a null or an unknown of dynamic type).
+func decodeDynamic(b []byte) (engine.Value, *tfType, error) {
+	d := newCodecDecoder(b)
+	return d.dynamic(0)
+}
+
+// dynamic reads [type, value], or nil, or an unknown.
+func (d *codecDecoder) dynamic(depth int) (engine.Value, *tfType, error) {
+	c, err := d.dec.PeekCode()
+	if err != nil {
+		return nil, nil, err
+	}
+	if msgpcode.IsExt(c) {
+		return engine.Unknown{}, nil, d.dec.Skip()
+	}
+	n, err := d.dec.DecodeArrayLen()
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case n == -1:
+		return nil, nil, nil
+	case n != 2:
+		return nil, nil, fmt.Errorf("expected 2 elements in DynamicPseudoType array, got %d", n)
+	}
+	typeJSON, err := d.dec.DecodeBytes()
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := parseTypeJSON(typeJSON)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := d.value(t, depth)
+	return v, t, err
+}
+
+// value reads a value of type t as toEngine would convert it.
+func (d *codecDecoder) value(t *tfType, depth int) (engine.Value, error) {
+	if depth > maxTypeDepth {
+		return nil, errors.New("value nested too deeply")
+	}
+	c, err := d.dec.PeekCode()
+	if err != nil {
+		return nil, err
+	}
+	if msgpcode.IsExt(c) {
+		return engine.Unknown{}, d.dec.Skip()
+	}
+	if t.kind == kindDynamic {
+		v, _, err := d.dynamic(depth + 1)
+		return v, err
+	}
+	if c == msgpcode.Nil {
+		return nil, d.dec.Skip()
+	}
+	switch t.kind {
+	case kindString:
+		return d.dec.DecodeString()
+	case kindBool:
+		return d.dec.DecodeBool()
+	case kindNumber:
+		return d.number(c)
+	case kindList, kindSet:
+		return d.list(func(int) *tfType { return t.elem }, -1, depth)
+	case kindTuple:
+		return d.list(func(i int) *tfType { return t.elems[i] }, len(t.elems), depth)
+	case kindMap:
+		return d.mapping(func(string) *tfType { return t.elem }, depth)
+	case kindObject:
+		return d.mapping(func(k string) *tfType { return t.attrs[k] }, depth)
+	}
+	return nil, fmt.Errorf("unsupported type kind %d", t.kind)
+}
+
+// number reads a number as numberToEngine converts it: an int64 when it
+// is whole and fits, a float64 otherwise.
+func (d *codecDecoder) number(c byte) (engine.Value, error) {
+	switch {
+	case msgpcode.IsFixedNum(c), c == msgpcode.Int8, c == msgpcode.Int16, c == msgpcode.Int32, c == msgpcode.Int64:
+		return d.dec.DecodeInt64()
+	case c == msgpcode.Uint8, c == msgpcode.Uint16, c == msgpcode.Uint32, c == msgpcode.Uint64:
+		u, err := d.dec.DecodeUint64()
+		if err != nil || u <= math.MaxInt64 {
+			return int64(u), err //nolint:gosec // checked against MaxInt64
+		}
+		return numberToEngine(new(big.Float).SetUint64(u))
+	case c == msgpcode.Float, c == msgpcode.Double:
+		f, err := d.dec.DecodeFloat64()
+		if err != nil {
+			return nil, err
+		}
+		if math.IsNaN(f) {
+			return nil, errors.New("a number is NaN")
+		}
+		return numberToEngine(big.NewFloat(f))
+	}
+	s, err := d.dec.DecodeString()
+	if err != nil {
+		return nil, err
+	}
+	f, _, err := big.ParseFloat(s, 10, 512, big.ToNearestEven)
+	if err != nil {
+		return nil, fmt.Errorf("error parsing a number: %w", err)
+	}
+	return numberToEngine(f)
+}
+
+// list reads a list, set or tuple (want elements for a tuple, -1 else).
+func (d *codecDecoder) list(elem func(int) *tfType, want, depth int) (engine.Value, error) {
+	n, err := d.dec.DecodeArrayLen()
+	if err != nil {
+		return nil, err
+	}
+	if want >= 0 && n != want {
+		return nil, fmt.Errorf("error decoding tuple; expected %d items, got %d", want, n)
+	}
+	out := make([]engine.Value, n)
+	for i := range out {
+		if out[i], err = d.value(elem(i), depth+1); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// mapping reads a map or an object into a map with sorted keys.
+func (d *codecDecoder) mapping(elem func(string) *tfType, depth int) (engine.Value, error) {
+	n, err := d.dec.DecodeMapLen()
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, n)
+	vals := make([]engine.Value, n)
+	sorted := true
+	for i := range n {
+		if keys[i], err = d.dec.DecodeString(); err != nil {
+			return nil, err
+		}
+		t := elem(keys[i])
+		if t == nil {
+			return nil, fmt.Errorf("unknown attribute %q", keys[i])
+		}
+		if vals[i], err = d.value(t, depth+1); err != nil {
+			return nil, err
+		}
+		sorted = sorted && (i == 0 || keys[i-1] < keys[i])
+	}
+	if !sorted {
+		order := make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		sort.Slice(order, func(a, b int) bool { return keys[order[a]] < keys[order[b]] })
+		ks, vs := make([]string, n), make([]engine.Value, n)
+		for i, j := range order {
+			ks[i], vs[i] = keys[j], vals[j]
+		}
+		keys, vals = ks, vs
+	}
+	m := engine.NewMap(n)
+	for i, k := range keys {
+		m.Set(k, vals[i])
+	}
+	return m, nil
+}
+
+// encodeDynamic writes v as fromEngine converts it, as a value of dynamic
+// type: the bytes NewDynamicValue(DynamicPseudoType, fromEngine(v)) gives.
+func encodeDynamic(v engine.Value) ([]byte, error) {
+	var buf bytes.Buffer
+	e := codecEncoder{enc: msgpack.NewEncoder(&buf), buf: &buf}
+	switch v.(type) {
+	case nil:
+		return []byte{msgpcode.Nil}, nil
+	case engine.Unknown:
+		return slices.Clone(msgpackUnknown), nil
+	}
+	if v == engine.UnknownStream {
+		return slices.Clone(msgpackUnknown), nil
+	}
+	var typ []byte
+	typ, err := appendTypeJSON(typ, v)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.enc.EncodeArrayLen(2); err != nil {
+		return nil, err
+	}
+	if err := e.enc.EncodeBytes(typ); err != nil {
+		return nil, err
+	}
+	if err := e.value(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// codecEncoder writes engine values.
+type codecEncoder struct {
+	enc *msgpack.Encoder
+	buf *bytes.Buffer
+}
+
+func (e *codecEncoder) value(v engine.Value) error {
+	switch x := v.(type) {
+	case nil:
+		return e.enc.EncodeNil()
+	case engine.Unknown:
+		_, err := e.buf.Write(msgpackUnknown)
+		return err
+	case bool:
+		return e.enc.EncodeBool(x)
+	case string:
+		return e.enc.EncodeString(x)
+	case int64:
+		return e.enc.EncodeInt(x)
+	case float64:
+		return e.float(x)
+	case *engine.Map:
+		if err := e.enc.EncodeMapLen(x.Len()); err != nil {
+			return err
+		}
+		for _, i := range sortedIndex(x) {
+			k, ev := x.At(i)
+			if err := e.enc.EncodeString(k); err != nil {
+				return err
+			}
+			if err := e.value(ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	case []engine.Value:
+		if err := e.enc.EncodeArrayLen(len(x)); err != nil {
+			return err
+		}
+		for _, ev := range x {
+			if err := e.value(ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if v == engine.UnknownStream {
+		_, err := e.buf.Write(msgpackUnknown)
+		return err
+	}
+	return fmt.Errorf("the engine returned a value of unexpected Go type %T", v)
+}
+
+// float writes a double as tftypes writes the big.Float fromEngine makes
+// of it: an int when whole and within int64, a float when exact, and
+// otherwise (whole beyond int64) decimal text.
+func (e *codecEncoder) float(x float64) error {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return errors.New("a Terraform number cannot hold NaN or infinity")
+	}
+	n := big.NewFloat(x)
+	if iv, acc := n.Int64(); acc == big.Exact {
+		return e.enc.EncodeInt(iv)
+	}
+	if !n.IsInt() {
+		return e.enc.EncodeFloat64(x)
+	}
+	return e.enc.EncodeString(n.Text('f', -1))
+}
+
+// sortedIndex gives the indexes of m's entries in key order, the order in
+// which Terraform objects are written.
+func sortedIndex(m *engine.Map) []int {
+	idx := make([]int, m.Len())
+	sorted := true
+	for i := range idx {
+		idx[i] = i
+		if i > 0 {
+			a, _ := m.At(i - 1)
+			b, _ := m.At(i)
+			sorted = sorted && a < b
+		}
+	}
+	if !sorted {
+		sort.Slice(idx, func(a, b int) bool {
+			ka, _ := m.At(idx[a])
+			kb, _ := m.At(idx[b])
+			return ka < kb
+		})
+	}
+	return idx
+}
+
+// appendTypeJSON writes the type fromEngine gives v, as tftypes writes
+// it: objects for maps, tuples for lists, and "dynamic" for null and
+// unknown, which fromEngine makes of dynamic type.
+func appendTypeJSON(b []byte, v engine.Value) ([]byte, error) {
+	switch x := v.(type) {
+	case nil, engine.Unknown:
+		return append(b, `"dynamic"`...), nil
+	case bool:
+		return append(b, `"bool"`...), nil
+	case string:
+		return append(b, `"string"`...), nil
+	case int64, float64:
+		return append(b, `"number"`...), nil
+	case *engine.Map:
+		b = append(b, `["object",{`...)
+		for j, i := range sortedIndex(x) {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			k, ev := x.At(i)
+			b = appendJSONName(b, k)
+			b = append(b, ':')
+			var err error
+			if b, err = appendTypeJSON(b, ev); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, "}]"...), nil
+	case []engine.Value:
+		b = append(b, `["tuple",[`...)
+		for i, ev := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendTypeJSON(b, ev); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, "]]"...), nil
+	}
+	if v == engine.UnknownStream {
+		return append(b, `"dynamic"`...), nil
+	}
+	return nil, fmt.Errorf("the engine returned a value of unexpected Go type %T", v)
+}
+
+// appendJSONName writes an attribute name as tftypes does, with
+// json.Marshal (which escapes <, > and & and replaces invalid UTF-8); the
+// usual name, plain ASCII, is written directly.
+func appendJSONName(b []byte, name string) []byte {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, err := json.Marshal(name)
+			if err != nil { // a string always marshals
+				return append(b, `""`...)
+			}
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, name...)
+	return append(b, '"')
+}
