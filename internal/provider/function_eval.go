@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -72,4 +73,20 @@ func (f *evalFunction) call(ctx context.Context, args []tftypes.Value) (tftypes.
 		return tftypes.Value{}, funcError(err)
 	}
 	return tv, nil
+}
+
+func (f *evalFunction) callRaw(ctx context.Context, args []*tfprotov6.DynamicValue) ([]byte, *function.FuncError, bool) {
+	expr, vars, unknown, ok := rawArguments(args)
+	if !ok {
+		return nil, nil, false
+	}
+	if unknown {
+		return rawResult(engine.Unknown{})
+	}
+	v, err := f.engine(ctx).Eval(ctx, expr, vars)
+	if err != nil {
+		tflog.Debug(ctx, "celyaml eval: evaluation failed")
+		return nil, funcError(err), true
+	}
+	return rawResult(v)
 }

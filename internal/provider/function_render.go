@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -78,9 +79,44 @@ func (f *renderFunction) Run(ctx context.Context, req function.RunRequest, resp 
 }
 
 func (f *renderFunction) call(ctx context.Context, args []tftypes.Value) (tftypes.Value, *function.FuncError) {
-	return renderCall(ctx, "render", args, f.engine, func(e *engine.Engine, text string, vars map[string]engine.Value) ([]engine.Value, error) {
+	return renderCall(ctx, "render", args, f.engine, f.render(ctx))
+}
+
+func (f *renderFunction) callRaw(ctx context.Context, args []*tfprotov6.DynamicValue) ([]byte, *function.FuncError, bool) {
+	return renderCallRaw(ctx, "render", args, f.engine, f.render(ctx))
+}
+
+func (f *renderFunction) render(ctx context.Context) renderBody {
+	return func(e *engine.Engine, text string, vars map[string]engine.Value) ([]engine.Value, error) {
 		return e.Render(ctx, engine.Source{Text: []byte(text)}, vars)
-	})
+	}
+}
+
+// renderBody renders for render or render_file.
+type renderBody func(e *engine.Engine, first string, vars map[string]engine.Value) ([]engine.Value, error)
+
+// renderCallRaw is renderCall on the raw path.
+func renderCallRaw(ctx context.Context, name string, args []*tfprotov6.DynamicValue, eng func(context.Context) *engine.Engine, render renderBody) ([]byte, *function.FuncError, bool) {
+	first, vars, unknown, ok := rawArguments(args)
+	if !ok {
+		return nil, nil, false
+	}
+	if unknown {
+		return rawResult(engine.Unknown{})
+	}
+	docs, err := render(eng(ctx), first, vars)
+	if err != nil {
+		tflog.Debug(ctx, "celyaml function: rendering failed", map[string]any{"function": name})
+		return nil, funcError(err), true
+	}
+	if engine.IsUnknownStream(docs) {
+		return rawResult(engine.Unknown{})
+	}
+	tflog.Debug(ctx, "celyaml function: rendered", map[string]any{"function": name, "documents": len(docs)})
+	if len(docs) == 1 {
+		return rawResult(docs[0])
+	}
+	return rawResult(docs)
 }
 
 // knownArguments checks the first argument and converts the context, the
@@ -110,8 +146,7 @@ func knownArguments(ctx context.Context, name, what string, args []tftypes.Value
 
 // renderCall is the body that render and render_file share: unknown and
 // null handling, the context conversion, the engine call and the result.
-func renderCall(ctx context.Context, name string, args []tftypes.Value, eng func(context.Context) *engine.Engine,
-	render func(e *engine.Engine, first string, vars map[string]engine.Value) ([]engine.Value, error)) (tftypes.Value, *function.FuncError) {
+func renderCall(ctx context.Context, name string, args []tftypes.Value, eng func(context.Context) *engine.Engine, render renderBody) (tftypes.Value, *function.FuncError) {
 	first, vars, unknown, ferr := knownArguments(ctx, name, "the first argument", args)
 	if ferr != nil {
 		return tftypes.Value{}, ferr

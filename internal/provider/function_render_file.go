@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
@@ -52,7 +53,15 @@ func (f *renderFileFunction) Run(ctx context.Context, req function.RunRequest, r
 }
 
 func (f *renderFileFunction) call(ctx context.Context, args []tftypes.Value) (tftypes.Value, *function.FuncError) {
-	return renderCall(ctx, "render_file", args, f.engine, func(e *engine.Engine, path string, vars map[string]engine.Value) ([]engine.Value, error) {
+	return renderCall(ctx, "render_file", args, f.engine, f.render(ctx))
+}
+
+func (f *renderFileFunction) callRaw(ctx context.Context, args []*tfprotov6.DynamicValue) ([]byte, *function.FuncError, bool) {
+	return renderCallRaw(ctx, "render_file", args, f.engine, f.render(ctx))
+}
+
+func (f *renderFileFunction) render(ctx context.Context) renderBody {
+	return func(e *engine.Engine, path string, vars map[string]engine.Value) ([]engine.Value, error) {
 		return e.RenderFile(ctx, path, vars)
-	})
+	}
 }

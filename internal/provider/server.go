@@ -152,6 +152,11 @@ func (s *server) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRe
 		// framework's errors.
 		return s.ProviderServer.CallFunction(ctx, req)
 	}
+	if rc, ok := sf.f.(rawCaller); ok {
+		if result, ferr, handled := rc.callRaw(ctx, req.Arguments); handled {
+			return rawResponse(result, ferr), nil
+		}
+	}
 	args := make([]tftypes.Value, len(req.Arguments))
 	for i, a := range req.Arguments {
 		var err error
@@ -178,6 +183,18 @@ func (s *server) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRe
 	}
 	resp.Result = &dv
 	return resp, nil
+}
+
+// rawResponse is the response to a call the raw path answered. As the
+// framework does, a failed call returns an unknown result.
+func rawResponse(result []byte, ferr *function.FuncError) *tfprotov6.CallFunctionResponse {
+	resp := &tfprotov6.CallFunctionResponse{}
+	if ferr != nil {
+		result = msgpackUnknown
+		resp.Error = &tfprotov6.FunctionError{Text: ferr.Text, FunctionArgument: ferr.FunctionArgument}
+	}
+	resp.Result = &tfprotov6.DynamicValue{MsgPack: result}
+	return resp
 }
 
 // functionTable reads the provider's functions and their parameter types.
