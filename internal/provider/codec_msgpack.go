@@ -412,3 +412,69 @@ func appendJSONName(b []byte, name string) []byte {
 	b = append(b, name...)
 	return append(b, '"')
 }
+
+// encodedValue is a value written once, to be placed in several
+// attributes: its type as JSON, and its bytes.
+type encodedValue struct {
+	typ, val []byte
+}
+
+// encodeValue writes v's type and value as encodeDynamic would inside its
+// [type, value] pair.
+func encodeValue(v engine.Value) (encodedValue, error) {
+	typ, err := appendTypeJSON(nil, v)
+	if err != nil {
+		return encodedValue{}, err
+	}
+	var buf bytes.Buffer
+	e := codecEncoder{enc: msgpack.NewEncoder(&buf), buf: &buf}
+	if err := e.value(v); err != nil {
+		return encodedValue{}, err
+	}
+	return encodedValue{typ: typ, val: buf.Bytes()}, nil
+}
+
+// appendDynamic writes a value of dynamic type from its parts.
+func appendDynamic(b, typ, val []byte) []byte {
+	b = append(b, msgpcode.FixedArrayLow|2)
+	b = appendLen(b, len(typ), msgpcode.Bin8, msgpcode.Bin16, msgpcode.Bin32)
+	b = append(b, typ...)
+	return append(b, val...)
+}
+
+// appendString writes a string as msgpack's EncodeString does.
+func appendString(b []byte, s []byte) []byte {
+	if len(s) < 32 {
+		b = append(b, msgpcode.FixedStrLow|byte(len(s)))
+	} else {
+		b = appendLen(b, len(s), msgpcode.Str8, msgpcode.Str16, msgpcode.Str32)
+	}
+	return append(b, s...)
+}
+
+// appendArrayLen and appendMapLen write headers as msgpack's encoder does.
+func appendArrayLen(b []byte, n int) []byte {
+	if n < 16 {
+		return append(b, msgpcode.FixedArrayLow|byte(n))
+	}
+	return appendLen(b, n, 0, msgpcode.Array16, msgpcode.Array32)
+}
+
+func appendMapLen(b []byte, n int) []byte {
+	if n < 16 {
+		return append(b, msgpcode.FixedMapLow|byte(n))
+	}
+	return appendLen(b, n, 0, msgpcode.Map16, msgpcode.Map32)
+}
+
+// appendLen writes a length with the smallest of the codes given (0 for
+// none): one byte after c8, two after c16, four after c32.
+func appendLen(b []byte, n int, c8, c16, c32 byte) []byte {
+	switch {
+	case c8 != 0 && n <= math.MaxUint8:
+		return append(b, c8, byte(n))
+	case n <= math.MaxUint16:
+		return append(b, c16, byte(n>>8), byte(n))
+	}
+	return append(b, c32, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
@@ -79,6 +80,33 @@ func (f *deepMergeFunction) Run(ctx context.Context, req function.RunRequest, re
 // deepMerge merges args left to right by merge.Patch, skipping nulls: the
 // first argument that is not null is the base, and each later one is
 // merged onto the result.
+// callRaw is deepMerge on the raw path (server_raw.go).
+func (f *deepMergeFunction) callRaw(_ context.Context, args []*tfprotov6.DynamicValue) ([]byte, *function.FuncError, bool) {
+	var out engine.Value
+	first := true
+	for _, a := range args {
+		if a == nil || a.MsgPack == nil {
+			return nil, nil, false
+		}
+		v, _, err := decodeDynamic(a.MsgPack)
+		if err != nil {
+			return nil, nil, false //nolint:nilerr // declining: the tftypes path words the error
+		}
+		if _, unknown := v.(engine.Unknown); unknown {
+			return rawResult(engine.Unknown{})
+		}
+		if v == nil {
+			continue
+		}
+		if first {
+			out, first = v, false // the base, as it is: deep_merge(x) is x
+			continue
+		}
+		out = merge.Patch(out, v)
+	}
+	return rawResult(out)
+}
+
 func deepMerge(args []tftypes.Value) (tftypes.Value, *function.FuncError) {
 	var out engine.Value
 	first := true

@@ -59,7 +59,8 @@ type server struct {
 
 // serverFunction is a function and the Terraform types of its parameters.
 type serverFunction struct {
-	f      caller
+	f      caller // nil for a variadic function, answered on the raw path only
+	raw    rawCaller
 	params []tftypes.Type
 }
 
@@ -119,6 +120,11 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	if req == nil || req.TypeName != renderTypeName || s.render == nil {
 		return s.ProviderServer.ReadDataSource(ctx, req)
 	}
+	if req.Config != nil && req.Config.MsgPack != nil {
+		if state, ok := s.render.readRaw(ctx, req.Config.MsgPack); ok {
+			return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: state}}, nil
+		}
+	}
 	resp := &tfprotov6.ReadDataSourceResponse{}
 	config, diags := decodeConfig(req.Config)
 	if diags.HasError() {
@@ -147,15 +153,18 @@ func (s *server) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRe
 	}
 	s.functionsOnce.Do(func() { s.functions = functionTable(ctx, s.provider) })
 	sf, ok := s.functions[req.Name]
-	if !ok || len(req.Arguments) != len(sf.params) {
+	if !ok || (sf.f != nil && len(req.Arguments) != len(sf.params)) {
 		// Unknown functions and wrong argument counts get the
 		// framework's errors.
 		return s.ProviderServer.CallFunction(ctx, req)
 	}
-	if rc, ok := sf.f.(rawCaller); ok {
-		if result, ferr, handled := rc.callRaw(ctx, req.Arguments); handled {
+	if sf.raw != nil {
+		if result, ferr, handled := sf.raw.callRaw(ctx, req.Arguments); handled {
 			return rawResponse(result, ferr), nil
 		}
+	}
+	if sf.f == nil {
+		return s.ProviderServer.CallFunction(ctx, req)
 	}
 	args := make([]tftypes.Value, len(req.Arguments))
 	for i, a := range req.Arguments {
@@ -202,8 +211,15 @@ func functionTable(ctx context.Context, p *celyamlProvider) map[string]serverFun
 	table := map[string]serverFunction{}
 	for _, newFunction := range p.Functions(ctx) {
 		fn := newFunction()
+		raw, _ := fn.(rawCaller)
 		c, ok := fn.(caller)
 		if !ok || !answeredDirectly(ctx, fn) {
+			if raw != nil && definitionBuilds(ctx, fn) {
+				// A variadic function: the raw path, or the framework.
+				var meta function.MetadataResponse
+				fn.Metadata(ctx, function.MetadataRequest{}, &meta)
+				table[meta.Name] = serverFunction{raw: raw}
+			}
 			continue
 		}
 		var meta function.MetadataResponse
@@ -214,7 +230,7 @@ func functionTable(ctx context.Context, p *celyamlProvider) map[string]serverFun
 		for i, p := range def.Definition.Parameters {
 			params[i] = p.GetType().TerraformType(ctx)
 		}
-		table[meta.Name] = serverFunction{f: c, params: params}
+		table[meta.Name] = serverFunction{f: c, raw: raw, params: params}
 	}
 	return table
 }
@@ -230,6 +246,13 @@ func answeredDirectly(ctx context.Context, fn function.Function) bool {
 	var def function.DefinitionResponse
 	fn.Definition(ctx, function.DefinitionRequest{}, &def)
 	return !def.Diagnostics.HasError() && def.Definition.VariadicParameter == nil
+}
+
+// definitionBuilds reports whether fn's definition builds without errors.
+func definitionBuilds(ctx context.Context, fn function.Function) bool {
+	var def function.DefinitionResponse
+	fn.Definition(ctx, function.DefinitionRequest{}, &def)
+	return !def.Diagnostics.HasError()
 }
 
 // runCall is the framework's Run for a caller: it reads the arguments as

@@ -105,3 +105,40 @@ func BenchmarkServer_call(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkServer_read measures a read of celyaml_render on the protocol:
+// a one-line inline template with no context (the read floor) and the
+// kitchen sink file with the 20-service context; compare with
+// BenchmarkServer_call/engine_render in the same run.
+func BenchmarkServer_read(b *testing.B) {
+	srv := NewServer("test")()
+	for _, c := range []struct {
+		name string
+		vals map[string]tftypes.Value
+	}{
+		{"floor_one_line", map[string]tftypes.Value{"template": tftypes.NewValue(tftypes.String, "a: 1\n")}},
+		{"kitchen_sink", map[string]tftypes.Value{"template_file": tftypes.NewValue(tftypes.String, kitchenSinkPath), "context": benchContext()}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			typ := renderStateType()
+			attrs := map[string]tftypes.Value{}
+			for name, at := range typ.AttributeTypes {
+				attrs[name] = tftypes.NewValue(at, nil)
+				if v, ok := c.vals[name]; ok {
+					attrs[name] = v
+				}
+			}
+			dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, attrs))
+			if err != nil {
+				b.Fatal(err)
+			}
+			req := &tfprotov6.ReadDataSourceRequest{TypeName: renderTypeName, Config: &dv}
+			for b.Loop() {
+				resp, err := srv.ReadDataSource(context.Background(), req)
+				if err != nil || len(resp.Diagnostics) > 0 {
+					b.Fatal(err, resp.Diagnostics)
+				}
+			}
+		})
+	}
+}

@@ -70,7 +70,7 @@ func rawArguments(args []*tfprotov6.DynamicValue) (first string, vars map[string
 func rawResult(v engine.Value) ([]byte, *function.FuncError, bool) {
 	b, err := encodeDynamic(v)
 	if err != nil {
-		return nil, nil, false
+		return nil, nil, false //nolint:nilerr // declining: the tftypes path words the error
 	}
 	return b, nil, true
 }

@@ -184,7 +184,7 @@ func callServerFunction(t *testing.T, srv tfprotov6.ProviderServer, name string,
 	var dvs []*tfprotov6.DynamicValue
 	for i, a := range args {
 		typ := tftypes.Type(tftypes.DynamicPseudoType)
-		if i == 0 && name != "manifests" {
+		if i == 0 && name != "manifests" && name != "deep_merge" {
 			typ = tftypes.String
 		}
 		dv, err := tfprotov6.NewDynamicValue(typ, a)
@@ -264,6 +264,16 @@ func TestServer_functionsAnswerAsTheFrameworkDoes(t *testing.T) {
 		{"manifests unknown", "manifests", []tftypes.Value{dynamicUnknown}},
 		{"manifests not documents", "manifests", []tftypes.Value{str("x")}},
 		{"wrong argument count", "eval", []tftypes.Value{str("1")}},
+		{"deep_merge three layers and a null", "deep_merge", []tftypes.Value{
+			ctxObject(map[string]tftypes.Value{"image": ctxObject(map[string]tftypes.Value{"repo": str("nginx"), "tag": str("1")}), "n": tftypes.NewValue(tftypes.Number, 1)}),
+			dynamicNull,
+			ctxObject(map[string]tftypes.Value{"image": ctxObject(map[string]tftypes.Value{"tag": str("2")})}),
+			ctxObject(map[string]tftypes.Value{"n": dynamicNull, "image": ctxObject(map[string]tftypes.Value{"repo": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})}),
+		}},
+		{"deep_merge of nothing", "deep_merge", nil},
+		{"deep_merge of nulls", "deep_merge", []tftypes.Value{dynamicNull, dynamicNull}},
+		{"deep_merge with an unknown argument", "deep_merge", []tftypes.Value{vars, dynamicUnknown}},
+		{"deep_merge of one list", "deep_merge", []tftypes.Value{tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{str("a")})}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,269 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"sort"
+
+	"github.com/vmihailenco/msgpack/v5"
+	"github.com/vmihailenco/msgpack/v5/msgpcode"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+)
+
+// The data source's read on the raw path (server_raw.go): the
+// configuration's msgpack bytes to the state's, through the direct codec.
+// Like the functions' raw path it covers the common case, a configuration
+// that renders, and declines everything else (a rendering error, an
+// invalid configuration, a manifest that is not unique or not well formed),
+// which the tftypes path then answers with its exact diagnostics.
+
+// rawConfig is a configuration read from its bytes: the attributes the
+// state repeats, as their bytes, and the engine's inputs.
+type rawConfig struct {
+	raw map[string][]byte // template, template_file, base_dir, context
+	in  renderInputs
+}
+
+// decodeRawConfig reads a configuration. ok is false when the raw path
+// declines it.
+func decodeRawConfig(b []byte) (rawConfig, bool) {
+	rc := rawConfig{raw: map[string][]byte{}}
+	r := bytes.NewReader(b)
+	dec := msgpack.NewDecoder(r)
+	n, err := dec.DecodeMapLen()
+	if err != nil || n < 0 {
+		return rc, false
+	}
+	for range n {
+		key, err := dec.DecodeString()
+		if err != nil {
+			return rc, false
+		}
+		start := len(b) - r.Len()
+		if c, err := dec.PeekCode(); err != nil || msgpcode.IsExt(c) {
+			return rc, false // unknown: Terraform reads only known configurations
+		}
+		if err := dec.Skip(); err != nil {
+			return rc, false
+		}
+		rc.raw[key] = b[start : len(b)-r.Len()]
+	}
+	for name, dst := range map[string]**string{"template": &rc.in.tmpl, "template_file": &rc.in.file, "base_dir": &rc.in.baseDir} {
+		s, null, unknown, err := decodeString(rc.raw[name])
+		if err != nil || unknown {
+			return rc, false
+		}
+		if !null {
+			*dst = &s
+		}
+	}
+	if (rc.in.tmpl == nil) == (rc.in.file == nil) {
+		return rc, false // validation words this
+	}
+	c, _, err := decodeDynamic(rc.raw["context"])
+	if err != nil || containsUnknown(c) {
+		return rc, false
+	}
+	switch cv := c.(type) {
+	case nil:
+		rc.in.vars = map[string]engine.Value{}
+	case *engine.Map:
+		rc.in.vars = make(map[string]engine.Value, cv.Len())
+		for i := 0; i < cv.Len(); i++ {
+			k, v := cv.At(i)
+			rc.in.vars[k] = v
+		}
+	default:
+		return rc, false
+	}
+	return rc, true
+}
+
+// readRaw reads the data source on the raw path: the state's bytes, or ok
+// false when it declines.
+func (d *renderDataSource) readRaw(ctx context.Context, config []byte) ([]byte, bool) {
+	rc, ok := decodeRawConfig(config)
+	if !ok {
+		return nil, false
+	}
+	rendered, err := d.render(ctx, rc.in)
+	if err != nil {
+		return nil, false
+	}
+	docs := make([]engine.Value, len(rendered))
+	for i, r := range rendered {
+		docs[i] = r.Value
+	}
+	if engine.IsUnknownStream(docs) || containsUnknown(docs) {
+		return nil, false
+	}
+	state, err := rc.state(docs)
+	return state, err == nil
+}
+
+// state writes the state as renderState builds it and NewDynamicValue
+// writes it: an object, its attributes in sorted order. Each document is
+// encoded once, and documents, result and manifests share the bytes.
+func (rc rawConfig) state(docs []engine.Value) ([]byte, error) {
+	stream, spans, err := engine.EncodeYAMLStreamSpans(docs)
+	if err != nil {
+		return nil, err
+	}
+	var jsonDoc engine.Value = docs
+	if len(docs) == 0 {
+		jsonDoc = []engine.Value{}
+	} else if len(docs) == 1 {
+		jsonDoc = docs[0]
+	}
+	js, err := engine.AppendJSON(nil, jsonDoc, false)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := manifestIndex(docs)
+	if err != nil {
+		return nil, err
+	}
+	enc := make([]encodedValue, len(docs))
+	size := 2*len(stream) + len(js) + 256
+	for i, d := range docs {
+		if enc[i], err = encodeValue(d); err != nil {
+			return nil, err
+		}
+		size += 3 * (len(enc[i].typ) + len(enc[i].val))
+	}
+	// documents: a tuple of every document
+	tupleTyp := append([]byte{}, `["tuple",[`...)
+	tupleVal := appendArrayLen(nil, len(docs))
+	for i, e := range enc {
+		if i > 0 {
+			tupleTyp = append(tupleTyp, ',')
+		}
+		tupleTyp = append(tupleTyp, e.typ...)
+		tupleVal = append(tupleVal, e.val...)
+	}
+	tupleTyp = append(tupleTyp, "]]"...)
+	// manifests: an object keyed by manifest ID
+	manTyp := append([]byte{}, `["object",{`...)
+	manVal := appendMapLen(nil, len(ids))
+	for j, m := range ids {
+		if j > 0 {
+			manTyp = append(manTyp, ',')
+		}
+		manTyp = appendJSONName(manTyp, m.id)
+		manTyp = append(manTyp, ':')
+		manTyp = append(manTyp, enc[m.doc].typ...)
+		manVal = appendString(manVal, []byte(m.id))
+		manVal = append(manVal, enc[m.doc].val...)
+	}
+	manTyp = append(manTyp, "}]"...)
+
+	b := make([]byte, 0, size)
+	b = appendMapLen(b, 10)
+	attr := func(name string) { b = appendString(b, []byte(name)) }
+	attr("base_dir")
+	b = append(b, rc.raw["base_dir"]...)
+	attr("context")
+	b = append(b, rc.raw["context"]...)
+	attr("documents")
+	b = appendDynamic(b, tupleTyp, tupleVal)
+	attr("json")
+	b = appendString(b, js)
+	attr("manifests")
+	b = appendDynamic(b, manTyp, manVal)
+	attr("result")
+	if len(docs) == 1 {
+		b = appendDynamic(b, enc[0].typ, enc[0].val)
+	} else {
+		b = appendDynamic(b, tupleTyp, tupleVal)
+	}
+	attr("template")
+	b = append(b, rc.raw["template"]...)
+	attr("template_file")
+	b = append(b, rc.raw["template_file"]...)
+	attr("yaml")
+	b = appendString(b, stream)
+	attr("yaml_documents")
+	b = appendArrayLen(b, len(spans))
+	for _, sp := range spans {
+		b = appendString(b, stream[sp[0]:sp[1]])
+	}
+	return b, nil
+}
+
+// errDeclined makes the raw path decline documents whose manifests the
+// tftypes path reports on.
+var errDeclined = errors.New("declined: the tftypes path reports on these manifests")
+
+// manifestEntry is one document keyed by its manifest ID.
+type manifestEntry struct {
+	id  string
+	doc int
+}
+
+// manifestIndex keys known documents by manifest ID as buildManifests
+// does, in ID order. Anything buildManifests reports (a part that is not a
+// string, two documents with one ID) is an error here, for the tftypes
+// path to word.
+func manifestIndex(docs []engine.Value) ([]manifestEntry, error) {
+	var out []manifestEntry
+	seen := make(map[string]bool, len(docs))
+	for i, doc := range docs {
+		m, ok := doc.(*engine.Map)
+		if !ok {
+			continue // not an object: no kind
+		}
+		kind, ks := enginePart(m, "kind")
+		name, ns := enginePart(m, "metadata", "name")
+		if ks == partUnknown || ns == partUnknown {
+			return nil, errDeclined
+		}
+		if ks == partAbsent || ns == partAbsent {
+			continue
+		}
+		namespace, nss := enginePart(m, "metadata", "namespace")
+		apiVersion, as := enginePart(m, "apiVersion")
+		if nss == partUnknown || as == partUnknown {
+			return nil, errDeclined
+		}
+		group := coreGroup
+		if as == partKnown {
+			group = manifestGroup(apiVersion)
+		}
+		if nss == partAbsent {
+			namespace = coreGroup
+		}
+		id := group + "/" + kind + "/" + namespace + "/" + name
+		if seen[id] {
+			return nil, errDeclined // a duplicate
+		}
+		seen[id] = true
+		out = append(out, manifestEntry{id: id, doc: i})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].id < out[b].id })
+	return out, nil
+}
+
+// enginePart reads the string at path in m as docPart does; a final value
+// that is neither null nor a string counts as partUnknown, so that the
+// caller declines and docPart reports it.
+func enginePart(m *engine.Map, path ...string) (string, partState) {
+	var v engine.Value = m
+	for _, name := range path {
+		mm, ok := v.(*engine.Map)
+		if !ok {
+			return "", partAbsent
+		}
+		if v, ok = mm.Get(name); !ok {
+			return "", partAbsent
+		}
+	}
+	switch x := v.(type) {
+	case nil:
+		return "", partAbsent
+	case string:
+		return x, partKnown
+	}
+	return "", partUnknown
+}
