@@ -221,6 +221,7 @@ func main() {
 	perService(t, s)
 	other(t, s)
 	compose(t, s)
+	server(t, s)
 	terraform(t, s)
 	t.print()
 	fmt.Println()
@@ -346,6 +347,92 @@ func other(t *table, s samples) {
 	}
 }
 
+// server reports the provider's share of one call on the protocol,
+// against the engine's own render in the same run (per-call goal 1).
+func server(t *table, s samples) {
+	render := s.get("Server_call/engine_render", "ns/op")
+	if !render.ok {
+		return
+	}
+	t.section("the provider's share of a call: protocol bytes in to bytes out, per call")
+	line := func(label, bench, goal string) {
+		if st := s.get(bench, "ns/op"); st.ok {
+			t.add(row{measure: label, value: us(st.med), spread: pct(st), allocs: num(s.get(bench, "allocs/op").med), goal: goal})
+		}
+	}
+	floor := s.get("Server_call/floor_eval_x_plus_1", "ns/op")
+	rf := s.get("Server_call/render_file_kitchen_sink", "ns/op")
+	line("engine alone: render the kitchen sink, 20 services", "Server_call/engine_render", "")
+	line("call floor: eval(\"x + 1\")", "Server_call/floor_eval_x_plus_1", "")
+	line("eval(\"size(services)\") with the 20-service context", "Server_call/eval_size_services", "")
+	goal := ""
+	if rf.ok && floor.ok {
+		limit := floor.med + 2*render.med
+		goal = check(rf.med <= limit, fmt.Sprintf("per-call goal 1, ≤ floor + 2× render = %s: %.2f× render above the floor", us(limit), (rf.med-floor.med)/render.med))
+	}
+	line("render_file() of the kitchen sink, same context", "Server_call/render_file_kitchen_sink", goal)
+	rfloor := s.get("Server_read/floor_one_line", "ns/op")
+	rd := s.get("Server_read/kitchen_sink", "ns/op")
+	line("read floor: celyaml_render of a one-line template", "Server_read/floor_one_line", "")
+	goal = ""
+	if rd.ok && rfloor.ok {
+		limit := rfloor.med + 3*render.med
+		goal = check(rd.med <= limit, fmt.Sprintf("per-call goal 1, ≤ floor + 3× render = %s: %.2f× render above the floor", us(limit), (rd.med-rfloor.med)/render.med))
+	}
+	line("celyaml_render read of the kitchen sink, same context", "Server_read/kitchen_sink", goal)
+}
+
+// perCall reports the per-call cost goals: whole plans against a text
+// templatefile(), the provider's own CPU apart from Terraform's, and what
+// a launch costs.
+func perCall(t *table, s samples, plan func(key, label, goal string) stat, diff func(a, b string) string) {
+	text := s.get("plan_many_templatefile_text", "ms")
+	if !text.ok {
+		return
+	}
+	plan("plan_many_templatefile_text", "100 templatefile() of a text template (%{ for }), 20 services each", "")
+	vsText := func(key string, limit float64) string {
+		w := s.get(key, "ms").med / text.med
+		c, hasCPU := 0.0, false
+		if a, b := s.get(strings.Replace(key, "plan_", "plancpu_", 1), "ms"), s.get("plancpu_many_templatefile_text", "ms"); a.ok && b.ok {
+			c, hasCPU = a.med/b.med, true
+		}
+		return judge(c, w, hasCPU, limit, "%.2f×", "per-call goal 2, × text templatefile")
+	}
+	for _, c := range []struct {
+		key, label string
+		limit      float64
+	}{
+		{"plan_many_function", "  the same as render_file(), against the text template", 2.0},
+		{"plan_many_celyaml", "  the same as celyaml_render, against the text template", 2.5},
+	} {
+		if st := s.get(c.key, "ms"); st.ok {
+			t.add(row{measure: c.label, value: fmt.Sprintf("%.2f×", st.med/text.med), goal: vsText(c.key, c.limit)})
+		}
+	}
+	for _, c := range []struct{ key, label string }{
+		{"many_function", "100 render_file()"},
+		{"many_celyaml", "100 celyaml_render"},
+		{"one_eval", "one eval()"},
+	} {
+		p, tf := s.get("providercpu_"+c.key, "ms"), s.get("tfcpu_"+c.key, "ms")
+		if !p.ok || !tf.ok {
+			continue
+		}
+		t.add(row{measure: c.label + ", reattached provider: provider CPU / Terraform CPU per plan",
+			value: fmt.Sprintf("%.0f ms", p.med), cpu: fmt.Sprintf("%.0f ms", tf.med), spread: pct(p)})
+	}
+	if e, n := s.get("plan_one_eval", "ms"), s.get("plan_one_noop", "ms"); e.ok && n.ok {
+		plan("plan_one_eval", "one eval() of celyaml", "launch: against one data source of the empty provider: "+diff("plan_one_eval", "plan_one_noop"))
+	}
+	if b := s.get("binary_bytes", "ms"); b.ok {
+		t.add(row{measure: "provider binary size", value: fmt.Sprintf("%.1f MB", b.med/1e6)})
+	}
+	if it := s.get("inittrace_ms", "ms"); it.ok {
+		t.add(row{measure: "package initialisation per launch (GODEBUG=inittrace=1, summed)", value: fmt.Sprintf("%.1f ms", it.med), spread: pct(it)})
+	}
+}
+
 // compose reports overlays and the merge rule (the compose guide's goals).
 func compose(t *table, s samples) {
 	without := s.get("Overlay_stream/without/N=1000", "ns/document")
@@ -435,6 +522,7 @@ func terraform(t *table, s samples) {
 	}
 	plan("plan_many_celyaml", "100 celyaml_render, 20 services each", goal)
 	plan("plan_many_function", "100 provider::celyaml::render_file(), 20 services each", "")
+	perCall(t, s, plan, diff)
 	plan("plan_merge_10k", "Terraform's merge() of two 10,000-key objects (shallow)", "")
 	if m, d := s.get("plan_merge_10k", "ms"), s.get("plan_deep_merge_10k", "ms"); m.ok && d.ok {
 		plan("plan_deep_merge_10k", "deep_merge() of the same two objects", diff("plan_deep_merge_10k", "plan_merge_10k")+" against merge()")
