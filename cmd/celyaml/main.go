@@ -1,94 +1,21 @@
 // Command celyaml renders, evaluates and checks CEL-YAML templates with the
-// same engine as the Terraform provider, so template authors iterate
-// without Terraform and CI checks templates without a plan. Its interface
-// is fixed by CLI.md: commands render, eval, check, schema and version;
-// exit code 0 on success, 1 when the template or the values have a
-// problem, 2 when the command line is wrong. Only results go to standard
-// output.
+// same engine as the Terraform provider. See internal/cli and CLI.md.
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io"
 	"os"
 
-	"github.com/spf13/cobra"
+	"github.com/celyaml/terraform-provider-celyaml/internal/cli"
 )
 
-// Exit codes, as CLI.md fixes them.
-const (
-	exitOK      = 0
-	exitProblem = 1
-	exitUsage   = 2
+// version and commit are set by goreleaser through -ldflags, as the
+// provider's are.
+var (
+	version = "dev"
+	commit  = "none"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-}
-
-// problemError is a problem with the template or the values (exit 1).
-// Every other error a command returns is a usage error (exit 2): cobra's
-// own errors for unknown commands, flags and argument counts among them.
-type problemError struct{ err error }
-
-func (e *problemError) Error() string { return e.err.Error() }
-func (e *problemError) Unwrap() error { return e.err }
-
-// problem marks err as a problem with the template or the values.
-func problem(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &problemError{err}
-}
-
-// silentError ends a command with exit code 1 after it has already
-// written its problems to standard error itself (check does).
-var silentError = errors.New("problems found")
-
-// run executes the command line args and returns the exit code.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCommand(stdin)
-	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	err := root.Execute()
-	var p *problemError
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.Is(err, silentError):
-		return exitProblem
-	case errors.As(err, &p):
-		// The engine's own format, FILE:LINE:COLUMN first, so editors and
-		// CI annotate the line.
-		fmt.Fprintln(stderr, p.Error())
-		return exitProblem
-	default:
-		fmt.Fprintln(stderr, "celyaml: "+err.Error())
-		fmt.Fprintln(stderr, "Run 'celyaml --help' for usage.")
-		return exitUsage
-	}
-}
-
-// newRootCommand builds the command tree. stdin is what "-" reads.
-func newRootCommand(stdin io.Reader) *cobra.Command {
-	root := &cobra.Command{
-		Use:   "celyaml",
-		Short: "Render and check CEL-YAML templates",
-		Long: `celyaml renders CEL-YAML templates with the same engine and the same
-output bytes as the celyaml Terraform provider, evaluates CEL expressions,
-and checks templates for problems.
-
-Exit codes: 0 success, 1 a problem with the template or the values,
-2 a wrong command line.`,
-		SilenceErrors: true,
-		SilenceUsage:  true,
-	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
-	in := &inputs{stdin: stdin}
-	root.AddCommand(newRenderCommand(in), newEvalCommand(in), newVersionCommand())
-	return root
+	cli.Version, cli.Commit = version, commit
+	os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

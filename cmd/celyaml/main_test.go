@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/cli"
 )
 
 // TestMain lets the scripts run celyaml as a command of their own, in the
 // test binary, with real standard streams and exit codes.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"celyaml": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"celyaml": func() { os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -81,13 +81,19 @@ func (in *inputs) vars() (map[string]engine.Value, error) {
 
 // layered is vars as one mapping, keys in the order they were first given.
 func (in *inputs) layered() (*engine.Map, error) {
+	// The first file is the base as it stands, so its nulls are values as
+	// a Terraform context's are; each later layer is patched onto it.
 	var acc engine.Value = engine.NewMap(0)
-	for _, name := range in.files {
+	for i, name := range in.files {
 		v, err := in.readValuesFile(name)
 		if err != nil {
 			return nil, err
 		}
-		acc = merge.Patch(acc, v)
+		if i == 0 {
+			acc = v
+		} else {
+			acc = merge.Patch(acc, v)
+		}
 	}
 	for _, s := range in.sets {
 		v, err := s.value()

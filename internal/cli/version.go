@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -8,10 +8,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version and commit are set by goreleaser through -ldflags.
+// Version and Commit are what `celyaml version` prints; cmd/celyaml sets
+// them from its own, which goreleaser sets through -ldflags.
 var (
-	version = "dev"
-	commit  = "none"
+	Version = "dev"
+	Commit  = "none"
 )
 
 // pinnedModules are the libraries whose versions decide what a template
@@ -29,7 +30,7 @@ func newVersionCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := cmd.OutOrStdout()
-			v := version
+			v := Version
 			deps := map[string]string{}
 			if info, ok := debug.ReadBuildInfo(); ok {
 				if v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
@@ -39,7 +40,7 @@ func newVersionCommand() *cobra.Command {
 					deps[d.Path] = d.Version
 				}
 			}
-			fmt.Fprintf(w, "celyaml %s (commit %s, %s)\n", v, commit, runtime.Version())
+			fmt.Fprintf(w, "celyaml %s (commit %s, %s)\n", v, Commit, runtime.Version())
 			for _, m := range pinnedModules {
 				if deps[m] != "" {
 					fmt.Fprintf(w, "%s %s\n", m, deps[m])
