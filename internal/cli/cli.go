@@ -40,9 +40,9 @@ func problem(err error) error {
 	return &problemError{err}
 }
 
-// silentError ends a command with exit code 1 after it has already
+// errSilent ends a command with exit code 1 after it has already
 // written its problems to standard error itself (check does).
-var silentError = errors.New("problems found")
+var errSilent = errors.New("problems found")
 
 // Run executes the command line args (without the program name) and
 // returns the process's exit code.
@@ -57,7 +57,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, silentError):
+	case errors.Is(err, errSilent):
 		return exitProblem
 	case errors.As(err, &p):
 		// The engine's own format, FILE:LINE:COLUMN first, so editors and
@@ -87,6 +87,6 @@ Exit codes: 0 success, 1 a problem with the template or the values,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 	in := &inputs{stdin: stdin}
-	root.AddCommand(newRenderCommand(in), newEvalCommand(in), newVersionCommand())
+	root.AddCommand(newRenderCommand(in), newEvalCommand(in), newCheckCommand(in), newVersionCommand())
 	return root
 }

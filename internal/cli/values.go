@@ -22,6 +22,9 @@ type inputs struct {
 	stdinUsed string // what read standard input already, for the error
 	files     []string
 	sets      []setting // --set and --set-string, in command-line order
+	// keyPos is where each top-level key of the values files was last
+	// set, for check's unread-key warnings.
+	keyPos map[string]engine.Pos
 }
 
 // setting is one --set or --set-string.
@@ -124,7 +127,28 @@ func (in *inputs) readValuesFile(name string) (engine.Value, error) {
 	} else if text, err = os.ReadFile(name); err != nil {
 		return nil, problem(fmt.Errorf("values file: %w", err))
 	}
-	return parseValues(shown, text)
+	v, err := parseValues(shown, text)
+	if err == nil {
+		in.notePositions(shown, text)
+	}
+	return v, err
+}
+
+// notePositions records where text, a values file that parsed, sets each
+// top-level key.
+func (in *inputs) notePositions(name string, text []byte) {
+	var doc yaml.Node
+	if yaml.Unmarshal(text, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return
+	}
+	if in.keyPos == nil {
+		in.keyPos = map[string]engine.Pos{}
+	}
+	m := doc.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		in.keyPos[k.Value] = engine.Pos{File: name, Line: k.Line, Column: k.Column}
+	}
 }
 
 // parseValues reads a values file's text. Its positions name the file.

@@ -1,0 +1,93 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func checkReport(t *testing.T, files fstest.MapFS, name string, declared ...string) string {
+	t.Helper()
+	e := New(Options{Loader: FSLoader{FS: files}})
+	src, err := e.LoadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems, _ := e.Check(src, func(n string) bool { return strings.Contains(" "+strings.Join(declared, " ")+" ", " "+n+" ") })
+	var b strings.Builder
+	for _, p := range problems {
+		if p.Warning {
+			b.WriteString("warning ")
+		}
+		b.WriteString(p.Err.Pos.String() + ": " + p.Err.Path + ": " + p.Err.Msg + "\n")
+	}
+	return b.String()
+}
+
+func TestCheck_reportsEveryProblemNotOnlyTheFirst(t *testing.T) {
+	files := fstest.MapFS{
+		"t.yaml": {Data: []byte(`a:
+  $iff: "x"
+  $then: 1
+b:
+  $for: "p in ports"
+ok: 1
+---
+c:
+  $include: missing.yaml
+---
+d:
+  $if: "true"
+---
+e: [unclosed
+`)},
+	}
+	want := `t.yaml:2:3: a.$iff: unknown directive $iff: did you mean $if? To output a key $iff as data, write $$iff
+t.yaml:5:3: b.$for: $for without $do: write the body to render for each element under $do
+t.yaml:9:13: c.$include: cannot read included file "missing.yaml": file does not exist
+t.yaml:12:3: d.$if: $if without $then: write the value to use when the condition is true under $then
+t.yaml:13:1: : invalid YAML: did not find expected ',' or ']'
+`
+	if got := checkReport(t, files, "t.yaml"); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestCheck_checksIncludedFilesOnceWithTheirChain(t *testing.T) {
+	files := fstest.MapFS{
+		"t.yaml":     {Data: []byte("a:\n  $include: lib/p.yaml\nb:\n  $include: lib/p.yaml\n")},
+		"lib/p.yaml": {Data: []byte("x:\n  $else: 1\n")},
+	}
+	want := "lib/p.yaml:2:3: x.$else: $else without $if: $else belongs to $if in the same mapping\n"
+	if got := checkReport(t, files, "t.yaml"); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestCheck_warnsOnPlainStringNamingAVariableInScope(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte(`a: "${{ fromValues }}"
+b: "${{ unknownName }}"
+c:
+  $let: {port: "80"}
+  s: "at ${{ port.x }}"
+  e:
+    $eval: "at ${{ port }}"
+items:
+  - $for: "k, v in m"
+    $do: "${{ v }}"
+`)}}
+	want := `warning t.yaml:1:4: a: plain string holds ${{ fromValues }} and fromValues is a variable in scope, but a plain string is not evaluated: write $eval: "${{ fromValues }}" to interpolate it
+warning t.yaml:5:6: c.s: plain string holds ${{ port }} and port is a variable in scope, but a plain string is not evaluated: write $eval: "at ${{ port.x }}" to interpolate it
+warning t.yaml:10:10: items[0].$do: plain string holds ${{ v }} and v is a variable in scope, but a plain string is not evaluated: write $eval: "${{ v }}" to interpolate it
+`
+	if got := checkReport(t, files, "t.yaml", "fromValues"); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestCheck_cleanTemplateHasNoProblems(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte("a:\n  $eval: \"${{ x }}\"\n")}}
+	if got := checkReport(t, files, "t.yaml"); got != "" {
+		t.Errorf("got:\n%s", got)
+	}
+}
