@@ -87,6 +87,7 @@ Exit codes: 0 success, 1 a problem with the template or the values,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 	in := &inputs{stdin: stdin}
-	root.AddCommand(newRenderCommand(in), newEvalCommand(in), newCheckCommand(in), newVersionCommand())
+	root.AddCommand(newRenderCommand(in), newEvalCommand(in), newCheckCommand(in),
+		newSchemaCommand(), newVersionCommand())
 	return root
 }
