@@ -49,7 +49,7 @@ var directiveDocs = []directiveDoc{
 	{"$eval", "s3-eval", "A string whose ${{ }} CEL segments are evaluated; one segment alone keeps the value's type.", exprString, nil},
 	{"$key", "s4-key", "A computed key: with $value, makes one entry.", anyNode, []string{"$value"}},
 	{"$value", "s4-value", "The value of the entry whose key $key computes.", anyNode, []string{"$key"}},
-	{"$include", "s4-include", "Renders another template file here; the path may hold ${{ }} segments.", anyNode, nil},
+	{"$include", "s4-include", "Renders another template file here: its path, a string (or an $eval mapping for a computed one).", anyNode, nil},
 	{"$with", "s4-with", "Variables for the $include'd file: a mapping from names to templates.", nodeMapping, []string{"$include"}},
 }
 

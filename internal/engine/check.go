@@ -132,8 +132,9 @@ var plainVar = regexp.MustCompile(`\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)[\s.}\[]`)
 
 // exprKeys are the directives whose values are expressions or
 // expression-bearing strings, not plain data.
+// ($key, $include and $with take templates, where a plain string is data.)
 var exprKeys = map[string]bool{"$eval": true, "$if": true, "$for": true, "$let": true, "$assert": true,
-	"$msg": true, "$key": true, "$include": true, "$with": true, "$schema": true}
+	"$msg": true, "$schema": true}
 
 // walk visits the plain data of n with the variables in scope, warning on
 // forgotten $eval, and checks literal $include paths.
@@ -155,6 +156,7 @@ func (ck *checker) walk(fr *frame, n *yaml.Node, scope []string, inExpr bool, pa
 			if k.Value == "$include" {
 				ck.include(fr, v, p)
 			}
+			ck.exprs(fr, k.Value, deref(v), scope, p)
 			ck.walk(fr, v, scope, inExpr || exprKeys[k.Value], p)
 		}
 	case yaml.ScalarNode:
@@ -219,4 +221,52 @@ func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
 	}
 	chain := append([]Pos{{File: fr.file, Line: v.Line, Column: v.Column}}, fr.chain...)
 	ck.file(&frame{file: p, dir: filepath.Dir(p), real: filepath.Clean(p), chain: chain}, text)
+}
+
+// exprs compiles the CEL expressions a directive's value holds, for their
+// syntax: bare expressions ($if, $for, $assert, $let entries) and the
+// ${{ }} segments of $eval and $msg. An unclosed ${{ is the compiler's to
+// report.
+func (ck *checker) exprs(fr *frame, dir string, v *yaml.Node, scope []string, path string) {
+	bare := func(n *yaml.Node, text string, off int, path string) {
+		declared := func(name string) bool { return ck.inScope(name, scope) }
+		if _, xerr := ck.e.progs.Compile(text, declared); xerr != nil {
+			o := -1
+			if xerr.Offset >= 0 {
+				o = off + xerr.Offset
+			}
+			ck.problems = append(ck.problems, Problem{Err: &Error{Pos: Pos{File: fr.file, Line: n.Line, Column: n.Column},
+				Path: path, Msg: xerr.Msg, Expr: n.Value, Offset: o, Chain: fr.chain}})
+		}
+	}
+	s, isStr := stringScalar(v)
+	switch dir {
+	case "$if", "$assert":
+		if isStr {
+			bare(v, s, 0, path)
+		} else if v.Kind == yaml.SequenceNode && dir == "$assert" {
+			for i, c := range v.Content {
+				if cs, ok := stringScalar(deref(c)); ok {
+					bare(deref(c), cs, 0, path+"["+itoa(i)+"]")
+				}
+			}
+		}
+	case "$for":
+		if m := forSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
+			bare(v, s[m[1]:], m[1], path)
+		}
+	case "$let":
+		for i := 0; v.Kind == yaml.MappingNode && i+1 < len(v.Content); i += 2 {
+			if es, ok := stringScalar(deref(v.Content[i+1])); ok {
+				bare(deref(v.Content[i+1]), es, 0, joinPath(path, v.Content[i].Value))
+			}
+		}
+	case "$eval", "$msg":
+		segs, xerr := scanSegments(s)
+		for _, sg := range segs {
+			if isStr && xerr == nil && sg.expr {
+				bare(v, sg.text, sg.off, path)
+			}
+		}
+	}
 }

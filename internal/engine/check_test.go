@@ -1,6 +1,10 @@
 package engine
 
 import (
+	"encoding/json"
+	"path/filepath"
+
+	"golang.org/x/tools/txtar"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -89,5 +93,68 @@ func TestCheck_cleanTemplateHasNoProblems(t *testing.T) {
 	files := fstest.MapFS{"t.yaml": {Data: []byte("a:\n  $eval: \"${{ x }}\"\n")}}
 	if got := checkReport(t, files, "t.yaml"); got != "" {
 		t.Errorf("got:\n%s", got)
+	}
+}
+
+func TestCheck_reportsCELSyntaxErrorsInEveryExpressionPlace(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte(`a:
+  $if: "x ==="
+  $then: 1
+b:
+  $eval: "${{ 1 + }} and ${{ 2 }}"
+c:
+  - $for: "p in [1,"
+    $do: 1
+d:
+  $let: {v: "(("}
+  $assert: ["true", "1 +"]
+  e: 1
+`)}}
+	want := `t.yaml:2:8: a.$if: Syntax error: token recognition error at: '='; compare with == (CEL has no = or ===)
+t.yaml:5:10: b.$eval: Syntax error: the expression ends too early, expecting a value
+t.yaml:7:11: c[0].$for: Syntax error: missing ']' at the end of the expression
+t.yaml:10:13: d.$let.v: Syntax error: the expression ends too early, expecting a value
+t.yaml:11:21: d.$assert[1]: Syntax error: the expression ends too early, expecting a value
+`
+	if got := checkReport(t, files, "t.yaml"); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Check must not cry wolf: no golden template that renders has an error.
+func TestCheck_findsNoErrorInAnySuccessfulGoldenCase(t *testing.T) {
+	names, err := filepath.Glob("testdata/*.txtar")
+	if err != nil || len(names) < 150 {
+		t.Fatalf("golden cases: %d, %v", len(names), err)
+	}
+	for _, name := range names {
+		ar, err := txtar.ParseFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := fstest.MapFS{}
+		for _, f := range ar.Files {
+			files[f.Name] = &fstest.MapFile{Data: f.Data}
+		}
+		if files["out.yaml"] == nil {
+			continue
+		}
+		var vars map[string]any
+		if v := files["vars.json"]; v != nil {
+			if err := json.Unmarshal(v.Data, &vars); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e := New(Options{Loader: FSLoader{FS: files}})
+		src, err := e.LoadFile("template.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		problems, _ := e.Check(src, func(n string) bool { _, ok := vars[n]; return ok })
+		for _, p := range problems {
+			if !p.Warning {
+				t.Errorf("%s: %s", filepath.Base(name), p.Err)
+			}
+		}
 	}
 }
