@@ -67,6 +67,7 @@ func (ck *checker) file(fr *frame, text []byte) {
 		return
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(text))
+	var preamble []string // names a preamble document declares for the documents after it
 	for {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
@@ -78,7 +79,10 @@ func (ck *checker) file(fr *frame, text []byte) {
 			return
 		}
 		ck.document(fr, &doc)
-		ck.walk(fr, &doc, nil, false, "")
+		ck.walk(fr, &doc, preamble, false, "")
+		if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(root) {
+			preamble = mappingScope(root, preamble)
+		}
 	}
 }
 
@@ -182,12 +186,25 @@ func (ck *checker) inScope(name string, scope []string) bool {
 	return ck.declared != nil && ck.declared(name)
 }
 
-// mappingScope adds the names a mapping's $let and $for declare.
+// preludeOnly reports whether a document root holds only prelude
+// directives: a preamble, whose names the later documents see (reference §1).
+func preludeOnly(m *yaml.Node) bool {
+	for i := 0; i < len(m.Content); i += 2 {
+		switch m.Content[i].Value {
+		case "$let", "$schema", "$assert", "$msg":
+		default:
+			return false
+		}
+	}
+	return len(m.Content) > 0
+}
+
+// mappingScope adds the names a mapping's $schema, $let and $for declare.
 func mappingScope(n *yaml.Node, scope []string) []string {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i].Value, deref(n.Content[i+1])
 		switch {
-		case k == "$let" && v.Kind == yaml.MappingNode:
+		case (k == "$let" || k == "$schema") && v.Kind == yaml.MappingNode:
 			for j := 0; j < len(v.Content); j += 2 {
 				scope = append(scope, v.Content[j].Value)
 			}
@@ -228,15 +245,29 @@ func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
 // ${{ }} segments of $eval and $msg. An unclosed ${{ is the compiler's to
 // report.
 func (ck *checker) exprs(fr *frame, dir string, v *yaml.Node, scope []string, path string) {
+	reported := map[string]bool{} // an undeclared name once per directive
 	bare := func(n *yaml.Node, text string, off int, path string) {
 		declared := func(name string) bool { return ck.inScope(name, scope) }
-		if _, xerr := ck.e.progs.Compile(text, declared); xerr != nil {
-			o := -1
-			if xerr.Offset >= 0 {
-				o = off + xerr.Offset
+		report := func(msg string, o int) {
+			if o >= 0 {
+				o += off
 			}
 			ck.problems = append(ck.problems, Problem{Err: &Error{Pos: Pos{File: fr.file, Line: n.Line, Column: n.Column},
-				Path: path, Msg: xerr.Msg, Expr: n.Value, Offset: o, Chain: fr.chain}})
+				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.chain}})
+		}
+		if _, xerr := ck.e.progs.Compile(text, declared); xerr != nil {
+			report(xerr.Msg, xerr.Offset)
+			return
+		}
+		if len(fr.chain) > 0 {
+			return // an included file's variables come from its $include
+		}
+		names, _ := ck.e.progs.FreeNames(text)
+		for _, fn := range names {
+			if !declared(fn.Name) && !reported[path+"\x00"+fn.Name] {
+				reported[path+"\x00"+fn.Name] = true
+				report(quote(fn.Name)+" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it", fn.Offset)
+			}
 		}
 	}
 	s, isStr := stringScalar(v)

@@ -84,14 +84,14 @@ items:
 warning t.yaml:5:6: c.s: plain string holds ${{ port }} and port is a variable in scope, but a plain string is not evaluated: write $eval: "at ${{ port.x }}" to interpolate it
 warning t.yaml:10:10: items[0].$do: plain string holds ${{ v }} and v is a variable in scope, but a plain string is not evaluated: write $eval: "${{ v }}" to interpolate it
 `
-	if got := checkReport(t, files, "t.yaml", "fromValues"); got != want {
+	if got := checkReport(t, files, "t.yaml", "fromValues", "m"); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
 
 func TestCheck_cleanTemplateHasNoProblems(t *testing.T) {
 	files := fstest.MapFS{"t.yaml": {Data: []byte("a:\n  $eval: \"${{ x }}\"\n")}}
-	if got := checkReport(t, files, "t.yaml"); got != "" {
+	if got := checkReport(t, files, "t.yaml", "x"); got != "" {
 		t.Errorf("got:\n%s", got)
 	}
 }
@@ -156,5 +156,31 @@ func TestCheck_findsNoErrorInAnySuccessfulGoldenCase(t *testing.T) {
 				t.Errorf("%s: %s", filepath.Base(name), p.Err)
 			}
 		}
+	}
+}
+
+func TestCheck_reportsNamesNothingDeclares(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte(`$schema: {env: string}
+$let: {base: "'x'"}
+---
+a:
+  $let: {one: "1", two: "one + 1"}
+  b:
+    $eval: "${{ env + base + string(two) + string(type(two) == int) + nope }}"
+  c:
+    - $for: "p in [1, 2].filter(n, n > zero)"
+      $do:
+        $eval: "${{ p + math.greatest(1, 2) + {k: 1}.k }}"
+d:
+  $eval: "${{ p }}"
+e:
+  $eval: "${{ fromValues }}"
+`)}}
+	want := `t.yaml:7:12: a.b.$eval: "nope" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it
+t.yaml:9:13: a.c[0].$for: "zero" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it
+t.yaml:13:10: d.$eval: "p" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it
+`
+	if got := checkReport(t, files, "t.yaml", "fromValues"); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
