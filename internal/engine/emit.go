@@ -23,3 +23,17 @@ func AppendJSON(dst []byte, v Value, sortKeys bool) ([]byte, error) {
 // EncodeYAML writes v as one YAML document, as EncodeYAMLStream writes
 // each document of a stream.
 func EncodeYAML(v Value) ([]byte, error) { return emit.AppendYAML(nil, v) }
+
+// EncodeJSONStream writes docs as the JSON the provider's `json` attribute
+// and `celyaml render -o json` hold: one document as itself, none as [],
+// several as an array; compact, keys in template order.
+func EncodeJSONStream(docs []Value) ([]byte, error) {
+	var v Value = docs
+	switch len(docs) {
+	case 0:
+		v = []Value{}
+	case 1:
+		v = docs[0]
+	}
+	return emit.AppendJSON(nil, v, false)
+}

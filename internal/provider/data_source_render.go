@@ -302,13 +302,7 @@ func renderState(ctx context.Context, in renderInputs, docs []engine.Value, orig
 	for i := range docs {
 		yamlDocs[i] = tftypes.NewValue(tftypes.String, stream[spans[i][0]:spans[i][1]])
 	}
-	var jsonDoc engine.Value = docs
-	if len(docs) == 0 {
-		jsonDoc = []engine.Value{}
-	} else if len(docs) == 1 {
-		jsonDoc = docs[0]
-	}
-	js, err := engine.AppendJSON(nil, jsonDoc, false)
+	js, err := engine.EncodeJSONStream(docs)
 	if err != nil {
 		return fail("Template rendering failed", err.Error())
 	}

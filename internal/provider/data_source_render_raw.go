@@ -111,13 +111,7 @@ func (rc rawConfig) state(docs []engine.Value) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var jsonDoc engine.Value = docs
-	if len(docs) == 0 {
-		jsonDoc = []engine.Value{}
-	} else if len(docs) == 1 {
-		jsonDoc = docs[0]
-	}
-	js, err := engine.AppendJSON(nil, jsonDoc, false)
+	js, err := engine.EncodeJSONStream(docs)
 	if err != nil {
 		return nil, err
 	}

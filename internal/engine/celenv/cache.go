@@ -126,27 +126,9 @@ func (c *Cache) isFunction(name string) bool {
 // identifier names a variable in scope; it settles the map-literal key rule
 // of reference §3.
 func (c *Cache) Compile(expr string, declared func(string) bool) (*Program, *Error) {
-	c.mu.RLock()
-	e := c.entries[expr]
-	c.mu.RUnlock()
-	if e == nil {
-		if err := c.init(); err != nil {
-			return nil, &Error{Msg: "the CEL environment could not be built: " + err.Error(), Offset: -1}
-		}
-		e = c.parse(expr)
-		c.mu.Lock()
-		if old := c.entries[expr]; old != nil {
-			e = old
-		} else {
-			if len(c.entries) >= maxCacheEntries {
-				c.entries = map[string]*cacheEntry{}
-			}
-			c.entries[expr] = e
-		}
-		c.mu.Unlock()
-	}
-	if e.err != nil {
-		return nil, e.err
+	e, xerr := c.entry(expr)
+	if xerr != nil {
+		return nil, xerr
 	}
 	var mask uint64
 	for i, cand := range e.cands {
@@ -192,6 +174,62 @@ func (c *Cache) Compile(expr string, declared func(string) bool) (*Program, *Err
 	}
 	e.progs[mask] = p
 	return p, nil
+}
+
+// entry is the cache entry of expr, parsed on first use.
+func (c *Cache) entry(expr string) (*cacheEntry, *Error) {
+	c.mu.RLock()
+	e := c.entries[expr]
+	c.mu.RUnlock()
+	if e == nil {
+		if err := c.init(); err != nil {
+			return nil, &Error{Msg: "the CEL environment could not be built: " + err.Error(), Offset: -1}
+		}
+		e = c.parse(expr)
+		c.mu.Lock()
+		if old := c.entries[expr]; old != nil {
+			e = old
+		} else {
+			if len(c.entries) >= maxCacheEntries {
+				c.entries = map[string]*cacheEntry{}
+			}
+			c.entries[expr] = e
+		}
+		c.mu.Unlock()
+	}
+	return e, e.err
+}
+
+// FreeName is a variable an expression reads: a name no comprehension in
+// it binds, that is not a map-literal key, a namespace of a function or a
+// type. Offset is the byte offset of its first use.
+type FreeName struct {
+	Name   string
+	Offset int
+}
+
+// FreeNames parses expr (through the cache) and returns the variables it
+// reads, for `celyaml check` to compare with the names in scope.
+func (c *Cache) FreeNames(expr string) ([]FreeName, *Error) {
+	e, xerr := c.entry(expr)
+	if xerr != nil {
+		return nil, xerr
+	}
+	var out []FreeName
+	for _, cand := range e.cands {
+		if len(cand.identIDs) == 0 {
+			continue
+		}
+		if _, isType := c.env.env.CELTypeProvider().FindIdent(cand.name); isType {
+			continue
+		}
+		off := -1
+		if loc := e.parsed.SourceInfo().GetStartLocation(cand.identIDs[0]); loc.Line() > 0 {
+			off = lineColOffset(expr, loc.Line(), loc.Column())
+		}
+		out = append(out, FreeName{Name: cand.name, Offset: off})
+	}
+	return out, nil
 }
 
 // parse parses expr and finds its candidate map keys.

@@ -1,0 +1,21 @@
+// Command celyaml renders, evaluates and checks CEL-YAML templates with the
+// same engine as the Terraform provider. See internal/cli and CLI.md.
+package main
+
+import (
+	"os"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/cli"
+)
+
+// version and commit are set by goreleaser through -ldflags, as the
+// provider's are.
+var (
+	version = "dev"
+	commit  = "none"
+)
+
+func main() {
+	cli.Version, cli.Commit = version, commit
+	os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

@@ -1,0 +1,93 @@
+// Package cli is the celyaml command (cmd/celyaml): it renders, evaluates
+// and checks CEL-YAML templates with the same engine as the Terraform
+// provider, so template authors iterate without Terraform and CI checks
+// templates without a plan. It lives here, not in package main, so the
+// provider's tests can prove both print the same bytes. Its interface is
+// fixed by CLI.md: commands render, eval, check, schema and version;
+// exit code 0 on success, 1 when the template or the values have a
+// problem, 2 when the command line is wrong. Only results go to standard
+// output.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, as CLI.md fixes them.
+const (
+	exitOK      = 0
+	exitProblem = 1
+	exitUsage   = 2
+)
+
+// problemError is a problem with the template or the values (exit 1).
+// Every other error a command returns is a usage error (exit 2): cobra's
+// own errors for unknown commands, flags and argument counts among them.
+type problemError struct{ err error }
+
+func (e *problemError) Error() string { return e.err.Error() }
+func (e *problemError) Unwrap() error { return e.err }
+
+// problem marks err as a problem with the template or the values.
+func problem(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &problemError{err}
+}
+
+// errSilent ends a command with exit code 1 after it has already
+// written its problems to standard error itself (check does).
+var errSilent = errors.New("problems found")
+
+// Run executes the command line args (without the program name) and
+// returns the process's exit code.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCommand(stdin)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	var p *problemError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errSilent):
+		return exitProblem
+	case errors.As(err, &p):
+		// The engine's own format, FILE:LINE:COLUMN first, so editors and
+		// CI annotate the line.
+		fmt.Fprintln(stderr, p.Error())
+		return exitProblem
+	default:
+		fmt.Fprintln(stderr, "celyaml: "+err.Error())
+		fmt.Fprintln(stderr, "Run 'celyaml --help' for usage.")
+		return exitUsage
+	}
+}
+
+// newRootCommand builds the command tree. stdin is what "-" reads.
+func newRootCommand(stdin io.Reader) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "celyaml",
+		Short: "Render and check CEL-YAML templates",
+		Long: `celyaml renders CEL-YAML templates with the same engine and the same
+output bytes as the celyaml Terraform provider, evaluates CEL expressions,
+and checks templates for problems.
+
+Exit codes: 0 success, 1 a problem with the template or the values,
+2 a wrong command line.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
+	in := &inputs{stdin: stdin}
+	root.AddCommand(newRenderCommand(in), newEvalCommand(in), newCheckCommand(in),
+		newSchemaCommand(), newVersionCommand())
+	return root
+}

@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+)
+
+// renderFlags are render's own flags.
+type renderFlags struct {
+	output    string
+	outputDir string
+	baseDir   string
+}
+
+func newRenderCommand(in *inputs) *cobra.Command {
+	var f renderFlags
+	cmd := &cobra.Command{
+		Use:   "render TEMPLATE",
+		Short: "Render a template file (- reads standard input)",
+		Long: `Render a CEL-YAML template and print the documents, byte for byte what
+the provider's celyaml_render data source holds in "yaml" (or, with -o json,
+in "json").`,
+		Example: `  celyaml render app.yaml -f base.yaml -f prod.yaml --set image.tag=1.2
+  celyaml render - --base-dir ./templates < app.yaml
+  celyaml render app.yaml --output-dir out/`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRender(cmd, in, f, args[0])
+		},
+	}
+	in.addValuesFlags(cmd)
+	fs := cmd.Flags()
+	fs.StringVarP(&f.output, "output", "o", "yaml", "output format: yaml, json, or manifests (a JSON object keyed by manifest ID)")
+	fs.StringVar(&f.outputDir, "output-dir", "", "write one file per document into `DIR`, named after its manifest ID or its index")
+	fs.StringVar(&f.baseDir, "base-dir", "", "the `DIR` $include resolves against for a template read from standard input")
+	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"yaml", "json", "manifests"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.MarkFlagDirname("output-dir")
+	_ = cmd.MarkFlagDirname("base-dir")
+	return cmd
+}
+
+func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) error {
+	switch f.output {
+	case "yaml", "json", "manifests":
+	default:
+		return fmt.Errorf("--output %q: want yaml, json or manifests", f.output)
+	}
+	if f.outputDir != "" && f.output == "manifests" {
+		return fmt.Errorf("--output-dir writes one file per document, in yaml or json; it cannot be used with -o manifests")
+	}
+	if f.baseDir != "" && template != "-" {
+		return fmt.Errorf("--base-dir applies only to a template read from standard input (-); a template file's $include resolves against the file's own directory")
+	}
+	eng := engine.New(engine.DefaultOptions())
+	src, err := in.source(eng, template, f.baseDir)
+	if err != nil {
+		return err
+	}
+	vars, err := in.vars()
+	if err != nil {
+		return err
+	}
+	docs, err := eng.RenderDocuments(context.Background(), src, vars)
+	if err != nil {
+		return problem(err)
+	}
+	r, err := newRendered(docs)
+	if err != nil {
+		return problem(err)
+	}
+	if f.outputDir != "" {
+		return problem(r.writeDir(f.outputDir, f.output))
+	}
+	out, err := r.encode(f.output)
+	if err != nil {
+		return problem(err)
+	}
+	_, err = cmd.OutOrStdout().Write(out)
+	return err
+}
+
+// source reads the template: a file, or standard input for "-".
+func (in *inputs) source(eng *engine.Engine, template, baseDir string) (engine.Source, error) {
+	if template != "-" {
+		src, err := eng.LoadFile(template)
+		return src, problem(err)
+	}
+	text, err := in.readStdin("the template -")
+	if err != nil {
+		return engine.Source{}, err
+	}
+	return engine.Source{Text: text, BaseDir: baseDir}, nil
+}
+
+// rendered is a render's documents with their YAML stream and manifest IDs,
+// computed once as the provider computes them: a render the data source
+// would refuse (two documents with one manifest ID, a kind that is not a
+// string) fails here too.
+type rendered struct {
+	docs   []engine.Value
+	stream []byte
+	spans  [][2]int
+	ids    []string
+}
+
+func newRendered(docs []engine.Document) (*rendered, error) {
+	r := &rendered{docs: make([]engine.Value, len(docs))}
+	origins := make([]engine.Pos, len(docs))
+	for i, d := range docs {
+		r.docs[i], origins[i] = d.Value, d.Origin
+	}
+	var err error
+	if r.stream, r.spans, err = engine.EncodeYAMLStreamSpans(r.docs); err != nil {
+		return nil, err
+	}
+	if r.ids, err = manifestIDs(r.docs, origins); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// encode is the whole output in format: yaml, json or manifests.
+func (r *rendered) encode(format string) ([]byte, error) {
+	switch format {
+	case "yaml":
+		return r.stream, nil
+	case "json":
+		return engine.EncodeJSONStream(r.docs)
+	}
+	m := engine.NewMap(len(r.ids))
+	for i, id := range r.ids {
+		if id != "" {
+			m.Set(id, r.docs[i])
+		}
+	}
+	return engine.AppendJSON(nil, m, false)
+}
+
+// writeDir writes each document to its own file in dir, named after its
+// manifest ID ("/" written as "_") or, without one, its index.
+func (r *rendered) writeDir(dir, format string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, d := range r.docs {
+		var body []byte
+		if format == "json" {
+			b, err := engine.AppendJSON(nil, d, false)
+			if err != nil {
+				return err
+			}
+			body = b
+		} else {
+			body = r.stream[r.spans[i][0]:r.spans[i][1]]
+		}
+		name := filepath.Join(dir, docFileName(i, r.ids[i])+"."+format)
+		if err := os.WriteFile(name, body, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// docFileName is the base name of document i's file: its manifest ID with
+// "/" as "_", or its index when it has no ID or the ID holds characters
+// unsafe in a file name.
+func docFileName(i int, id string) string {
+	if id == "" || strings.ContainsAny(id, "\\:*?\"<>|\x00") || strings.HasPrefix(id, ".") {
+		return fmt.Sprint(i)
+	}
+	return strings.ReplaceAll(id, "/", "_")
+}

@@ -1,0 +1,308 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Check finds the problems of a template that show without rendering it,
+// for `celyaml check`: every one it can, not only the first. A YAML syntax
+// error ends its file (the parser cannot resume); a directive error ends
+// only the mapping that holds it, which Check then treats as null and
+// compiles on. Files named by a literal $include are checked too, once
+// each; one that cannot be read is a problem at its $include.
+//
+// declared says which root variables exist (from values files); it may be
+// nil. Warnings are problems that do not stop a render: a plain string
+// holding ${{ NAME }} for a NAME in scope, the sign of a forgotten $eval.
+//
+// texts are the files read, the source's first, for callers that look for
+// what a template reads.
+func (e *Engine) Check(src Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
+	ck := &checker{e: e, declared: declared, seen: map[string]bool{}}
+	ck.file(sourceFrame(src), src.Text)
+	return ck.problems, ck.texts
+}
+
+// Problem is one finding of Check.
+type Problem struct {
+	Err     *Error
+	Warning bool
+}
+
+// maxProblemsPerDocument bounds the compile-and-excise loop.
+const maxProblemsPerDocument = 100
+
+type checker struct {
+	e        *Engine
+	declared func(string) bool
+	seen     map[string]bool
+	problems []Problem
+	texts    [][]byte
+}
+
+func (ck *checker) add(fr *frame, c *compileError) {
+	r := &renderer{e: ck.e}
+	err := r.compileErr(fr, c).(*Error) //nolint:forcetypeassert // compileErr builds an *Error
+	ck.problems = append(ck.problems, Problem{Err: err})
+}
+
+// file checks one template file's text.
+func (ck *checker) file(fr *frame, text []byte) {
+	if fr.real != "" {
+		if ck.seen[fr.real] {
+			return
+		}
+		ck.seen[fr.real] = true
+	}
+	ck.texts = append(ck.texts, text)
+	if err := checkText(text); err != nil {
+		ck.add(fr, err)
+		return
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	var preamble []string // names a preamble document declares for the documents after it
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			ck.add(fr, yamlParseError(err, text))
+			return
+		}
+		ck.document(fr, &doc)
+		ck.walk(fr, &doc, preamble, false, "")
+		if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(root) {
+			preamble = mappingScope(root, preamble)
+		}
+	}
+}
+
+// document compiles doc until it compiles, each error excising the
+// mapping that holds it.
+func (ck *checker) document(fr *frame, doc *yaml.Node) {
+	for range maxProblemsPerDocument {
+		_, cerr := newCompiler().document(doc)
+		if cerr == nil {
+			return
+		}
+		ck.add(fr, cerr)
+		if cerr.node == nil || !excise(doc, cerr.node) {
+			return
+		}
+	}
+}
+
+// excise replaces the innermost mapping or sequence of root that holds
+// target with null, and reports whether it found one.
+func excise(root, target *yaml.Node) bool {
+	var visit func(n *yaml.Node) (holder bool, done bool)
+	visit = func(n *yaml.Node) (bool, bool) {
+		for i, c := range n.Content {
+			if c == target {
+				return true, false
+			}
+			if c.Kind == yaml.AliasNode {
+				continue
+			}
+			holder, done := visit(c)
+			if done {
+				return false, true
+			}
+			if holder && n.Kind != yaml.DocumentNode {
+				n.Content[i] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null", Line: c.Line, Column: c.Column}
+				return false, true
+			}
+			if holder {
+				return true, false
+			}
+		}
+		return false, false
+	}
+	_, done := visit(root)
+	return done
+}
+
+// plainVar finds ${{ NAME }} or ${{ NAME.field }} in a plain string.
+var plainVar = regexp.MustCompile(`\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)[\s.}\[]`)
+
+// exprKeys are the directives whose values are expressions or
+// expression-bearing strings, not plain data.
+// ($key, $include and $with take templates, where a plain string is data.)
+var exprKeys = map[string]bool{"$eval": true, "$if": true, "$for": true, "$let": true, "$assert": true,
+	"$msg": true, "$schema": true, "$overlay": true, "$match": true, "$remove": true, "$expects": true}
+
+// walk visits the plain data of n with the variables in scope, warning on
+// forgotten $eval, and checks literal $include paths.
+func (ck *checker) walk(fr *frame, n *yaml.Node, scope []string, inExpr bool, path string) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			ck.walk(fr, c, scope, inExpr, path)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			ck.walk(fr, c, scope, inExpr, path+"["+itoa(i)+"]")
+		}
+	case yaml.MappingNode:
+		scope = mappingScope(n, scope)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := joinPath(path, k.Value)
+			if k.Value == "$include" {
+				ck.include(fr, v, p)
+			}
+			ck.exprs(fr, k.Value, deref(v), scope, p)
+			ck.walk(fr, v, scope, inExpr || exprKeys[k.Value], p)
+		}
+	case yaml.ScalarNode:
+		if inExpr {
+			return
+		}
+		for _, m := range plainVar.FindAllStringSubmatch(n.Value, -1) {
+			if ck.inScope(m[1], scope) {
+				ck.problems = append(ck.problems, Problem{Warning: true, Err: &Error{
+					Pos: Pos{File: fr.file, Line: n.Line, Column: n.Column}, Path: path, Offset: -1, Chain: fr.chain,
+					Msg: "plain string holds ${{ " + m[1] + " }} and " + m[1] + " is a variable in scope, but a plain string is not evaluated: write $eval: " + quote(n.Value) + " to interpolate it"}})
+			}
+		}
+	}
+}
+
+func (ck *checker) inScope(name string, scope []string) bool {
+	for _, s := range scope {
+		if s == name {
+			return true
+		}
+	}
+	return ck.declared != nil && ck.declared(name)
+}
+
+// preludeOnly reports whether a document root holds only prelude
+// directives: a preamble, whose names the later documents see (reference §1).
+func preludeOnly(m *yaml.Node) bool {
+	for i := 0; i < len(m.Content); i += 2 {
+		switch m.Content[i].Value {
+		case "$let", "$schema", "$assert", "$msg":
+		default:
+			return false
+		}
+	}
+	return len(m.Content) > 0
+}
+
+// mappingScope adds the names a mapping's $schema, $let and $for declare.
+func mappingScope(n *yaml.Node, scope []string) []string {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, deref(n.Content[i+1])
+		switch {
+		case (k == "$let" || k == "$schema") && v.Kind == yaml.MappingNode:
+			for j := 0; j < len(v.Content); j += 2 {
+				scope = append(scope, v.Content[j].Value)
+			}
+		case k == "$overlay":
+			scope = append(scope, "doc") // the document being edited (reference §8)
+		case k == "$match" || k == "$remove":
+			scope = append(scope, "item") // the item being edited (reference §8)
+		case k == "$for" && v.Kind == yaml.ScalarNode:
+			if m := forSyntax.FindStringSubmatch(v.Value); m != nil {
+				scope = append(scope, m[1])
+				if m[2] != "" {
+					scope = append(scope, m[2])
+				}
+			}
+		}
+	}
+	return scope
+}
+
+// include checks the file a literal $include names, and the files it
+// includes in turn.
+func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
+	v = deref(v)
+	if v.Kind != yaml.ScalarNode || strings.Contains(v.Value, "${{") || v.Value == "" {
+		return
+	}
+	p := v.Value
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(fr.dir, p)
+	}
+	text, err := ck.e.opts.Loader.ReadFile(p)
+	if err != nil {
+		ck.add(fr, cerr(v, path, "cannot read included file "+quote(v.Value)+": "+loadErrText(err)))
+		return
+	}
+	chain := append([]Pos{{File: fr.file, Line: v.Line, Column: v.Column}}, fr.chain...)
+	ck.file(&frame{file: p, dir: filepath.Dir(p), real: filepath.Clean(p), chain: chain}, text)
+}
+
+// exprs compiles the CEL expressions a directive's value holds, for their
+// syntax: bare expressions ($if, $for, $assert, $let entries, $overlay,
+// $match, $remove) and the
+// ${{ }} segments of $eval and $msg. An unclosed ${{ is the compiler's to
+// report.
+func (ck *checker) exprs(fr *frame, dir string, v *yaml.Node, scope []string, path string) {
+	reported := map[string]bool{} // an undeclared name once per directive
+	bare := func(n *yaml.Node, text string, off int, path string) {
+		declared := func(name string) bool { return ck.inScope(name, scope) }
+		report := func(msg string, o int) {
+			if o >= 0 {
+				o += off
+			}
+			ck.problems = append(ck.problems, Problem{Err: &Error{Pos: Pos{File: fr.file, Line: n.Line, Column: n.Column},
+				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.chain}})
+		}
+		if _, xerr := ck.e.progs.Compile(text, declared); xerr != nil {
+			report(xerr.Msg, xerr.Offset)
+			return
+		}
+		if len(fr.chain) > 0 {
+			return // an included file's variables come from its $include
+		}
+		names, _ := ck.e.progs.FreeNames(text)
+		for _, fn := range names {
+			if !declared(fn.Name) && !reported[path+"\x00"+fn.Name] {
+				reported[path+"\x00"+fn.Name] = true
+				report(quote(fn.Name)+" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it", fn.Offset)
+			}
+		}
+	}
+	s, isStr := stringScalar(v)
+	switch dir {
+	case "$if", "$assert", "$overlay", "$match", "$remove":
+		if isStr {
+			bare(v, s, 0, path)
+		} else if v.Kind == yaml.SequenceNode && dir == "$assert" {
+			for i, c := range v.Content {
+				if cs, ok := stringScalar(deref(c)); ok {
+					bare(deref(c), cs, 0, path+"["+itoa(i)+"]")
+				}
+			}
+		}
+	case "$for":
+		if m := forSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
+			bare(v, s[m[1]:], m[1], path)
+		}
+	case "$let":
+		for i := 0; v.Kind == yaml.MappingNode && i+1 < len(v.Content); i += 2 {
+			if es, ok := stringScalar(deref(v.Content[i+1])); ok {
+				bare(deref(v.Content[i+1]), es, 0, joinPath(path, v.Content[i].Value))
+			}
+		}
+	case "$eval", "$msg":
+		segs, xerr := scanSegments(s)
+		for _, sg := range segs {
+			if isStr && xerr == nil && sg.expr {
+				bare(v, sg.text, sg.off, path)
+			}
+		}
+	}
+}
