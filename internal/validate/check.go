@@ -3,6 +3,8 @@ package validate
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
@@ -76,9 +78,17 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 		}
 		r.Violations = append(r.Violations, Violation{ID: id, Path: path, Message: message(e)})
 	}
-	if len(unknown) > 0 && !r.Waiting {
+	if len(unknown) > 0 {
 		r.Waiting = true
 	}
+	// The OpenAPI validator reports in map order; sort for a stable plan.
+	sort.SliceStable(r.Violations, func(i, j int) bool {
+		a, b := r.Violations[i], r.Violations[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Message < b.Message
+	})
 	return r, nil
 }
 
@@ -160,11 +170,19 @@ func fieldPath(e *field.Error) string {
 // "Required value", "Unsupported value: supported values: ...") but leaves
 // out the value.
 func message(e *field.Error) string {
-	if e.Detail == "" {
+	detail := e.Detail
+	if v, ok := e.BadValue.(string); ok && !jsonTypes[v] {
+		// kube-openapi ends a format error's detail with the quoted value
+		// (a type error's with the value's type, which stays).
+		detail = strings.TrimSuffix(detail, ": "+strconv.Quote(v))
+	}
+	if detail == "" {
 		return e.Type.String()
 	}
-	return e.Type.String() + ": " + e.Detail
+	return e.Type.String() + ": " + detail
 }
+
+var jsonTypes = map[string]bool{"string": true, "integer": true, "number": true, "boolean": true, "array": true, "object": true, "null": true}
 
 func dependsOnUnknown(path string, unknown []string) bool {
 	for _, u := range unknown {

@@ -37,8 +37,8 @@ func TestCheckRules(t *testing.T) {
 		{"escaped names passing", "spec: {maxDesired: 1, escaped: {namespace: 1, x-prop: 1, redact__d: 1}}", nil},
 		{"escaped names failing", "spec: {maxDesired: 1, escaped: {namespace: 0, x-prop: 0, redact__d: 0}}", []string{
 			"example.com/Widget/ns/w: spec.escaped: Invalid value: namespace must be positive",
-			"example.com/Widget/ns/w: spec.escaped: Invalid value: x-prop must be positive",
 			"example.com/Widget/ns/w: spec.escaped: Invalid value: redact__d must be positive",
+			"example.com/Widget/ns/w: spec.escaped: Invalid value: x-prop must be positive",
 		}},
 		{"set equality ignores order", "spec: {maxDesired: 1, tags: [a, b], baseTags: [b, a], listChecks: {tagsEqualBase: true}}", nil},
 		{"set inequality", "spec: {maxDesired: 1, tags: [a, c], baseTags: [b, a], listChecks: {tagsEqualBase: true}}",
