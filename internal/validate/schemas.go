@@ -42,7 +42,8 @@ type kindSchema struct {
 }
 
 // Load reads schema documents: CustomResourceDefinitions
-// (apiextensions.k8s.io/v1). A document that is null is skipped. An error
+// (apiextensions.k8s.io/v1) and OpenAPI v3 documents as served under
+// /openapi/v3/ (see openapi.go). A document that is null is skipped. An error
 // names the document by its index (counted from 0).
 func Load(docs []value.Value) (*Schemas, error) {
 	s := &Schemas{groups: map[string]bool{}, kinds: map[schema.GroupVersionKind]*kindSchema{}}
@@ -58,7 +59,11 @@ func Load(docs []value.Value) (*Schemas, error) {
 		if !ok {
 			return nil, fmt.Errorf("schemas: document %d is not an object", i)
 		}
-		if err := s.add(m); err != nil {
+		add := s.add
+		if isOpenAPIDocument(m) {
+			add = s.addOpenAPI
+		}
+		if err := add(m); err != nil {
 			return nil, fmt.Errorf("schemas: document %d: %w", i, err)
 		}
 	}
@@ -70,7 +75,7 @@ func (s *Schemas) add(doc map[string]any) error {
 	av, _ := stringAt(doc, "apiVersion")
 	kind, _ := stringAt(doc, "kind")
 	if av != "apiextensions.k8s.io/v1" || kind != "CustomResourceDefinition" {
-		return fmt.Errorf("apiVersion %q kind %q is not a CustomResourceDefinition (apiextensions.k8s.io/v1)", av, kind)
+		return fmt.Errorf("apiVersion %q kind %q is neither a CustomResourceDefinition (apiextensions.k8s.io/v1) nor an OpenAPI v3 document", av, kind)
 	}
 	raw, err := json.Marshal(doc)
 	if err != nil {
