@@ -114,3 +114,27 @@ output "docs" {
 		}},
 	})
 }
+
+// A built-in kind is checked against a saved OpenAPI v3 document.
+func TestAccValidateFunction_builtInKindAgainstOpenAPI(t *testing.T) {
+	openapi, err := filepath.Abs("../validate/testdata/openapi-apps-v1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	accTest(t, resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config: terraformHeader + `
+output "docs" {
+  value = provider::celyaml::validate(
+    { apiVersion = "apps/v1", kind = "Deployment", metadata = { name = "cart", namespace = "prod" },
+      spec = { selector = {}, template = { spec = { containers = [{ name = "cart", imagePullPolicy = "Sometimes" }] } } } },
+    jsondecode(file("` + openapi + `")),
+  )
+}
+`,
+			PlanOnly: true,
+			ExpectError: errorRe("the API server would refuse these documents (1 violation):",
+				`apps/Deployment/prod/cart: spec.template.spec.containers[0].imagePullPolicy: Unsupported value: supported values: "Always", "IfNotPresent", "Never"`),
+		}},
+	})
+}
