@@ -28,18 +28,20 @@ func (f *validateFunction) Definition(_ context.Context, _ function.DefinitionRe
 		Summary: "Check Kubernetes manifests against CRD schemas and their CEL rules at plan time",
 		MarkdownDescription: "Checks documents, usually the result of `render` or `render_file`, as the " +
 			"Kubernetes API server checks a create, and returns them unchanged when every one passes. " +
-			"`schemas` holds CustomResourceDefinitions (`apiextensions.k8s.io/v1`); every served version " +
-			"of each is used. A document is checked against its kind's structural schema (types, " +
+			"`schemas` holds CustomResourceDefinitions (`apiextensions.k8s.io/v1`), every served version " +
+			"of each, and OpenAPI v3 documents as the API server serves them under `/openapi/v3/` " +
+			"(`kubectl get --raw /openapi/v3/apis/apps/v1`), whose schemas with " +
+			"`x-kubernetes-group-version-kind` check built-in kinds such as Deployment. A document is checked against its kind's structural schema (types, " +
 			"`required`, `enum`, `pattern`, `format`, bounds, unknown fields, metadata) and its " +
 			"`x-kubernetes-validations` rules, with `message` and `messageExpression`, Kubernetes' " +
 			"property-name escaping, list-type semantics and cost limits, using the API server's own " +
-			"code. A CRD the API server would refuse (for example a rule over its cost limit) is an error.\n\n" +
-			"Otherwise the call fails with one error listing every violation, one per line: the " +
+			"code.\n\n" +
+			"When a document would be refused, the call fails with one error listing every violation, one per line: the " +
 			"document's manifest ID (`group/Kind/namespace/name`, as `manifests` keys it), the field " +
 			"path and the API server's message, never the offending value.\n\n" +
-			"A document of an API group no CRD defines is not checked. A document of a covered group " +
-			"whose version or kind no served version defines (say `v1beta1` where only `v1` is served) " +
-			"is an error. Transition rules (those reading `oldSelf`) are skipped, as at a create; " +
+			"A document of an API group no schema covers is not checked. A document of a covered group " +
+			"whose version or kind has no schema (say `v1beta1` where only `v1` is served) is an error, " +
+			"and so is a CRD the API server would refuse (for example a rule over its cost limit). Transition rules (those reading `oldSelf`) are skipped, as at a create; " +
 			"defaults are not applied and nothing is pruned: the documents come back as they went in.\n\n" +
 			"**Unknown values.** Checks at or above a value not known yet wait for apply, when Terraform " +
 			"calls the function again; everything else is checked at plan. When `schemas`, or the list " +
@@ -53,7 +55,7 @@ func (f *validateFunction) Definition(_ context.Context, _ function.DefinitionRe
 			},
 			function.DynamicParameter{
 				Name:                "schemas",
-				MarkdownDescription: "A CustomResourceDefinition or a tuple of them, e.g. `render_file` of the operator's CRD file.",
+				MarkdownDescription: "A CustomResourceDefinition or OpenAPI v3 document, or a tuple of them, e.g. `render_file` of the operator's CRD file or `jsondecode(file(...))` of a saved `/openapi/v3` document.",
 				AllowNullValue:      true,
 				AllowUnknownValues:  true,
 			},
