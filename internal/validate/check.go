@@ -58,8 +58,12 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 	if !avOK || !kindOK {
 		return Result{Waiting: len(unknown) > 0}, nil
 	}
-	gv, err := schema.ParseGroupVersion(av)
-	if err != nil || !s.groups[gv.Group] {
+	group, version, found := strings.Cut(av, "/")
+	if !found {
+		group, version = "", av // the core group
+	}
+	gv := schema.GroupVersion{Group: group, Version: version}
+	if !s.groups[gv.Group] {
 		return Result{}, nil
 	}
 	ks := s.kinds[gv.WithKind(kind)]

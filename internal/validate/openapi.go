@@ -45,17 +45,18 @@ func (s *Schemas) addOpenAPI(doc map[string]any) error {
 		if len(gvks) == 0 {
 			continue
 		}
-		inlined, err := inlineRefs(sch, schemas, nil)
+		in, err := inlineRefs(sch, schemas, nil)
 		if err != nil {
 			return fmt.Errorf("components.schemas[%s]: %w", name, err)
 		}
+		inlined, _ := in.(map[string]any) // sch is a map, and so is what inlineRefs makes of it
 		for _, g := range gvks {
 			gm, _ := g.(map[string]any)
 			group, _ := gm["group"].(string)
 			version, _ := gm["version"].(string)
 			kind, _ := gm["kind"].(string)
 			gvk := schema.GroupVersionKind{Group: group, Version: version, Kind: kind}
-			ks, err := openAPIKindSchema(gvk, inlined.(map[string]any))
+			ks, err := openAPIKindSchema(gvk, inlined)
 			if err != nil {
 				return fmt.Errorf("components.schemas[%s]: %w", name, err)
 			}
@@ -104,8 +105,9 @@ func inlineRefs(v any, schemas map[string]any, stack []string) (any, error) {
 			out["x-kubernetes-int-or-string"] = true
 		}
 		if all, ok := out["allOf"].([]any); ok && len(all) == 1 {
+			only, _ := all[0].(map[string]any)
 			delete(out, "allOf")
-			for k, e := range all[0].(map[string]any) {
+			for k, e := range only {
 				if _, set := out[k]; !set {
 					out[k] = e
 				}
