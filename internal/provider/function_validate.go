@@ -2,9 +2,11 @@ package provider
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -112,8 +114,43 @@ func violationsText(lines []string) string {
 	return fmt.Sprintf("the API server would refuse these documents (%d %s):\n%s", len(lines), noun, strings.Join(lines, "\n"))
 }
 
-// loadSchemas reads validate's schemas argument.
+// schemaCache keeps the schemas built from the last few schemas arguments:
+// building a CRD's validators (its CRD validation and the compilation of
+// its rules) takes milliseconds, and Terraform calls validate several
+// times per run with the same schemas. Schemas are read-only once built.
+var schemaCache = struct {
+	sync.Mutex
+	m map[[sha256.Size]byte]*manifestcheck.Schemas
+}{m: map[[sha256.Size]byte]*manifestcheck.Schemas{}}
+
+// schemaCacheSize bounds schemaCache; past it the cache starts again.
+const schemaCacheSize = 8
+
+// loadSchemas reads validate's schemas argument, from schemaCache when
+// the same argument was read before.
 func loadSchemas(arg tftypes.Value) (*manifestcheck.Schemas, error) {
+	key := sha256.Sum256([]byte(arg.String()))
+	schemaCache.Lock()
+	s := schemaCache.m[key]
+	schemaCache.Unlock()
+	if s != nil {
+		return s, nil
+	}
+	s, err := buildSchemas(arg)
+	if err != nil {
+		return nil, err
+	}
+	schemaCache.Lock()
+	if len(schemaCache.m) >= schemaCacheSize {
+		clear(schemaCache.m)
+	}
+	schemaCache.m[key] = s
+	schemaCache.Unlock()
+	return s, nil
+}
+
+// buildSchemas reads validate's schemas argument.
+func buildSchemas(arg tftypes.Value) (*manifestcheck.Schemas, error) {
 	docs, unknown, err := documentsOf(arg)
 	if err != nil {
 		return nil, errors.New(strings.Replace(err.Error(), "documents must be", "schemas must be", 1))

@@ -107,3 +107,36 @@ func TestValidateFunction_badSchemas(t *testing.T) {
 		t.Fatalf("got %v, want %s", ferr, want)
 	}
 }
+
+func TestValidateFunction_reusesTheSchemasOfTheSameArgument(t *testing.T) {
+	first, err := loadSchemas(widgetCRD(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := loadSchemas(widgetCRD(t))
+	if err != nil || again != first {
+		t.Errorf("a second read of the same schemas built them again (%v)", err)
+	}
+}
+
+// BenchmarkValidateFunction compares a call that builds the schemas with
+// one that finds them in the cache, as Terraform's later calls do.
+func BenchmarkValidateFunction(b *testing.B) {
+	t := &testing.T{}
+	docs := yamlArg(t, `[{apiVersion: example.com/v1, kind: Widget, metadata: {name: a}, spec: {image: nginx, replicas: 2, minReplicas: 1}}]`)
+	crd := widgetCRD(t)
+	b.Run("build", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := buildSchemas(crd); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("call", func(b *testing.B) {
+		for b.Loop() {
+			if _, ferr := (&validateFunction{}).call(context.Background(), []tftypes.Value{docs, crd}); ferr != nil {
+				b.Fatal(ferr.Text)
+			}
+		}
+	})
+}
