@@ -2,6 +2,7 @@ package validate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -71,7 +72,7 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 		return Result{}, fmt.Errorf("%s: no schema for kind %s in %s: the schemas cover group %s with %s",
 			manifestID(m), kind, av, gv.Group, strings.Join(s.servedIn(gv.Group), ", "))
 	}
-	errs := ks.validate(m)
+	errs := ks.validateSafely(m)
 	r := Result{Checked: true}
 	id := manifestID(m)
 	for _, e := range errs {
@@ -133,6 +134,17 @@ func (ks *kindSchema) validate(doc map[string]any) field.ErrorList {
 		}
 	}
 	return errs
+}
+
+// validateSafely is validate, turning a panic in the Kubernetes code into
+// an error of the document: a check never takes the provider down.
+func (ks *kindSchema) validateSafely(doc map[string]any) (errs field.ErrorList) {
+	defer func() {
+		if r := recover(); r != nil {
+			errs = field.ErrorList{field.InternalError(nil, errors.New("the document could not be checked against its schema"))}
+		}
+	}()
+	return ks.validate(doc)
 }
 
 // validateMeta checks metadata as a create does: the name (a DNS

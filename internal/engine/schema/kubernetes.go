@@ -159,10 +159,15 @@ func compileNode(s *structuralschema.Structural, ptr string, ptrs map[string]*ya
 
 // check runs the rules on a value that holds no Unknown and satisfies the
 // rest of its schema.
-func (r *rules) check(v value.Value) []failure {
+func (r *rules) check(v value.Value) (fs []failure) {
+	defer func() {
+		if p := recover(); p != nil {
+			fs = []failure{{msg: "could not be checked against its x-kubernetes-validations rules"}}
+		}
+	}()
 	inst := instance(v)
 	errs, _ := r.v.Validate(context.Background(), nil, r.st, inst, nil, celconfig.RuntimeCELCostBudget)
-	fs := make([]failure, 0, len(errs))
+	fs = make([]failure, 0, len(errs))
 	for _, e := range errs {
 		fs = append(fs, failure{path: instancePath(inst, fieldTokens(e.Field)), msg: e.Detail})
 	}
