@@ -4,7 +4,8 @@
 # `terraform init`, no registry, nothing written into the repository), and
 # compares its outputs with the example's outputs.txt:
 #
-#   examples/kitchen-sink/, examples/kubernetes/
+#   examples/kitchen-sink/, examples/kubernetes/, examples/overlays/,
+#   examples/validation/, examples/values-layering/
 #       the example modules, as they are;
 #   examples/data-sources/*/, examples/functions/*/
 #       the snippets the documentation shows, each applied with
@@ -69,7 +70,7 @@ check() { # NAME DIR: apply DIR and compare with examples/NAME/outputs.txt
   fi
 }
 
-for name in kitchen-sink kubernetes overlays values-layering; do
+for name in kitchen-sink kubernetes overlays validation values-layering; do
   check "$name" "examples/$name"
 done
 for dir in examples/data-sources/*/ examples/functions/*/; do

@@ -89,5 +89,6 @@ func (p *celyamlProvider) Functions(context.Context) []func() function.Function 
 		func() function.Function { return &manifestsFunction{} },
 		func() function.Function { return &deepMergeFunction{} },
 		func() function.Function { return &toYAMLFunction{} },
+		func() function.Function { return &validateFunction{} },
 	}
 }

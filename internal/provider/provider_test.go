@@ -106,7 +106,7 @@ func TestProvider_registersTheDataSourceAndFunctions(t *testing.T) {
 		names = append(names, md.Name)
 	}
 	sort.Strings(names)
-	if got := strings.Join(names, " "); got != "deep_merge eval manifests render render_file to_yaml" {
+	if got := strings.Join(names, " "); got != "deep_merge eval manifests render render_file to_yaml validate" {
 		t.Fatalf("functions: %s", got)
 	}
 	dss := p.DataSources(ctx)
@@ -156,7 +156,7 @@ func TestProvider_schemaDoesNotBuildTheEngine(t *testing.T) {
 		fns = append(fns, name)
 	}
 	sort.Strings(fns)
-	if got := strings.Join(fns, " "); got != "deep_merge eval manifests render render_file to_yaml" {
+	if got := strings.Join(fns, " "); got != "deep_merge eval manifests render render_file to_yaml validate" {
 		t.Fatalf("functions: %s", got)
 	}
 	ds := resp.DataSourceSchemas["celyaml_render"]

@@ -279,6 +279,8 @@ func TestServer_directPathAppliesEverySchemaFeature(t *testing.T) {
 		"function eval parameter 0 (expression)",
 		"function eval parameter 1 (context)",
 		"function manifests parameter 0 (documents)",
+		"function validate parameter 0 (documents)",
+		"function validate parameter 1 (schemas)",
 	}
 	if got := strings.Join(g.visited, "\n"); got != strings.Join(want, "\n") {
 		t.Fatalf("walked:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))

@@ -172,7 +172,7 @@ func TestServer_otherCallsGoToTheFramework(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if schema.DataSourceSchemas[renderTypeName] == nil || len(schema.Functions) != 6 {
+	if schema.DataSourceSchemas[renderTypeName] == nil || len(schema.Functions) != 7 {
 		t.Fatalf("schema: %d data sources, %d functions", len(schema.DataSourceSchemas), len(schema.Functions))
 	}
 }

@@ -88,6 +88,11 @@ func (sv *variable) failures(v value.Value) []failure {
 			fs = append(fs, failure{msg: "could not be checked against its schema"})
 		}
 	}
+	if len(fs) == 0 && sv.rules != nil && unknown == nil {
+		// As at the API server, rules run on a value of the schema's
+		// shape; one that holds an Unknown waits for apply.
+		fs = sv.rules.check(v)
+	}
 	for i := range fs {
 		fs[i].name = sv.name
 	}

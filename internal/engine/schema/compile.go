@@ -25,6 +25,7 @@ type variable struct {
 	schema *jsonschema.Schema
 	hasDef bool
 	def    value.Value // the schema's top-level "default", in template order
+	rules  *rules      // its x-kubernetes-validations, nil without any
 }
 
 const (
@@ -100,6 +101,14 @@ func compileVariable(name string, idx int, n *yaml.Node) (variable, *yamlnode.Er
 		return sv, invalid(name, &yamlnode.Error{Node: node, Msg: msg})
 	}
 	sv.schema = sch
+	r, at, rerr := compileRules(src.doc, src.ptrs)
+	if rerr != nil {
+		if at == nil {
+			at = n
+		}
+		return sv, invalid(name, &yamlnode.Error{Node: at, Msg: rerr.Error()})
+	}
+	sv.rules = r
 	if err := sv.checkDefault(n, src.ptrs); err != nil {
 		return sv, err
 	}

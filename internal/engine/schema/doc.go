@@ -27,6 +27,10 @@
 //     everything in a then/else branch. What remains cannot change once
 //     the Unknowns are known, so it is reported at plan time; the rest is
 //     checked at apply.
+//   - x-kubernetes-validations rules run with the Kubernetes API server's
+//     own CEL validator (k8s.io/apiextensions-apiserver) on the schema read
+//     as a CRD's (kubernetes.go), after the library finds no failure and
+//     only on values that hold no Unknown.
 //   - Compile is the expensive step; the engine caches its result per
 //     node. Check is safe for concurrent use.
 //
@@ -34,5 +38,6 @@
 // compile errors; convert.go reads a schema's YAML; keywords.go refuses
 // outside references and misspelt keywords; check.go validates values,
 // unknown.go decides what an Unknown leaves unchecked, failure.go orders
-// and prints failures, message.go words them.
+// and prints failures, message.go words them, kubernetes.go compiles and
+// runs x-kubernetes-validations.
 package schema

@@ -1,0 +1,168 @@
+package provider
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	manifestcheck "github.com/celyaml/terraform-provider-celyaml/internal/validate"
+)
+
+var _ caller = &validateFunction{}
+
+// validateFunction is provider::celyaml::validate(documents, schemas).
+type validateFunction struct{}
+
+func (f *validateFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "validate"
+}
+
+func (f *validateFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "Check Kubernetes manifests against CRD schemas and their CEL rules at plan time",
+		MarkdownDescription: "Checks documents, usually the result of `render` or `render_file`, as the " +
+			"Kubernetes API server checks a create, and returns them unchanged when every one passes. " +
+			"`schemas` holds CustomResourceDefinitions (`apiextensions.k8s.io/v1`), every served version " +
+			"of each, and OpenAPI v3 documents as the API server serves them under `/openapi/v3/` " +
+			"(`kubectl get --raw /openapi/v3/apis/apps/v1`), whose schemas with " +
+			"`x-kubernetes-group-version-kind` check built-in kinds such as Deployment. A document is checked against its kind's structural schema (types, " +
+			"`required`, `enum`, `pattern`, `format`, bounds, unknown fields, metadata) and its " +
+			"`x-kubernetes-validations` rules, with `message` and `messageExpression`, Kubernetes' " +
+			"property-name escaping, list-type semantics and cost limits, using the API server's own " +
+			"code.\n\n" +
+			"When a document would be refused, the call fails with one error listing every violation, one per line: the " +
+			"document's manifest ID (`group/Kind/namespace/name`, as `manifests` keys it), the field " +
+			"path and the API server's message, never the offending value.\n\n" +
+			"A document of an API group no schema covers is not checked. A document of a covered group " +
+			"whose version or kind has no schema (say `v1beta1` where only `v1` is served) is an error, " +
+			"and so is a CRD the API server would refuse (for example a rule over its cost limit). Transition rules (those reading `oldSelf`) are skipped, as at a create; " +
+			"defaults are not applied and nothing is pruned: the documents come back as they went in.\n\n" +
+			"**Unknown values.** Checks at or above a value not known yet wait for apply, when Terraform " +
+			"calls the function again; everything else is checked at plan. When `schemas`, or the list " +
+			"of documents, is unknown, nothing is checked at plan.",
+		Parameters: []function.Parameter{
+			function.DynamicParameter{
+				Name:                "documents",
+				MarkdownDescription: "A document (an object) or a tuple of documents.",
+				AllowNullValue:      true,
+				AllowUnknownValues:  true,
+			},
+			function.DynamicParameter{
+				Name:                "schemas",
+				MarkdownDescription: "A CustomResourceDefinition or OpenAPI v3 document, or a tuple of them, e.g. `render_file` of the operator's CRD file or `jsondecode(file(...))` of a saved `/openapi/v3` document.",
+				AllowNullValue:      true,
+				AllowUnknownValues:  true,
+			},
+		},
+		Return: function.DynamicReturn{},
+	}
+}
+
+func (f *validateFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	runCall(ctx, f, req, resp)
+}
+
+func (f *validateFunction) call(ctx context.Context, args []tftypes.Value) (tftypes.Value, *function.FuncError) {
+	docs, unknownDocs, err := documentsOf(args[0])
+	if err != nil {
+		return tftypes.Value{}, function.NewArgumentFuncError(0, err.Error())
+	}
+	schemas, err := loadSchemas(args[1])
+	if errors.Is(err, manifestcheck.ErrUnknownSchemas) || unknownDocs {
+		return args[0], nil
+	}
+	if err != nil {
+		return tftypes.Value{}, function.NewArgumentFuncError(1, err.Error())
+	}
+	var lines []string
+	for i, d := range docs {
+		v, err := toEngine(d)
+		if err != nil {
+			return tftypes.Value{}, function.NewArgumentFuncError(0, fmt.Sprintf("document %d: %s", i, err))
+		}
+		r, err := schemas.Check(v)
+		if err != nil {
+			lines = append(lines, err.Error())
+			continue
+		}
+		for _, viol := range r.Violations {
+			lines = append(lines, viol.String())
+		}
+	}
+	tflog.Debug(ctx, "celyaml validate: checked documents", map[string]any{"documents": len(docs), "violations": len(lines)})
+	if len(lines) > 0 {
+		return tftypes.Value{}, function.NewArgumentFuncError(0, violationsText(lines))
+	}
+	return args[0], nil
+}
+
+// violationsText is the error of a failed validate: a count, then one
+// violation per line.
+func violationsText(lines []string) string {
+	noun := "violations"
+	if len(lines) == 1 {
+		noun = "violation"
+	}
+	return fmt.Sprintf("the API server would refuse these documents (%d %s):\n%s", len(lines), noun, strings.Join(lines, "\n"))
+}
+
+// schemaCache keeps the schemas built from the last few schemas arguments:
+// building a CRD's validators (its CRD validation and the compilation of
+// its rules) takes milliseconds, and Terraform calls validate several
+// times per run with the same schemas. Schemas are read-only once built.
+var schemaCache = struct {
+	sync.Mutex
+	m map[[sha256.Size]byte]*manifestcheck.Schemas
+}{m: map[[sha256.Size]byte]*manifestcheck.Schemas{}}
+
+// schemaCacheSize bounds schemaCache; past it the cache starts again.
+const schemaCacheSize = 8
+
+// loadSchemas reads validate's schemas argument, from schemaCache when
+// the same argument was read before.
+func loadSchemas(arg tftypes.Value) (*manifestcheck.Schemas, error) {
+	key := sha256.Sum256([]byte(arg.String()))
+	schemaCache.Lock()
+	s := schemaCache.m[key]
+	schemaCache.Unlock()
+	if s != nil {
+		return s, nil
+	}
+	s, err := buildSchemas(arg)
+	if err != nil {
+		return nil, err
+	}
+	schemaCache.Lock()
+	if len(schemaCache.m) >= schemaCacheSize {
+		clear(schemaCache.m)
+	}
+	schemaCache.m[key] = s
+	schemaCache.Unlock()
+	return s, nil
+}
+
+// buildSchemas reads validate's schemas argument.
+func buildSchemas(arg tftypes.Value) (*manifestcheck.Schemas, error) {
+	docs, unknown, err := documentsOf(arg)
+	if err != nil {
+		return nil, errors.New(strings.Replace(err.Error(), "documents must be", "schemas must be", 1))
+	}
+	if unknown {
+		return nil, manifestcheck.ErrUnknownSchemas
+	}
+	vals := make([]engine.Value, len(docs))
+	for i, d := range docs {
+		if vals[i], err = toEngine(d); err != nil {
+			return nil, fmt.Errorf("schemas: document %d: %w", i, err)
+		}
+	}
+	return manifestcheck.Load(vals)
+}

@@ -1,0 +1,210 @@
+package validate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	metavalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
+)
+
+// Violation is one reason the API server would refuse a document.
+type Violation struct {
+	ID      string // the document's manifest ID, group/Kind/namespace/name
+	Path    string // the field path, as the API server writes it ("" for the document)
+	Message string // the API server's words, without the offending value
+}
+
+func (v Violation) String() string {
+	path := v.Path
+	if path == "" {
+		path = "<root>"
+	}
+	return v.ID + ": " + path + ": " + v.Message
+}
+
+// Result is what Check finds in one document.
+type Result struct {
+	Checked    bool        // a schema covers the document's kind
+	Waiting    bool        // some checks read values not known yet and wait
+	Violations []Violation // every violation found on known values
+}
+
+// Check validates one document. A document that is not an object, or whose
+// API group no schema covers, is not checked. A covered group whose version
+// or kind has no schema is an error.
+func (s *Schemas) Check(doc value.Value) (Result, error) {
+	p, unknown := plain(doc)
+	m, ok := p.(map[string]any)
+	if !ok {
+		return Result{}, nil
+	}
+	av, avOK := stringAt(m, "apiVersion")
+	kind, kindOK := stringAt(m, "kind")
+	if !avOK || !kindOK {
+		return Result{Waiting: len(unknown) > 0}, nil
+	}
+	group, version, found := strings.Cut(av, "/")
+	if !found {
+		group, version = "", av // the core group
+	}
+	gv := schema.GroupVersion{Group: group, Version: version}
+	if !s.groups[gv.Group] {
+		return Result{}, nil
+	}
+	ks := s.kinds[gv.WithKind(kind)]
+	if ks == nil {
+		return Result{}, fmt.Errorf("%s: no schema for kind %s in %s: the schemas cover group %s with %s",
+			manifestID(m), kind, av, gv.Group, strings.Join(s.servedIn(gv.Group), ", "))
+	}
+	errs := ks.validateSafely(m)
+	r := Result{Checked: true}
+	id := manifestID(m)
+	for _, e := range errs {
+		path := fieldPath(e)
+		if dependsOnUnknown(path, unknown) {
+			r.Waiting = true
+			continue
+		}
+		r.Violations = append(r.Violations, Violation{ID: id, Path: path, Message: message(e)})
+	}
+	if len(unknown) > 0 {
+		r.Waiting = true
+	}
+	// The OpenAPI validator reports in map order; sort for a stable plan.
+	sort.SliceStable(r.Violations, func(i, j int) bool {
+		a, b := r.Violations[i], r.Violations[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Message < b.Message
+	})
+	return r, nil
+}
+
+// servedIn lists the apiVersion and kind pairs a group has schemas for.
+func (s *Schemas) servedIn(group string) []string {
+	var out []string
+	for gvk := range s.kinds {
+		if gvk.Group == group {
+			out = append(out, gvk.GroupVersion().String()+" "+gvk.Kind)
+		}
+	}
+	sortStrings(out)
+	return out
+}
+
+// validate runs the API server's create validation of a custom resource on
+// a copy of the document: unknown fields (refused, as with kubectl's
+// default strict field validation), object metadata, the OpenAPI schema,
+// embedded resources, list types and, when nothing blocks them, the
+// x-kubernetes-validations rules with the runtime cost budget.
+func (ks *kindSchema) validate(doc map[string]any) field.ErrorList {
+	obj := deepCopy(doc)
+	var errs field.ErrorList
+	pruned := pruning.PruneWithOptions(obj, ks.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
+	for _, p := range pruned {
+		errs = append(errs, field.Invalid(field.NewPath(p), nil, "field not declared in schema"))
+	}
+	errs = append(errs, ks.validateMeta(obj)...)
+	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj, ks.openapi)...)
+	errs = append(errs, schemaobjectmeta.Validate(context.Background(), nil, obj, ks.structural, false)...)
+	errs = append(errs, listtype.ValidateListSetsAndMaps(nil, ks.structural, obj)...)
+	if ks.cel != nil {
+		if blocking(errs) {
+			errs = append(errs, field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"))
+		} else {
+			celErrs, _ := ks.cel.Validate(context.Background(), nil, ks.structural, obj, nil, celconfig.RuntimeCELCostBudget)
+			errs = append(errs, celErrs...)
+		}
+	}
+	return errs
+}
+
+// validateSafely is validate, turning a panic in the Kubernetes code into
+// an error of the document: a check never takes the provider down.
+func (ks *kindSchema) validateSafely(doc map[string]any) (errs field.ErrorList) {
+	defer func() {
+		if r := recover(); r != nil {
+			errs = field.ErrorList{field.InternalError(nil, errors.New("the document could not be checked against its schema"))}
+		}
+	}()
+	return ks.validate(doc)
+}
+
+// validateMeta checks metadata as a create does: the name (a DNS
+// subdomain), labels, annotations and the other ObjectMeta rules. A
+// namespaced document without a namespace is checked as if in the one
+// kubectl and Terraform providers default to.
+func (ks *kindSchema) validateMeta(obj map[string]any) field.ErrorList {
+	if _, ok := obj["metadata"].(map[string]any); !ok {
+		return nil
+	}
+	u := &unstructured.Unstructured{Object: deepCopy(obj)}
+	if ks.namespaced && u.GetNamespace() == "" {
+		u.SetNamespace("default")
+	}
+	return metavalidation.ValidateObjectMetaAccessor(u, ks.namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+}
+
+// blocking reports whether errs hold an error after which the API server
+// does not run the CEL rules (their input is not of the schema's shape).
+func blocking(errs field.ErrorList) bool {
+	for _, e := range errs {
+		switch e.Type {
+		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
+			return true
+		}
+	}
+	return false
+}
+
+// fieldPath is an error's field path, "" for the document itself.
+func fieldPath(e *field.Error) string {
+	if e.Field == "<nil>" {
+		return ""
+	}
+	return e.Field
+}
+
+// message words an error as the API server does ("Invalid value: ...",
+// "Required value", "Unsupported value: supported values: ...") but leaves
+// out the value.
+func message(e *field.Error) string {
+	detail := e.Detail
+	if v, ok := e.BadValue.(string); ok && !jsonTypes[v] {
+		// kube-openapi ends a format error's detail with the quoted value
+		// (a type error's with the value's type, which stays).
+		detail = strings.TrimSuffix(detail, ": "+strconv.Quote(v))
+	}
+	if detail == "" {
+		return e.Type.String()
+	}
+	return e.Type.String() + ": " + detail
+}
+
+var jsonTypes = map[string]bool{"string": true, "integer": true, "number": true, "boolean": true, "array": true, "object": true, "null": true}
+
+func dependsOnUnknown(path string, unknown []string) bool {
+	for _, u := range unknown {
+		if related(path, u) {
+			return true
+		}
+	}
+	return false
+}
