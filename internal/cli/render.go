@@ -17,6 +17,7 @@ type renderFlags struct {
 	output    string
 	outputDir string
 	baseDir   string
+	schemas   []string
 }
 
 func newRenderCommand(in *inputs) *cobra.Command {
@@ -29,7 +30,8 @@ the provider's celyaml_render data source holds in "yaml" (or, with -o json,
 in "json").`,
 		Example: `  celyaml render app.yaml -f base.yaml -f prod.yaml --set image.tag=1.2
   celyaml render - --base-dir ./templates < app.yaml
-  celyaml render app.yaml --output-dir out/`,
+  celyaml render app.yaml --output-dir out/
+  celyaml render widgets.yaml --schemas crds/`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRender(cmd, in, f, args[0])
@@ -40,6 +42,7 @@ in "json").`,
 	fs.StringVarP(&f.output, "output", "o", "yaml", "output format: yaml, json, or manifests (a JSON object keyed by manifest ID)")
 	fs.StringVar(&f.outputDir, "output-dir", "", "write one file per document into `DIR`, named after its manifest ID or its index")
 	fs.StringVar(&f.baseDir, "base-dir", "", "the `DIR` $include resolves against for a template read from standard input")
+	fs.StringArrayVar(&f.schemas, "schemas", nil, "validate the documents against the CRDs and OpenAPI documents in `PATH` (a file or a directory), as the provider's validate does; repeatable")
 	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"yaml", "json", "manifests"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagDirname("output-dir")
 	_ = cmd.MarkFlagDirname("base-dir")
@@ -70,6 +73,9 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	docs, err := eng.RenderDocuments(context.Background(), src, vars)
 	if err != nil {
 		return problem(err)
+	}
+	if err := checkSchemas(f.schemas, docs); err != nil {
+		return err
 	}
 	r, err := newRendered(docs)
 	if err != nil {

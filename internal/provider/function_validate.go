@@ -82,36 +82,20 @@ func (f *validateFunction) call(ctx context.Context, args []tftypes.Value) (tfty
 	if err != nil {
 		return tftypes.Value{}, function.NewArgumentFuncError(1, err.Error())
 	}
-	var lines []string
+	values := make([]engine.Value, len(docs))
 	for i, d := range docs {
 		v, err := toEngine(d)
 		if err != nil {
 			return tftypes.Value{}, function.NewArgumentFuncError(0, fmt.Sprintf("document %d: %s", i, err))
 		}
-		r, err := schemas.Check(v)
-		if err != nil {
-			lines = append(lines, err.Error())
-			continue
-		}
-		for _, viol := range r.Violations {
-			lines = append(lines, viol.String())
-		}
+		values[i] = v
 	}
+	lines := schemas.CheckAll(values)
 	tflog.Debug(ctx, "celyaml validate: checked documents", map[string]any{"documents": len(docs), "violations": len(lines)})
 	if len(lines) > 0 {
-		return tftypes.Value{}, function.NewArgumentFuncError(0, violationsText(lines))
+		return tftypes.Value{}, function.NewArgumentFuncError(0, manifestcheck.RefusalText(lines))
 	}
 	return args[0], nil
-}
-
-// violationsText is the error of a failed validate: a count, then one
-// violation per line.
-func violationsText(lines []string) string {
-	noun := "violations"
-	if len(lines) == 1 {
-		noun = "violation"
-	}
-	return fmt.Sprintf("the API server would refuse these documents (%d %s):\n%s", len(lines), noun, strings.Join(lines, "\n"))
 }
 
 // schemaCache keeps the schemas built from the last few schemas arguments:

@@ -45,6 +45,34 @@ type Result struct {
 	Violations []Violation // every violation found on known values
 }
 
+// CheckAll checks every document and gives one line per violation, and
+// per document a schema covers only in part (a version it does not
+// serve), in document order.
+func (s *Schemas) CheckAll(docs []value.Value) []string {
+	var lines []string
+	for _, d := range docs {
+		r, err := s.Check(d)
+		if err != nil {
+			lines = append(lines, err.Error())
+			continue
+		}
+		for _, v := range r.Violations {
+			lines = append(lines, v.String())
+		}
+	}
+	return lines
+}
+
+// RefusalText is the error of a failed validation, in the provider and on
+// the command line: a count, then one violation per line.
+func RefusalText(lines []string) string {
+	noun := "violations"
+	if len(lines) == 1 {
+		noun = "violation"
+	}
+	return fmt.Sprintf("the API server would refuse these documents (%d %s):\n%s", len(lines), noun, strings.Join(lines, "\n"))
+}
+
 // Check validates one document. A document that is not an object, or whose
 // API group no schema covers, is not checked. A covered group whose version
 // or kind has no schema is an error.

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
+	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
+)
+
+// --schemas: the rendered documents are checked against CRDs and OpenAPI
+// documents as the provider's validate function checks them (PROVIDER.md,
+// "Validation"), with the same message on failure.
+
+// schemaFiles lists the files under each path: a file as it is, a
+// directory's .yaml, .yml and .json files in name order.
+func schemaFiles(paths []string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, problem(fmt.Errorf("--schemas %s: %w", p, errors.Unwrap(err)))
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return nil, problem(fmt.Errorf("--schemas %s: %w", p, err))
+		}
+		var names []string
+		for _, e := range entries {
+			switch strings.ToLower(filepath.Ext(e.Name())) {
+			case ".yaml", ".yml", ".json":
+				if !e.IsDir() {
+					names = append(names, filepath.Join(p, e.Name()))
+				}
+			}
+		}
+		sort.Strings(names)
+		files = append(files, names...)
+	}
+	return files, nil
+}
+
+// loadSchemas reads every document of the schema files and builds the
+// validators.
+func loadSchemas(paths []string) (*validate.Schemas, error) {
+	files, err := schemaFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	var docs []engine.Value
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			return nil, problem(fmt.Errorf("--schemas: %w", err))
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(text))
+		for {
+			var n yaml.Node
+			if err := dec.Decode(&n); err == io.EOF {
+				break
+			} else if err != nil {
+				return nil, problem(fmt.Errorf("%s: %s", f, strings.TrimPrefix(err.Error(), "yaml: ")))
+			}
+			v, yerr := yamlnode.Plain(&n)
+			if yerr != nil {
+				return nil, problem(fmt.Errorf("%s:%d:%d: %s", f, yerr.Node.Line, yerr.Node.Column, yerr.Msg))
+			}
+			docs = append(docs, v)
+		}
+	}
+	s, err := validate.Load(docs)
+	if err != nil {
+		return nil, problem(fmt.Errorf("--schemas: %w", err))
+	}
+	return s, nil
+}
+
+// checkSchemas validates the rendered documents: an error listing every
+// violation, or nil.
+func checkSchemas(paths []string, docs []engine.Document) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	s, err := loadSchemas(paths)
+	if err != nil {
+		return err
+	}
+	values := make([]engine.Value, len(docs))
+	for i, d := range docs {
+		values[i] = d.Value
+	}
+	if lines := s.CheckAll(values); len(lines) > 0 {
+		return problem(errors.New(validate.RefusalText(lines)))
+	}
+	return nil
+}
