@@ -221,6 +221,7 @@ func main() {
 	perService(t, s)
 	other(t, s)
 	compose(t, s)
+	commandLine(t, s)
 	server(t, s)
 	terraform(t, s)
 	t.print()
@@ -344,6 +345,39 @@ func other(t *table, s samples) {
 			r.goal = check(st.med < 20e3, c.goal)
 		}
 		t.add(r)
+	}
+}
+
+// commandLine reports the celyaml command as whole processes (issue 17's
+// goals): the N=10000 render against the yaml.v3 floor process, and a
+// ten-line template with its package initialisation.
+func commandLine(t *table, s samples) {
+	floor := s.get("cli_floor_10000", "ms")
+	if !floor.ok {
+		return
+	}
+	t.section("the celyaml command, whole processes")
+	ms := func(v float64) string { return fmt.Sprintf("%.0f ms", v) }
+	row1 := func(label, key, goal string) {
+		if st := s.get(key, "ms"); st.ok {
+			r := row{measure: label, value: ms(st.med), spread: pct(st), xFloor: ratio(st.med, floor.med), goal: goal}
+			if c := s.get("cpu"+key, "ms"); c.ok {
+				r.cpu = ms(c.med)
+			}
+			t.add(r)
+		}
+	}
+	row1("floor: yaml.v3 reads and writes the N=10000 output, one process", "cli_floor_10000", "")
+	goal := ""
+	if r := s.get("cli_render_10000", "ms"); r.ok {
+		goal = check(r.med/floor.med < 0.5, fmt.Sprintf("CLI goal, × the floor process (< 0.50×): %.2f×", r.med/floor.med))
+	}
+	row1("celyaml render of the N=10000 kitchen sink, one process", "cli_render_10000", goal)
+	ten := s.get("cli_render_ten", "ms")
+	row1("celyaml render of a ten-line template, one process", "cli_render_ten", "")
+	if it := s.get("cli_inittrace", "ms"); it.ok && ten.ok {
+		t.add(row{measure: "  of which package initialisation (GODEBUG=inittrace=1, summed)", value: fmt.Sprintf("%.1f ms", it.med),
+			spread: pct(it), goal: fmt.Sprintf("%.0f%% of the run", 100*it.med/ten.med)})
 	}
 }
 
