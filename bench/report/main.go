@@ -483,11 +483,16 @@ func compose(t *table, s samples) {
 			allocs: num(s.get(bench, "allocs/"+unit).med), goal: goal})
 	}
 	line("1,000-document stream, per document", "Overlay_stream/without/N=1000", "document", "")
-	goal := ""
-	if c, w, hasCPU, ok := ratios(s, "Overlay_stream/with/N=1000", "Overlay_stream/without/N=1000", "cpu-ns/document", "ns/document"); ok {
-		goal = judge(c, w, hasCPU, 1.5, "%.2f×", "× the stream without it")
+	for _, o := range []struct{ bench, label string }{
+		{"labels", "the same with an overlay labelling every document"},
+		{"with", "the same with an overlay making five edits in every document, a list edit among them"},
+	} {
+		goal := ""
+		if c, w, hasCPU, ok := ratios(s, "Overlay_stream/"+o.bench+"/N=1000", "Overlay_stream/without/N=1000", "cpu-ns/document", "ns/document"); ok {
+			goal = judge(c, w, hasCPU, 1.5, "%.2f×", "× the stream without it")
+		}
+		line(o.label, "Overlay_stream/"+o.bench+"/N=1000", "document", goal)
 	}
-	line("the same with an overlay editing every document", "Overlay_stream/with/N=1000", "document", goal)
 	for _, n := range []string{"N=100", "N=1000", "N=10000"} {
 		goal := ""
 		if n == "N=10000" {
