@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
@@ -356,41 +357,10 @@ func editingErr(err error, docs []Value, i int) error {
 	return e
 }
 
-// manifestID is the manifest ID of a document (group/Kind/namespace/name,
-// "_" for the core group and for no namespace), when its kind and name are
-// known strings.
+// manifestID is the manifest ID of a document, when it has a known one.
 func manifestID(doc Value) (string, bool) {
-	m, ok := doc.(*Map)
-	if !ok {
-		return "", false
-	}
-	str := func(m *Map, k string) string {
-		if m == nil {
-			return ""
-		}
-		v, _ := m.Get(k)
-		s, _ := v.(string)
-		return s
-	}
-	meta, _ := m.Get("metadata")
-	md, _ := meta.(*Map)
-	kind, name := str(m, "kind"), str(md, "name")
-	if kind == "" || name == "" {
-		return "", false
-	}
-	group, ns := "_", "_"
-	if av := str(m, "apiVersion"); av != "" {
-		for i := 0; i < len(av); i++ {
-			if av[i] == '/' && i > 0 {
-				group = av[:i]
-				break
-			}
-		}
-	}
-	if s := str(md, "namespace"); s != "" {
-		ns = s
-	}
-	return group + "/" + kind + "/" + ns + "/" + name, true
+	id, skip, unknown, err := manifest.ID(doc)
+	return id, err == nil && !skip && !unknown
 }
 
 func (o *overlayNode) misplaced(r *renderer, fr *frame) error {

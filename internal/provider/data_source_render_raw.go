@@ -10,6 +10,7 @@ import (
 	"github.com/vmihailenco/msgpack/v5/msgpcode"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 )
 
 // The data source's read on the raw path (server_raw.go): the
@@ -204,31 +205,13 @@ func manifestIndex(docs []engine.Value) ([]manifestEntry, error) {
 	var out []manifestEntry
 	seen := make(map[string]bool, len(docs))
 	for i, doc := range docs {
-		m, ok := doc.(*engine.Map)
-		if !ok {
-			continue // not an object: no kind
-		}
-		kind, ks := enginePart(m, "kind")
-		name, ns := enginePart(m, "metadata", "name")
-		if ks == partUnknown || ns == partUnknown {
+		id, skip, unknown, err := manifest.ID(doc)
+		if err != nil || unknown {
 			return nil, errDeclined
 		}
-		if ks == partAbsent || ns == partAbsent {
+		if skip {
 			continue
 		}
-		namespace, nss := enginePart(m, "metadata", "namespace")
-		apiVersion, as := enginePart(m, "apiVersion")
-		if nss == partUnknown || as == partUnknown {
-			return nil, errDeclined
-		}
-		group := coreGroup
-		if as == partKnown {
-			group = manifestGroup(apiVersion)
-		}
-		if nss == partAbsent {
-			namespace = coreGroup
-		}
-		id := group + "/" + kind + "/" + namespace + "/" + name
 		if seen[id] {
 			return nil, errDeclined // a duplicate
 		}
@@ -237,27 +220,4 @@ func manifestIndex(docs []engine.Value) ([]manifestEntry, error) {
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].id < out[b].id })
 	return out, nil
-}
-
-// enginePart reads the string at path in m as docPart does; a final value
-// that is neither null nor a string counts as partUnknown, so that the
-// caller declines and docPart reports it.
-func enginePart(m *engine.Map, path ...string) (string, partState) {
-	var v engine.Value = m
-	for _, name := range path {
-		mm, ok := v.(*engine.Map)
-		if !ok {
-			return "", partAbsent
-		}
-		if v, ok = mm.Get(name); !ok {
-			return "", partAbsent
-		}
-	}
-	switch x := v.(type) {
-	case nil:
-		return "", partAbsent
-	case string:
-		return x, partKnown
-	}
-	return "", partUnknown
 }

@@ -1,0 +1,121 @@
+// Package manifest computes the manifest ID of a rendered document, the
+// key PROVIDER.md fixes for the data source's `manifests`, the
+// manifests() function and `celyaml render -o manifests`:
+// group/Kind/namespace/name, where group is the part of apiVersion before
+// "/" (or "_" for the core group and a missing apiVersion) and namespace is
+// "_" when absent. A document without kind or metadata.name has no ID.
+//
+// It works on engine values; internal/provider/manifests.go applies the
+// same rule to Terraform values, and the two are tested against each
+// other there.
+package manifest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
+)
+
+// CoreGroup stands for the core API group and for an absent namespace.
+const CoreGroup = "_"
+
+// Group returns the API group of an apiVersion.
+func Group(apiVersion string) string {
+	if i := strings.IndexByte(apiVersion, '/'); i > 0 {
+		return apiVersion[:i]
+	}
+	return CoreGroup
+}
+
+// ID computes a document's ID. skip is true for a document that has no
+// kind or no metadata.name (or is no mapping); unknown is true when a part
+// of the ID is not known yet; an error says which part is not a string.
+func ID(doc value.Value) (id string, skip, unknown bool, err error) {
+	if _, u := doc.(value.Unknown); u {
+		return "", false, true, nil
+	}
+	kind, ks, err := part(doc, "kind")
+	if err != nil {
+		return "", false, false, err
+	}
+	name, ns, err := part(doc, "metadata", "name")
+	if err != nil {
+		return "", false, false, err
+	}
+	if ks == partAbsent || ns == partAbsent {
+		return "", true, false, nil
+	}
+	namespace, nss, err := part(doc, "metadata", "namespace")
+	if err != nil {
+		return "", false, false, err
+	}
+	apiVersion, as, err := part(doc, "apiVersion")
+	if err != nil {
+		return "", false, false, err
+	}
+	if ks == partUnknown || ns == partUnknown || nss == partUnknown || as == partUnknown {
+		return "", false, true, nil
+	}
+	group := CoreGroup
+	if as == partKnown {
+		group = Group(apiVersion)
+	}
+	if nss == partAbsent {
+		namespace = CoreGroup
+	}
+	return group + "/" + kind + "/" + namespace + "/" + name, false, false, nil
+}
+
+// state says what a document holds at a path.
+type state uint8
+
+const (
+	partAbsent  state = iota // missing, null, or under something that is no mapping
+	partUnknown              // not known yet
+	partKnown                // a string
+)
+
+// part reads the string at path in doc; a final value that is neither
+// null, unknown nor a string is an error.
+func part(doc value.Value, path ...string) (string, state, error) {
+	v := doc
+	for _, k := range path {
+		switch m := v.(type) {
+		case value.Unknown:
+			return "", partUnknown, nil
+		case *value.Map:
+			var ok bool
+			if v, ok = m.Get(k); !ok {
+				return "", partAbsent, nil
+			}
+		default:
+			return "", partAbsent, nil
+		}
+	}
+	switch x := v.(type) {
+	case nil:
+		return "", partAbsent, nil
+	case value.Unknown:
+		return "", partUnknown, nil
+	case string:
+		return x, partKnown, nil
+	}
+	return "", partAbsent, fmt.Errorf("%s must be a string, got %s", strings.Join(path, "."), kindName(v))
+}
+
+// kindName names a value's kind as the provider's messages name a
+// Terraform value's type.
+func kindName(v value.Value) string {
+	switch v.(type) {
+	case bool:
+		return "a bool"
+	case int64, float64:
+		return "a number"
+	case *value.Map:
+		return "an object"
+	case []value.Value:
+		return "a list"
+	}
+	return fmt.Sprintf("a value of type %T", v)
+}
