@@ -226,8 +226,6 @@ func (d *codecDecoder) mapping(elem func(string) *tfType, depth int) (engine.Val
 // encodeDynamic writes v as fromEngine converts it, as a value of dynamic
 // type: the bytes NewDynamicValue(DynamicPseudoType, fromEngine(v)) gives.
 func encodeDynamic(v engine.Value) ([]byte, error) {
-	var buf bytes.Buffer
-	e := codecEncoder{enc: msgpack.NewEncoder(&buf), buf: &buf}
 	switch v.(type) {
 	case nil:
 		return []byte{msgpcode.Nil}, nil
@@ -237,21 +235,11 @@ func encodeDynamic(v engine.Value) ([]byte, error) {
 	if v == engine.UnknownStream {
 		return slices.Clone(msgpackUnknown), nil
 	}
-	var typ []byte
-	typ, err := appendTypeJSON(typ, v)
+	ev, err := encodeValue(v)
 	if err != nil {
 		return nil, err
 	}
-	if err := e.enc.EncodeArrayLen(2); err != nil {
-		return nil, err
-	}
-	if err := e.enc.EncodeBytes(typ); err != nil {
-		return nil, err
-	}
-	if err := e.value(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return appendDynamic(make([]byte, 0, len(ev.typ)+len(ev.val)+8), ev.typ, ev.val), nil
 }
 
 // codecEncoder writes engine values.

@@ -63,22 +63,16 @@ func decodeRawConfig(b []byte) (rawConfig, bool) {
 	if (rc.in.tmpl == nil) == (rc.in.file == nil) {
 		return rc, false // validation words this
 	}
-	c, _, err := decodeDynamic(rc.raw["context"])
-	if err != nil || containsUnknown(c) {
+	vars, unknown, ok := rawContext(rc.raw["context"])
+	if !ok || unknown {
 		return rc, false
 	}
-	switch cv := c.(type) {
-	case nil:
-		rc.in.vars = map[string]engine.Value{}
-	case *engine.Map:
-		rc.in.vars = make(map[string]engine.Value, cv.Len())
-		for i := 0; i < cv.Len(); i++ {
-			k, v := cv.At(i)
-			rc.in.vars[k] = v
+	for _, v := range vars {
+		if containsUnknown(v) {
+			return rc, false // Terraform reads only known configurations
 		}
-	default:
-		return rc, false
 	}
+	rc.in.vars = vars
 	return rc, true
 }
 

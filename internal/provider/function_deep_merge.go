@@ -82,9 +82,8 @@ func (f *deepMergeFunction) Run(ctx context.Context, req function.RunRequest, re
 // merged onto the result.
 // callRaw is deepMerge on the raw path (server_raw.go).
 func (f *deepMergeFunction) callRaw(_ context.Context, args []*tfprotov6.DynamicValue) ([]byte, *function.FuncError, bool) {
-	var out engine.Value
-	first := true
-	for _, a := range args {
+	vals := make([]engine.Value, len(args))
+	for i, a := range args {
 		if a == nil || a.MsgPack == nil {
 			return nil, nil, false
 		}
@@ -95,41 +94,44 @@ func (f *deepMergeFunction) callRaw(_ context.Context, args []*tfprotov6.Dynamic
 		if _, unknown := v.(engine.Unknown); unknown {
 			return rawResult(engine.Unknown{})
 		}
-		if v == nil {
-			continue
-		}
-		if first {
-			out, first = v, false // the base, as it is: deep_merge(x) is x
-			continue
-		}
-		out = merge.Patch(out, v)
+		vals[i] = v
 	}
-	return rawResult(out)
+	return rawResult(mergeLayers(vals))
 }
 
 func deepMerge(args []tftypes.Value) (tftypes.Value, *function.FuncError) {
-	var out engine.Value
-	first := true
+	vals := make([]engine.Value, len(args))
 	for i, a := range args {
 		if !a.IsKnown() {
 			return dynamicUnknown, nil
-		}
-		if a.IsNull() {
-			continue
 		}
 		v, err := toEngine(a)
 		if err != nil {
 			return tftypes.Value{}, function.NewArgumentFuncError(int64(i), err.Error())
 		}
-		if first {
-			out, first = v, false // the base, as it is: deep_merge(x) is x
-			continue
-		}
-		out = merge.Patch(out, v)
+		vals[i] = v
 	}
-	tv, err := fromEngine(out)
+	tv, err := fromEngine(mergeLayers(vals))
 	if err != nil {
 		return tftypes.Value{}, function.NewFuncError(err.Error())
 	}
 	return tv, nil
+}
+
+// mergeLayers merges known values left to right by the merge rule,
+// skipping nulls; the first non-null value is the base, as it is, so
+// deep_merge(x) is x. No values, or only nulls, give null.
+func mergeLayers(vals []engine.Value) engine.Value {
+	var out engine.Value
+	first := true
+	for _, v := range vals {
+		switch {
+		case v == nil:
+		case first:
+			out, first = v, false
+		default:
+			out = merge.Patch(out, v)
+		}
+	}
+	return out
 }

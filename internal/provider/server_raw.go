@@ -38,32 +38,41 @@ func rawArguments(args []*tfprotov6.DynamicValue) (first string, vars map[string
 	if unknown {
 		return "", nil, true, true
 	}
-	c, typ, err := decodeDynamic(args[1].MsgPack)
+	vars, unknown, ok = rawContext(args[1].MsgPack)
+	return first, vars, unknown, ok
+}
+
+// rawContext decodes a context argument into variables, as contextVars
+// does: null is no variables; an unknown object binds each of its known
+// attribute names to an unknown; anything else unknown makes the result
+// unknown (unknown true). ok is false for a context that is no object,
+// whose error the tftypes path words.
+func rawContext(b []byte) (vars map[string]engine.Value, unknown, ok bool) {
+	c, typ, err := decodeDynamic(b)
 	if err != nil {
-		return "", nil, false, false
+		return nil, false, false
 	}
 	switch cv := c.(type) {
 	case nil:
-		return first, map[string]engine.Value{}, false, true
+		return map[string]engine.Value{}, false, true
 	case engine.Unknown:
 		if typ == nil || typ.kind != kindObject {
-			return "", nil, true, true // not even the names are known
+			return nil, true, true // not even the names are known
 		}
-		// An unknown object's attribute names are known.
 		vars = make(map[string]engine.Value, len(typ.names))
 		for _, name := range typ.names {
 			vars[name] = engine.Unknown{}
 		}
-		return first, vars, false, true
+		return vars, false, true
 	case *engine.Map:
 		vars = make(map[string]engine.Value, cv.Len())
 		for i := 0; i < cv.Len(); i++ {
 			k, v := cv.At(i)
 			vars[k] = v
 		}
-		return first, vars, false, true
+		return vars, false, true
 	}
-	return "", nil, false, false // a context that is no object: the tftypes path words the error
+	return nil, false, false
 }
 
 // rawResult writes a result, or declines when it cannot be written.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
@@ -93,9 +94,9 @@ func stringAt(doc map[string]any, path ...string) (string, bool) {
 	return s, ok
 }
 
-// manifestID is the document's ID as the provider's manifests() keys it:
-// group/Kind/namespace/name, with "_" for the core group and for an absent
-// namespace or name.
+// manifestID is the document's ID as the provider's manifests() keys it
+// (package manifest), with "_" also for an absent kind or name: a document
+// without them is still checked, and its violations need a name.
 func manifestID(doc map[string]any) string {
 	part := func(path ...string) string {
 		if s, ok := stringAt(doc, path...); ok && s != "" {
@@ -103,11 +104,9 @@ func manifestID(doc map[string]any) string {
 		}
 		return "_"
 	}
-	group := "_"
+	group := manifest.CoreGroup
 	if av, ok := stringAt(doc, "apiVersion"); ok {
-		if i := strings.IndexByte(av, '/'); i > 0 {
-			group = av[:i]
-		}
+		group = manifest.Group(av)
 	}
 	return fmt.Sprintf("%s/%s/%s/%s", group, part("kind"), part("metadata", "namespace"), part("metadata", "name"))
 }
