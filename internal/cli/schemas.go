@@ -102,7 +102,11 @@ func checkSchemas(paths []string, docs []engine.Document) error {
 	for i, d := range docs {
 		values[i] = d.Value
 	}
-	if lines := s.CheckAll(values); len(lines) > 0 {
+	lines, err := s.CheckAll(values)
+	if err != nil {
+		return problem(fmt.Errorf("--schemas: %w", err))
+	}
+	if len(lines) > 0 {
 		return problem(errors.New(validate.RefusalText(lines)))
 	}
 	return nil

@@ -90,7 +90,10 @@ func (f *validateFunction) call(ctx context.Context, args []tftypes.Value) (tfty
 		}
 		values[i] = v
 	}
-	lines := schemas.CheckAll(values)
+	lines, err := schemas.CheckAll(values)
+	if err != nil {
+		return tftypes.Value{}, function.NewArgumentFuncError(1, err.Error())
+	}
 	tflog.Debug(ctx, "celyaml validate: checked documents", map[string]any{"documents": len(docs), "violations": len(lines)})
 	if len(lines) > 0 {
 		return tftypes.Value{}, function.NewArgumentFuncError(0, manifestcheck.RefusalText(lines))
