@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // DecodeJSON reads one JSON document into the form LoadPlain takes, with
@@ -42,4 +44,15 @@ func numbers(v any) any {
 		return f
 	}
 	return v
+}
+
+// Plain turns a schema document read as an engine value into the form
+// LoadPlain takes. A document holding a value not known yet is
+// ErrUnknownSchemas.
+func Plain(doc value.Value) (any, error) {
+	p, unknown := plain(doc)
+	if len(unknown) > 0 {
+		return nil, ErrUnknownSchemas
+	}
+	return p, nil
 }
