@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -11,7 +12,9 @@ import (
 // savedOpenAPI loads the apps/v1 and core/v1 documents as a cluster serves
 // them under /openapi/v3 (client-go's copies, made for its tests), as the
 // validating guide says to save them.
-var savedOpenAPI = sync.OnceValues(func() (*Schemas, error) {
+var savedOpenAPI = sync.OnceValues(loadSavedOpenAPI)
+
+func loadSavedOpenAPI() (*Schemas, error) {
 	paths, err := openapitest.NewEmbeddedFileClient().Paths()
 	if err != nil {
 		return nil, err
@@ -29,7 +32,7 @@ var savedOpenAPI = sync.OnceValues(func() (*Schemas, error) {
 		docs = append(docs, d)
 	}
 	return LoadPlain(docs)
-})
+}
 
 func savedSchemas(t *testing.T) *Schemas {
 	t.Helper()
@@ -106,5 +109,34 @@ func TestCheckSavedOpenAPIBuiltInKinds(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		})
+	}
+}
+
+// Load only indexes kinds: a kind's validators are built when a document
+// of it is first checked, once, and the kinds no document needs are never
+// built.
+func TestCheckBuildsOnlyTheKindsItChecksOnce(t *testing.T) {
+	s, err := loadSavedOpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	builds := map[string]int{}
+	for _, versions := range s.kinds {
+		for _, e := range versions {
+			build, name := e.build, e.gvk.String()
+			e.build = func() (*kindSchema, error) {
+				builds[name]++
+				return build()
+			}
+		}
+	}
+	doc := fromYAML(t, benchDeployment)[0]
+	for range 100 {
+		if r, err := s.Check(doc); err != nil || !r.Checked || len(r.Violations) > 0 {
+			t.Fatalf("got %+v, %v", r, err)
+		}
+	}
+	if want := map[string]int{"apps/v1, Kind=Deployment": 1}; !reflect.DeepEqual(builds, want) {
+		t.Errorf("built %v, want %v", builds, want)
 	}
 }
