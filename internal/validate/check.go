@@ -151,7 +151,11 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 func (ks *kindSchema) validate(doc map[string]any) field.ErrorList {
 	obj := deepCopy(doc)
 	var errs field.ErrorList
-	pruned := pruning.PruneWithOptions(obj, ks.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
+	_, _, pruned, err := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{DropMalformedFields: true, ReturnUnknownFieldPaths: true})
+	if err != nil {
+		pruned = nil // metadata that is not an object: validateMeta says so
+	}
+	pruned = append(pruned, pruning.PruneWithOptions(obj, ks.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
 	for _, p := range pruned {
 		errs = append(errs, field.Invalid(field.NewPath(p), nil, "field not declared in schema"))
 	}

@@ -83,6 +83,10 @@ func TestCheckDefaultsBeforeRules(t *testing.T) {
 			}},
 		{"Passthrough needs no certificates",
 			gatewayHead + "spec: {listeners: [{name: tls, port: 443, protocol: TLS, tls: {mode: Passthrough, certificateRefs: []}}]}", nil},
+		{"an unknown metadata field is refused, alone, as strict field validation refuses it",
+			"apiVersion: routes.example.com/v1\nkind: HTTPRoute\nmetadata: {name: r, namespace: ns, lables: {a: b}}\nspec: {rules: [{backendRefs: [{name: web}]}]}", []string{
+				"routes.example.com/HTTPRoute/ns/r: metadata.lables: Invalid value: field not declared in schema",
+			}},
 		{"status is reset at a create where the kind has a status subresource",
 			gatewayHead + "spec: {listeners: [{name: http, port: 80, protocol: HTTP}]}\nstatus: {addresses: [a, b]}", nil},
 	}
