@@ -373,6 +373,15 @@ func commandLine(t *table, s samples) {
 		goal = check(r.med/floor.med < 0.5, fmt.Sprintf("CLI goal, × the floor process (< 0.50×): %.2f×", r.med/floor.med))
 	}
 	row1("celyaml render of the N=10000 kitchen sink, one process", "cli_render_10000", goal)
+	if plain, schemas := s.get("cpucli_deploy", "ms"), s.get("cpucli_deploy_schemas", "ms"); plain.ok && schemas.ok {
+		row1("celyaml render of one Deployment, one process", "cli_deploy", "")
+		row1("the same with --schemas (saved apps/v1 and core/v1 OpenAPI)", "cli_deploy_schemas",
+			check(schemas.med-plain.med <= 300, fmt.Sprintf("start-up goal, CPU above the render (≤ 300 ms): %.0f ms, %.2f× the render", schemas.med-plain.med, schemas.med/plain.med)))
+		if kv := s.get("cpukubectl_validate_deploy", "ms"); kv.ok {
+			row1("kubectl-validate of the rendered Deployment, same files", "kubectl_validate_deploy",
+				fmt.Sprintf("CPU: --schemas run %.2f× kubectl-validate's", schemas.med/kv.med))
+		}
+	}
 	ten := s.get("cli_render_ten", "ms")
 	row1("celyaml render of a ten-line template, one process", "cli_render_ten", "")
 	if it := s.get("cli_inittrace", "ms"); it.ok && ten.ok {

@@ -53,18 +53,27 @@ func schemaFiles(paths []string) ([]string, error) {
 	return files, nil
 }
 
-// loadSchemas reads every document of the schema files and builds the
-// validators.
+// loadSchemas reads every document of the schema files and indexes the
+// kinds they define; a kind's validators are built when a rendered document
+// of it is first checked. A .json file (a saved /openapi/v3 document, a
+// megabyte or more) is read as JSON, much faster than as YAML.
 func loadSchemas(paths []string) (*validate.Schemas, error) {
 	files, err := schemaFiles(paths)
 	if err != nil {
 		return nil, err
 	}
-	var docs []engine.Value
+	var docs []any
 	for _, f := range files {
 		text, err := os.ReadFile(f)
 		if err != nil {
 			return nil, problem(fmt.Errorf("--schemas: %w", err))
+		}
+		if strings.EqualFold(filepath.Ext(f), ".json") {
+			if d, err := validate.DecodeJSON(text); err == nil {
+				docs = append(docs, d)
+				continue
+			}
+			// Not one JSON value: read as YAML, for its positioned error.
 		}
 		dec := yaml.NewDecoder(bytes.NewReader(text))
 		for {
@@ -78,10 +87,14 @@ func loadSchemas(paths []string) (*validate.Schemas, error) {
 			if yerr != nil {
 				return nil, problem(fmt.Errorf("%s:%d:%d: %s", f, yerr.Node.Line, yerr.Node.Column, yerr.Msg))
 			}
-			docs = append(docs, v)
+			p, err := validate.Plain(v)
+			if err != nil {
+				return nil, problem(fmt.Errorf("--schemas: %w", err))
+			}
+			docs = append(docs, p)
 		}
 	}
-	s, err := validate.Load(docs)
+	s, err := validate.LoadPlain(docs)
 	if err != nil {
 		return nil, problem(fmt.Errorf("--schemas: %w", err))
 	}
@@ -102,7 +115,11 @@ func checkSchemas(paths []string, docs []engine.Document) error {
 	for i, d := range docs {
 		values[i] = d.Value
 	}
-	if lines := s.CheckAll(values); len(lines) > 0 {
+	lines, err := s.CheckAll(values)
+	if err != nil {
+		return problem(fmt.Errorf("--schemas: %w", err))
+	}
+	if len(lines) > 0 {
 		return problem(errors.New(validate.RefusalText(lines)))
 	}
 	return nil

@@ -32,19 +32,22 @@ func (f *validateFunction) Definition(_ context.Context, _ function.DefinitionRe
 			"Kubernetes API server checks a create, and returns them unchanged when every one passes. " +
 			"`schemas` holds CustomResourceDefinitions (`apiextensions.k8s.io/v1`), every served version " +
 			"of each, and OpenAPI v3 documents as the API server serves them under `/openapi/v3/` " +
-			"(`kubectl get --raw /openapi/v3/apis/apps/v1`), whose schemas with " +
-			"`x-kubernetes-group-version-kind` check built-in kinds such as Deployment. A document is checked against its kind's structural schema (types, " +
-			"`required`, `enum`, `pattern`, `format`, bounds, unknown fields, metadata) and its " +
+			"(`kubectl get --raw /openapi/v3/apis/apps/v1`), whose kinds (those its paths serve in its own " +
+			"group-version) check built-in kinds such as Deployment. The API server's steps run in its order, " +
+			"with its own code, on a copy of each document: unknown fields are refused, `null`s the schema " +
+			"does not allow are dropped, the schema's `default`s are filled in (nested ones included; not " +
+			"for built-in kinds, which the server defaults in Go), then the structural schema (types, " +
+			"`required`, `enum`, `pattern`, `format`, bounds, metadata, list types) and the " +
 			"`x-kubernetes-validations` rules, with `message` and `messageExpression`, Kubernetes' " +
-			"property-name escaping, list-type semantics and cost limits, using the API server's own " +
-			"code.\n\n" +
+			"property-name escaping and cost limits, are checked on the defaulted object.\n\n" +
 			"When a document would be refused, the call fails with one error listing every violation, one per line: the " +
 			"document's manifest ID (`group/Kind/namespace/name`, as `manifests` keys it), the field " +
 			"path and the API server's message, never the offending value.\n\n" +
-			"A document of an API group no schema covers is not checked. A document of a covered group " +
-			"whose version or kind has no schema (say `v1beta1` where only `v1` is served) is an error, " +
-			"and so is a CRD the API server would refuse (for example a rule over its cost limit). Transition rules (those reading `oldSelf`) are skipped, as at a create; " +
-			"defaults are not applied and nothing is pruned: the documents come back as they went in.\n\n" +
+			"Coverage is per group and kind: a document whose group and kind no schema defines is not checked. " +
+			"A document whose group and kind have a schema, but not for its version (say `v1beta1` where " +
+			"only `v1` is served), is an error, and so is a CRD the API server would refuse (for example a " +
+			"rule over its cost limit). Transition rules (those reading `oldSelf`) are skipped, as at a create. " +
+			"The documents come back as they went in: the server fills its defaults itself.\n\n" +
 			"**Unknown values.** Checks at or above a value not known yet wait for apply, when Terraform " +
 			"calls the function again; everything else is checked at plan. When `schemas`, or the list " +
 			"of documents, is unknown, nothing is checked at plan.",
@@ -90,7 +93,10 @@ func (f *validateFunction) call(ctx context.Context, args []tftypes.Value) (tfty
 		}
 		values[i] = v
 	}
-	lines := schemas.CheckAll(values)
+	lines, err := schemas.CheckAll(values)
+	if err != nil {
+		return tftypes.Value{}, function.NewArgumentFuncError(1, err.Error())
+	}
 	tflog.Debug(ctx, "celyaml validate: checked documents", map[string]any{"documents": len(docs), "violations": len(lines)})
 	if len(lines) > 0 {
 		return tftypes.Value{}, function.NewArgumentFuncError(0, manifestcheck.RefusalText(lines))
@@ -98,10 +104,12 @@ func (f *validateFunction) call(ctx context.Context, args []tftypes.Value) (tfty
 	return args[0], nil
 }
 
-// schemaCache keeps the schemas built from the last few schemas arguments:
-// building a CRD's validators (its CRD validation and the compilation of
-// its rules) takes milliseconds, and Terraform calls validate several
-// times per run with the same schemas. Schemas are read-only once built.
+// schemaCache keeps, per process, the schemas read from the last few
+// schemas arguments, keyed by a hash of the argument: Terraform calls
+// validate many times per run with the same schemas, and a Schemas builds
+// each kind's validators (its CRD validation, the compilation of its
+// rules) once, the first time a document of the kind is checked, and keeps
+// them. A Schemas is safe for concurrent use.
 var schemaCache = struct {
 	sync.Mutex
 	m map[[sha256.Size]byte]*manifestcheck.Schemas

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
 	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
@@ -47,11 +48,17 @@ type Result struct {
 
 // CheckAll checks every document and gives one line per violation, and
 // per document a schema covers only in part (a version it does not
-// serve), in document order.
-func (s *Schemas) CheckAll(docs []value.Value) []string {
+// serve), in document order. The error is a schema document that cannot be
+// used (a *SchemaError), found when a document of a kind it defines is
+// checked.
+func (s *Schemas) CheckAll(docs []value.Value) ([]string, error) {
 	var lines []string
 	for _, d := range docs {
 		r, err := s.Check(d)
+		var se *SchemaError
+		if errors.As(err, &se) {
+			return nil, err
+		}
 		if err != nil {
 			lines = append(lines, err.Error())
 			continue
@@ -60,7 +67,7 @@ func (s *Schemas) CheckAll(docs []value.Value) []string {
 			lines = append(lines, v.String())
 		}
 	}
-	return lines
+	return lines, nil
 }
 
 // RefusalText is the error of a failed validation, in the provider and on
@@ -74,8 +81,9 @@ func RefusalText(lines []string) string {
 }
 
 // Check validates one document. A document that is not an object, or whose
-// API group no schema covers, is not checked. A covered group whose version
-// or kind has no schema is an error.
+// API group and kind no schema covers, is not checked. A covered group and
+// kind whose version has no schema is an error; so is a schema document
+// that cannot be used (a *SchemaError).
 func (s *Schemas) Check(doc value.Value) (Result, error) {
 	p, unknown := plain(doc)
 	m, ok := p.(map[string]any)
@@ -91,14 +99,19 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 	if !found {
 		group, version = "", av // the core group
 	}
-	gv := schema.GroupVersion{Group: group, Version: version}
-	if !s.groups[gv.Group] {
+	gk := schema.GroupKind{Group: group, Kind: kind}
+	versions := s.kinds[gk]
+	if versions == nil {
 		return Result{}, nil
 	}
-	ks := s.kinds[gv.WithKind(kind)]
-	if ks == nil {
+	entry := versions[version]
+	if entry == nil {
 		return Result{}, fmt.Errorf("%s: no schema for kind %s in %s: the schemas cover group %s with %s",
-			manifestID(m), kind, av, gv.Group, strings.Join(s.servedIn(gv.Group), ", "))
+			manifestID(m), kind, av, group, strings.Join(s.servedIn(gk), ", "))
+	}
+	ks, err := entry.get()
+	if err != nil {
+		return Result{}, err
 	}
 	errs := ks.validateSafely(m)
 	r := Result{Checked: true}
@@ -125,29 +138,34 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 	return r, nil
 }
 
-// servedIn lists the apiVersion and kind pairs a group has schemas for.
-func (s *Schemas) servedIn(group string) []string {
-	var out []string
-	for gvk := range s.kinds {
-		if gvk.Group == group {
-			out = append(out, gvk.GroupVersion().String()+" "+gvk.Kind)
-		}
-	}
-	sortStrings(out)
-	return out
-}
-
-// validate runs the API server's create validation of a custom resource on
-// a copy of the document: unknown fields (refused, as with kubectl's
-// default strict field validation), object metadata, the OpenAPI schema,
-// embedded resources, list types and, when nothing blocks them, the
-// x-kubernetes-validations rules with the runtime cost budget.
+// validate does to a copy of the document what the API server does to a
+// created custom resource, in the server's order. Decoding: unknown fields
+// are pruned (and refused, as with kubectl's default strict field
+// validation, which refuses them before anything else is checked), nulls
+// the schema does not allow and gives no default are dropped, and the
+// schema's defaults are filled in, nested ones included. The create
+// strategy: a status subresource's status is reset, then object metadata,
+// the OpenAPI schema, embedded resources, list types and, when nothing
+// blocks them, the x-kubernetes-validations rules with the runtime cost
+// budget, on the defaulted object.
 func (ks *kindSchema) validate(doc map[string]any) field.ErrorList {
 	obj := deepCopy(doc)
 	var errs field.ErrorList
-	pruned := pruning.PruneWithOptions(obj, ks.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
+	_, _, pruned, err := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{DropMalformedFields: true, ReturnUnknownFieldPaths: true})
+	if err != nil {
+		pruned = nil // metadata that is not an object: validateMeta says so
+	}
+	pruned = append(pruned, pruning.PruneWithOptions(obj, ks.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
 	for _, p := range pruned {
 		errs = append(errs, field.Invalid(field.NewPath(p), nil, "field not declared in schema"))
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, ks.structural)
+	structuraldefaulting.Default(obj, ks.structural)
+	if ks.dropStatus {
+		delete(obj, "status")
 	}
 	errs = append(errs, ks.validateMeta(obj)...)
 	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj, ks.openapi)...)
@@ -178,14 +196,18 @@ func (ks *kindSchema) validateSafely(doc map[string]any) (errs field.ErrorList) 
 // validateMeta checks metadata as a create does: the name (a DNS
 // subdomain), labels, annotations and the other ObjectMeta rules. A
 // namespaced document without a namespace is checked as if in the one
-// kubectl and Terraform providers default to.
+// kubectl and Terraform providers default to; a cluster-scoped one's
+// namespace is cleared, as the API server clears it.
 func (ks *kindSchema) validateMeta(obj map[string]any) field.ErrorList {
 	if _, ok := obj["metadata"].(map[string]any); !ok {
 		return nil
 	}
 	u := &unstructured.Unstructured{Object: deepCopy(obj)}
-	if ks.namespaced && u.GetNamespace() == "" {
+	switch {
+	case ks.namespaced && u.GetNamespace() == "":
 		u.SetNamespace("default")
+	case !ks.namespaced:
+		u.SetNamespace("") // the API server clears a cluster-scoped object's namespace
 	}
 	return metavalidation.ValidateObjectMetaAccessor(u, ks.namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 }

@@ -1,7 +1,5 @@
 package validate
 
-import "sort"
-
 // deepCopy copies plain JSON-like data, so that pruning and metadata
 // defaults never touch the caller's document.
 func deepCopy(m map[string]any) map[string]any {
@@ -26,5 +24,3 @@ func copyAny(v any) any {
 		return t
 	}
 }
-
-func sortStrings(s []string) { sort.Strings(s) }

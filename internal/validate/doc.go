@@ -1,12 +1,21 @@
 // Package validate checks Kubernetes manifests against CustomResourceDefinition
-// schemas the way the API server checks a create: the structural schema
-// (types, required, enum, pattern, format, bounds, unknown fields) and the
-// x-kubernetes-validations CEL rules, with Kubernetes' own code from
-// k8s.io/apiextensions-apiserver. It works on engine values and knows nothing
-// of Terraform, so the provider's validate function and the command line can
+// schemas and saved /openapi/v3 documents the way the API server checks a
+// create, in the server's order and with Kubernetes' own code from
+// k8s.io/apiextensions-apiserver: on a copy of the document, unknown fields
+// are pruned (and refused, as strict field validation refuses them), nulls
+// the schema does not allow are dropped, the schema's defaults are filled in
+// (nested ones included; not for built-in kinds, which the server defaults
+// in Go), a status subresource's status is reset, and then the structural
+// schema (types, required, enum, pattern, format, bounds), metadata, list
+// types and the x-kubernetes-validations CEL rules are checked on the
+// defaulted object. It works on engine values and knows nothing of
+// Terraform, so the provider's validate function and the command line can
 // share it.
 //
+// Coverage is per group and kind, from the kinds a schema document defines
+// (schemas.go, openapi.go). Load only indexes them; a kind's validators are
+// built the first time a document of it is checked.
+//
 // Transition rules (those reading oldSelf) are skipped: there is no old
-// object at create. Defaults are not applied and nothing is pruned from the
-// documents; they are only checked.
+// object at create. The caller's documents are never changed.
 package validate

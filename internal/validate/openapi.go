@@ -9,10 +9,7 @@ import (
 	apiextensionsinternal "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
-	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
-	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	celconfig "k8s.io/apiserver/pkg/apis/cel"
 )
 
 // This file reads OpenAPI v3 documents as the API server serves them under
@@ -30,10 +27,19 @@ func isOpenAPIDocument(doc map[string]any) bool {
 	return ok
 }
 
-// addOpenAPI reads the kinds of one OpenAPI v3 document.
+// addOpenAPI reads which kinds one OpenAPI v3 document defines; their
+// validators are built when first needed.
+//
+// A document served for one group-version (/openapi/v3/apis/apps/v1)
+// defines the kinds its paths operate on in that group-version: its shared
+// definitions (DeleteOptions, WatchEvent) name every group of the cluster,
+// and a subresource (a Deployment's scale) may name another group, and
+// neither is a kind of the document. A document without paths (written by
+// hand) defines every kind its schemas name.
 func (s *Schemas) addOpenAPI(doc map[string]any) error {
 	components, _ := doc["components"].(map[string]any)
 	schemas, _ := components["schemas"].(map[string]any)
+	byGVK := map[schema.GroupVersionKind]string{}
 	names := make([]string, 0, len(schemas))
 	for name := range schemas {
 		names = append(names, name)
@@ -41,30 +47,112 @@ func (s *Schemas) addOpenAPI(doc map[string]any) error {
 	sort.Strings(names)
 	for _, name := range names {
 		sch, _ := schemas[name].(map[string]any)
-		gvks, _ := sch["x-kubernetes-group-version-kind"].([]any)
-		if len(gvks) == 0 {
-			continue
-		}
-		in, err := inlineRefs(sch, schemas, nil)
-		if err != nil {
-			return fmt.Errorf("components.schemas[%s]: %w", name, err)
-		}
-		inlined, _ := in.(map[string]any) // sch is a map, and so is what inlineRefs makes of it
-		for _, g := range gvks {
-			gm, _ := g.(map[string]any)
-			group, _ := gm["group"].(string)
-			version, _ := gm["version"].(string)
-			kind, _ := gm["kind"].(string)
-			gvk := schema.GroupVersionKind{Group: group, Version: version, Kind: kind}
-			ks, err := openAPIKindSchema(gvk, inlined)
-			if err != nil {
-				return fmt.Errorf("components.schemas[%s]: %w", name, err)
+		for _, gvk := range gvksOf(sch) {
+			if _, dup := byGVK[gvk]; !dup {
+				byGVK[gvk] = name
 			}
-			s.groups[group] = true
-			s.kinds[gvk] = ks
 		}
 	}
+	kinds := pathKinds(doc)
+	if kinds == nil {
+		kinds = map[schema.GroupVersionKind]*pathFacts{}
+		for gvk := range byGVK {
+			kinds[gvk] = &pathFacts{namespaced: true}
+		}
+	}
+	for gvk, facts := range kinds {
+		name, ok := byGVK[gvk]
+		if !ok {
+			continue // an operation on a kind the document has no schema for
+		}
+		s.put(gvk, func() (*kindSchema, error) {
+			in, err := inlineRefs(schemas[name], schemas, nil)
+			if err != nil {
+				return nil, fmt.Errorf("components.schemas[%s]: %w", name, err)
+			}
+			inlined, _ := in.(map[string]any) // a kind's schema is a map, and so is what inlineRefs makes of it
+			ks, err := openAPIKindSchema(gvk, inlined)
+			if err != nil {
+				return nil, fmt.Errorf("components.schemas[%s]: %w", name, err)
+			}
+			ks.namespaced = facts.namespaced
+			ks.dropStatus = facts.status
+			return ks, nil
+		})
+	}
 	return nil
+}
+
+// pathFacts is what a document's paths say of one kind.
+type pathFacts struct {
+	namespaced bool // it has paths under /namespaces/{namespace}/
+	status     bool // it has a status subresource, which a create resets
+}
+
+// gvksOf reads a schema's x-kubernetes-group-version-kind.
+func gvksOf(sch map[string]any) []schema.GroupVersionKind {
+	list, _ := sch["x-kubernetes-group-version-kind"].([]any)
+	out := make([]schema.GroupVersionKind, 0, len(list))
+	for _, g := range list {
+		gm, _ := g.(map[string]any)
+		group, _ := gm["group"].(string)
+		version, _ := gm["version"].(string)
+		kind, _ := gm["kind"].(string)
+		if kind != "" && version != "" {
+			out = append(out, schema.GroupVersionKind{Group: group, Version: version, Kind: kind})
+		}
+	}
+	return out
+}
+
+// pathKinds lists the kinds a document's paths operate on in the
+// group-version each path is served for (/api/v1/... is the core group,
+// /apis/G/V/... group G), or nil when the document has no paths.
+func pathKinds(doc map[string]any) map[schema.GroupVersionKind]*pathFacts {
+	paths, _ := doc["paths"].(map[string]any)
+	if len(paths) == 0 {
+		return nil
+	}
+	out := map[schema.GroupVersionKind]*pathFacts{}
+	for p, item := range paths {
+		gv, ok := pathGroupVersion(p)
+		if !ok {
+			continue
+		}
+		ops, _ := item.(map[string]any)
+		for _, op := range ops {
+			om, _ := op.(map[string]any)
+			g, _ := om["x-kubernetes-group-version-kind"].(map[string]any)
+			gvks := gvksOf(map[string]any{"x-kubernetes-group-version-kind": []any{g}})
+			if len(gvks) != 1 || gvks[0].GroupVersion() != gv {
+				continue
+			}
+			facts := out[gvks[0]]
+			if facts == nil {
+				facts = &pathFacts{}
+				out[gvks[0]] = facts
+			}
+			if strings.Contains(p, "/namespaces/{namespace}/") {
+				facts.namespaced = true
+			}
+			if strings.HasSuffix(p, "/{name}/status") {
+				facts.status = true
+			}
+		}
+	}
+	return out
+}
+
+// pathGroupVersion reads the group-version an API path is served for.
+func pathGroupVersion(p string) (schema.GroupVersion, bool) {
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	switch {
+	case len(parts) >= 2 && parts[0] == "api":
+		return schema.GroupVersion{Version: parts[1]}, true
+	case len(parts) >= 3 && parts[0] == "apis":
+		return schema.GroupVersion{Group: parts[1], Version: parts[2]}, true
+	}
+	return schema.GroupVersion{}, false
 }
 
 // inlineRefs writes every {"$ref": "#/components/schemas/X"} in place, and
@@ -147,10 +235,32 @@ func openAPIKindSchema(gvk schema.GroupVersionKind, sch map[string]any) (*kindSc
 	if err != nil {
 		return nil, fmt.Errorf("schema is not structural: %w", err)
 	}
-	ks := &kindSchema{gvk: gvk, namespaced: true, structural: st}
-	if ks.openapi, _, err = apiservervalidation.NewSchemaValidator(internal); err != nil {
+	stripDefaults(st)
+	ks, err := buildKindSchema(internal, st)
+	if err != nil {
 		return nil, err
 	}
-	ks.cel = cel.NewValidator(st, true, celconfig.PerCallLimit)
+	ks.gvk = gvk
 	return ks, nil
+}
+
+// stripDefaults removes every default of a built-in kind's schema. The API
+// server defaults a built-in kind in Go, not from its OpenAPI document,
+// whose defaults are mostly the Go zero value (a container's name is
+// `default: ""`): filling them in would make a missing required field
+// pass. With no defaults left, every null the schema does not allow is
+// dropped, as Go's decoding of a built-in kind reads a null as absent.
+func stripDefaults(s *structuralschema.Structural) {
+	if s == nil {
+		return
+	}
+	s.Default = structuralschema.JSON{}
+	for k, p := range s.Properties {
+		stripDefaults(&p)
+		s.Properties[k] = p
+	}
+	stripDefaults(s.Items)
+	if s.AdditionalProperties != nil {
+		stripDefaults(s.AdditionalProperties.Structural)
+	}
 }

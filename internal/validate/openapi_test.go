@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -63,11 +64,16 @@ func TestCheckOpenAPIDeployment(t *testing.T) {
 	}
 }
 
-func TestLoadOpenAPIRefusesMissingRef(t *testing.T) {
+func TestCheckOpenAPIRefusesMissingRefWhenItsKindIsChecked(t *testing.T) {
 	doc := `{openapi: 3.0.0, components: {schemas: {D: {type: object, properties: {spec: {$ref: "#/components/schemas/Missing"}}, x-kubernetes-group-version-kind: [{group: apps, kind: D, version: v1}]}}}}`
-	_, err := Load(fromYAML(t, doc))
-	if want := "schemas: document 0: components.schemas[D]: $ref #/components/schemas/Missing: no such schema in components.schemas"; err == nil || err.Error() != want {
-		t.Errorf("got %v, want %s", err, want)
+	s, err := Load(fromYAML(t, doc))
+	if err != nil {
+		t.Fatalf("Load: %v (a kind's schema is read when a document of it is checked)", err)
+	}
+	_, err = s.Check(fromYAML(t, "apiVersion: apps/v1\nkind: D\nmetadata: {name: d}")[0])
+	var se *SchemaError
+	if want := "schemas: document 0: components.schemas[D]: $ref #/components/schemas/Missing: no such schema in components.schemas"; !errors.As(err, &se) || err.Error() != want {
+		t.Errorf("got %v, want the schema error %s", err, want)
 	}
 }
 

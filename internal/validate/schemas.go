@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
+	"sync"
 
 	apiextensionsinternal "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	crdvalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
@@ -23,19 +26,63 @@ import (
 // not known yet: nothing can be checked until it is.
 var ErrUnknownSchemas = errors.New("schemas are not known yet")
 
-// Schemas is a set of kinds with their schemas, built once by Load and then
-// used to check any number of documents.
+// Schemas is a set of kinds with their schemas. Load only reads which
+// group, kind and versions each schema document defines; the validators of
+// a version are built the first time a document of it is checked, once, so
+// that a call pays only for the kinds it checks. A Schemas is safe for
+// concurrent use.
 type Schemas struct {
-	groups map[string]bool                         // API groups some schema covers
-	kinds  map[schema.GroupVersionKind]*kindSchema // every served version of every kind
+	kinds   map[schema.GroupKind]map[string]*kindEntry // by group and kind, then version
+	loading int                                        // the index of the document Load is reading
+}
+
+// SchemaError is a schema document that cannot be used, found when a
+// document of a kind it defines is first checked.
+type SchemaError struct{ msg string }
+
+func (e *SchemaError) Error() string { return e.msg }
+
+// kindEntry is one served version of one kind: how to build its
+// validators, and once built, them.
+type kindEntry struct {
+	gvk   schema.GroupVersionKind
+	doc   int // the index of the schema document defining it
+	once  sync.Once
+	build func() (*kindSchema, error)
+	ks    *kindSchema
+	err   error
+}
+
+func (e *kindEntry) get() (*kindSchema, error) {
+	e.once.Do(func() {
+		e.ks, e.err = buildSafely(e.build)
+		if e.err != nil {
+			e.err = &SchemaError{fmt.Sprintf("schemas: document %d: %s", e.doc, e.err)}
+		}
+		e.build = nil
+	})
+	return e.ks, e.err
+}
+
+// buildSafely turns a panic in the Kubernetes code building a validator
+// into an error: a schema never takes the provider down.
+func buildSafely(build func() (*kindSchema, error)) (ks *kindSchema, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ks, err = nil, errors.New("the schema could not be read")
+		}
+	}()
+	return build()
 }
 
 // kindSchema holds what the API server builds for one served version of a
-// custom resource: its structural schema, the OpenAPI validator and the CEL
-// validator of its x-kubernetes-validations rules.
+// kind: its structural schema (with its defaults pruned, as the server
+// prunes them), the OpenAPI validator and the CEL validator of its
+// x-kubernetes-validations rules.
 type kindSchema struct {
 	gvk        schema.GroupVersionKind
 	namespaced bool
+	dropStatus bool // a create resets status (a status subresource)
 	structural *structuralschema.Structural
 	openapi    apiservervalidation.SchemaValidator
 	cel        *cel.Validator // nil when the schema has no rules
@@ -43,10 +90,12 @@ type kindSchema struct {
 
 // Load reads schema documents: CustomResourceDefinitions
 // (apiextensions.k8s.io/v1) and OpenAPI v3 documents as served under
-// /openapi/v3/ (see openapi.go). A document that is null is skipped. An error
-// names the document by its index (counted from 0).
+// /openapi/v3/ (see openapi.go). A document that is null is skipped. A
+// later document's kind replaces an earlier one's of the same group,
+// version and kind. An error names the document by its index (counted
+// from 0).
 func Load(docs []value.Value) (*Schemas, error) {
-	s := &Schemas{groups: map[string]bool{}, kinds: map[schema.GroupVersionKind]*kindSchema{}}
+	plainDocs := make([]any, len(docs))
 	for i, d := range docs {
 		if d == nil {
 			continue
@@ -55,10 +104,26 @@ func Load(docs []value.Value) (*Schemas, error) {
 		if len(unknown) > 0 {
 			return nil, ErrUnknownSchemas
 		}
+		plainDocs[i] = p
+	}
+	return LoadPlain(plainDocs)
+}
+
+// LoadPlain is Load for documents already in the JSON-like form the
+// Kubernetes code reads (map[string]any, []any, int64, float64, string,
+// bool, nil), for instance decoded from a JSON file. The documents are
+// kept, not copied: the caller must not change them afterwards.
+func LoadPlain(docs []any) (*Schemas, error) {
+	s := &Schemas{kinds: map[schema.GroupKind]map[string]*kindEntry{}}
+	for i, p := range docs {
+		if p == nil {
+			continue
+		}
 		m, ok := p.(map[string]any)
 		if !ok {
 			return nil, fmt.Errorf("schemas: document %d is not an object", i)
 		}
+		s.loading = i
 		add := s.add
 		if isOpenAPIDocument(m) {
 			add = s.addOpenAPI
@@ -68,6 +133,15 @@ func Load(docs []value.Value) (*Schemas, error) {
 		}
 	}
 	return s, nil
+}
+
+// put records how to build one served version of a kind.
+func (s *Schemas) put(gvk schema.GroupVersionKind, build func() (*kindSchema, error)) {
+	gk := gvk.GroupKind()
+	if s.kinds[gk] == nil {
+		s.kinds[gk] = map[string]*kindEntry{}
+	}
+	s.kinds[gk][gvk.Version] = &kindEntry{gvk: gvk, doc: s.loading, build: build}
 }
 
 // add reads one schema document.
@@ -88,16 +162,19 @@ func (s *Schemas) add(doc map[string]any) error {
 	if err := validCRD(&crd); err != nil {
 		return err
 	}
-	s.groups[crd.Spec.Group] = true
-	for _, v := range crd.Spec.Versions {
+	for i := range crd.Spec.Versions {
+		v := &crd.Spec.Versions[i]
 		if !v.Served {
 			continue
 		}
-		ks, err := newKindSchema(&crd, &v)
-		if err != nil {
-			return fmt.Errorf("CustomResourceDefinition %s version %s: %w", crd.Name, v.Name, err)
-		}
-		s.kinds[ks.gvk] = ks
+		gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind}
+		s.put(gvk, func() (*kindSchema, error) {
+			ks, err := newKindSchema(&crd, v)
+			if err != nil {
+				return nil, fmt.Errorf("CustomResourceDefinition %s version %s: %w", crd.Name, v.Name, err)
+			}
+			return ks, nil
+		})
 	}
 	return nil
 }
@@ -125,10 +202,6 @@ func validCRD(crd *apiextensionsv1.CustomResourceDefinition) error {
 // newKindSchema builds the validators of one served version, as the API
 // server's custom resource handler does.
 func newKindSchema(crd *apiextensionsv1.CustomResourceDefinition, v *apiextensionsv1.CustomResourceDefinitionVersion) (*kindSchema, error) {
-	ks := &kindSchema{
-		gvk:        schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind},
-		namespaced: crd.Spec.Scope != apiextensionsv1.ClusterScoped,
-	}
 	val := v.Schema
 	if val == nil || val.OpenAPIV3Schema == nil {
 		return nil, errors.New("no schema.openAPIV3Schema")
@@ -144,11 +217,40 @@ func newKindSchema(crd *apiextensionsv1.CustomResourceDefinition, v *apiextensio
 	if errs := structuralschema.ValidateStructural(nil, st); len(errs) > 0 {
 		return nil, fmt.Errorf("schema is not structural: %w", errs.ToAggregate())
 	}
-	ks.structural = st
-	ks.openapi, _, err = apiservervalidation.NewSchemaValidator(internal.OpenAPIV3Schema)
+	ks, err := buildKindSchema(internal.OpenAPIV3Schema, st)
 	if err != nil {
+		return nil, err
+	}
+	ks.gvk = schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind}
+	ks.namespaced = crd.Spec.Scope != apiextensionsv1.ClusterScoped
+	ks.dropStatus = v.Subresources != nil && v.Subresources.Status != nil
+	return ks, nil
+}
+
+// buildKindSchema builds what both kinds of schema document share: the
+// structural schema with its defaults pruned (the custom resource handler
+// prunes them once, on a copy), the OpenAPI validator and the CEL
+// validator.
+func buildKindSchema(props *apiextensionsinternal.JSONSchemaProps, st *structuralschema.Structural) (*kindSchema, error) {
+	st = st.DeepCopy()
+	if err := structuraldefaulting.PruneDefaults(st); err != nil {
+		return nil, err
+	}
+	ks := &kindSchema{structural: st}
+	var err error
+	if ks.openapi, _, err = apiservervalidation.NewSchemaValidator(props); err != nil {
 		return nil, err
 	}
 	ks.cel = cel.NewValidator(st, true, celconfig.PerCallLimit)
 	return ks, nil
+}
+
+// servedIn lists the apiVersion and kind pairs a kind has schemas for.
+func (s *Schemas) servedIn(gk schema.GroupKind) []string {
+	var out []string
+	for _, e := range s.kinds[gk] {
+		out = append(out, e.gvk.GroupVersion().String()+" "+e.gvk.Kind)
+	}
+	sort.Strings(out)
+	return out
 }
