@@ -19,7 +19,7 @@ func TestRender_unknownValues(t *testing.T) {
 	}
 	cases := []struct{ name, tmpl, want string }{
 		{"eval exact reading unknown", "image: {$eval: '${{ image }}'}\nname: {$eval: '${{ name }}'}\n", `{image:?,name:"cart"}`},
-		{"eval mixed with unknown segment", "ref: {$eval: 'repo/${{ image }}:1'}\n", `{ref:?}`},
+		{"eval mixed with unknown segment", "ref: {$eval: 'repo/${{ image }}:1'}\n", `{ref:?string}`},
 		{"unknown leaf inside a known map", "port: {$eval: '${{ svc.port }}'}\nn: {$eval: '${{ svc.name }}'}\n", `{port:?,n:"cart"}`},
 		{"if in value position", "a:\n  $if: flag\n  $then: 1\nb: 2\n", `{a:?,b:2}`},
 		{"if merged beside keys makes the mapping unknown", "outer:\n  a: 1\n  $if: flag\n  $then: {b: 2}\nc: 3\n", `{outer:?,c:3}`},
@@ -30,7 +30,7 @@ func TestRender_unknownValues(t *testing.T) {
 		{"for over known list with unknown elements", "s:\n  - $for: x in mixed\n    $do: {$eval: '${{ x }}'}\n", `{s:[?,"cart"]}`},
 		{"key unknown", "m:\n  $key: {$eval: '${{ image }}'}\n  $value: 1\n", `{m:?}`},
 		{"assert undecidable makes its mapping unknown", "m:\n  $assert: flag\n  a: 1\nb: 2\n", `{m:?,b:2}`},
-		{"let binding an unknown flows on", "$let:\n  img: image + ':1'\n  n: name\nref: {$eval: '${{ img }}'}\nn: {$eval: '${{ n }}'}\n", `{ref:?,n:"cart"}`},
+		{"let binding an unknown flows on", "$let:\n  img: image + ':1'\n  n: name\nref: {$eval: '${{ img }}'}\nn: {$eval: '${{ n }}'}\n", `{ref:?string,n:"cart"}`},
 		{"short-circuit keeps known", "a: {$eval: '${{ true || flag }}'}\n", `{a:true}`},
 		{"include path unknown", "a:\n  $include: {$eval: '${{ image }}.yaml'}\nb: 1\n", `{a:?,b:1}`},
 		{"document-root for over unknown makes the stream unknown", "$for: x in list\n$do: {a: 1}\n", `<stream?>`},
@@ -43,6 +43,123 @@ func TestRender_unknownValues(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, c.want)
 			}
 		})
+	}
+}
+
+// An unknown keeps the most precise type known (the unknown-values guide,
+// "Unknown values keep their type"): mixed text is a string; a name or a
+// field chain gives the unknown stored there with its type; an expression
+// gives the type CEL's checker finds for it whatever its variables hold.
+// Nothing else is typed: an unknown inside a list or map that CEL built is
+// dynamic, since a call on an unknown argument passes that unknown on as
+// its own result (size(s) gives s's unknown, a string, where an int will
+// be).
+func TestRender_unknownsKeepTheirType(t *testing.T) {
+	vars := map[string]Value{
+		"s":     Unknown{Type: TypeString},
+		"n":     Unknown{Type: TypeNumber},
+		"b":     Unknown{Type: TypeBool},
+		"d":     Unknown{},
+		"svc":   mapOf("port", Unknown{Type: TypeNumber}, "tag", Unknown{Type: TypeString}),
+		"names": []Value{Unknown{Type: TypeString}, "a"},
+		"flag":  true,
+	}
+	cases := []struct{ name, expr, want string }{
+		{"mixed text is a string", "img:${{ d }}", "?string"},
+		{"mixed text of a number is a string", "${{ n }}s", "?string"},
+		{"a string variable", "${{ s }}", "?string"},
+		{"a number variable", "${{ n }}", "?number"},
+		{"a bool variable", "${{ b }}", "?bool"},
+		{"an untyped variable stays dynamic", "${{ d }}", "?"},
+		{"a field of a map", "${{ svc.port }}", "?number"},
+		{"a field read through CEL", "${{ (svc.tag) }}", "?string"},
+		{"a name read through CEL", "${{ (s) }}", "?string"},
+		{"a field of an unknown is dynamic", "${{ s.field }}", "?"},
+		{"concatenation with a string", "${{ d + '-x' }}", "?string"},
+		{"size is an int", "${{ size(s) }}", "?number"},
+		{"arithmetic with an int", "${{ d * 2 }}", "?number"},
+		{"a comparison is a bool", "${{ d > 2 }}", "?bool"},
+		{"equality is a bool", "${{ n == 3 }}", "?bool"},
+		{"a string method", "${{ d.lowerAscii() }}", "?string"},
+		{"a conversion to string", "${{ string(n) }}", "?string"},
+		{"a conversion to int", "${{ int(s) }}", "?number"},
+		{"json.encode is a string", "${{ json.encode(svc) }}", "?string"},
+		{"a call that fails on an unknown element", "${{ names.join(',') }}", "?string"},
+		{"a conditional the checker cannot type", "${{ flag ? s : 1 }}", "?"},
+		{"a list literal holding an unknown is unknown", "${{ [s, size(s)] }}", "?"},
+		{"a list that CEL built holds dynamic unknowns", "${{ names + ['b'] }}", `[?,"a","b"]`},
+	}
+	e := New(Options{})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want := "{v:" + c.want + "}"
+			if got := renderInline(t, e, "v: {$eval: \""+c.expr+"\"}\n", vars); got != want {
+				t.Errorf("%s: got  %s\nwant %s", c.expr, got, want)
+			}
+		})
+	}
+	bound := []struct{ name, tmpl, want string }{
+		{"a $let of a name keeps its type", "$let: {x: s}\nv: {$eval: '${{ x }}'}\n", "{v:?string}"},
+		{"a $let of an expression has its type", "$let: {x: size(s)}\nv: {$eval: '${{ x }}'}\n", "{v:?number}"},
+		{"a $for over a list that CEL built binds dynamic unknowns", "v:\n  - $for: x in names + ['b']\n    $do: {$eval: '${{ x }}'}\n", `{v:[?,"a","b"]}`},
+		{"a $for over engine values keeps their types", "v:\n  - $for: x in names\n    $do: {$eval: '${{ x }}'}\n", `{v:[?string,"a"]}`},
+	}
+	for _, c := range bound {
+		t.Run(c.name, func(t *testing.T) {
+			if got := renderInline(t, e, c.tmpl, vars); got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+// A variable's $schema types the unknowns of dynamic type in its value,
+// where it allows one primitive type (the unknown-values guide): through
+// properties, items and $ref. An unknown that came typed keeps its type;
+// a schema that allows several types, or none, leaves it dynamic.
+func TestRender_schemaTypesUnknowns(t *testing.T) {
+	vars := map[string]Value{
+		"img":   Unknown{},
+		"n":     Unknown{},
+		"on":    Unknown{},
+		"level": Unknown{},
+		"app":   mapOf("tag", Unknown{}, "ports", []Value{Unknown{}, int64(80)}, "other", Unknown{}),
+		"ref":   Unknown{},
+		"raw":   Unknown{},
+		"multi": Unknown{},
+		"came":  Unknown{Type: TypeString},
+	}
+	tmpl := `$schema:
+  img: {type: string}
+  n: {type: integer}
+  on: {type: [boolean, "null"]}
+  level: {enum: [low, high]}
+  app:
+    type: object
+    properties:
+      tag: {type: string}
+      ports: {type: array, items: {type: number}}
+  ref: {$ref: "#/$defs/name", $defs: {name: {type: string}}}
+  raw: {}
+  multi: {type: [string, integer]}
+  came: {type: integer}
+v:
+  img: {$eval: "${{ img }}"}
+  n: {$eval: "${{ n }}"}
+  on: {$eval: "${{ on }}"}
+  level: {$eval: "${{ level }}"}
+  app: {$eval: "${{ app }}"}
+  ref: {$eval: "${{ ref }}"}
+  raw: {$eval: "${{ raw }}"}
+  multi: {$eval: "${{ multi }}"}
+  came: {$eval: "${{ came }}"}
+`
+	want := `{v:{img:?string,n:?number,on:?bool,level:?string,app:{tag:?string,ports:[?number,80],other:?},ref:?string,raw:?,multi:?,came:?string}}`
+	if got := renderInline(t, New(Options{}), tmpl, vars); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if _, ok := vars["app"].(*Map).Get("tag"); !ok || dump(vars["app"]) != `{tag:?,ports:[?,80],other:?}` {
+		t.Errorf("the caller's variable changed: %s", dump(vars["app"]))
 	}
 }
 
