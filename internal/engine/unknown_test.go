@@ -80,6 +80,7 @@ func TestRender_unknownsKeepTheirType(t *testing.T) {
 		{"arithmetic with an int", "${{ d * 2 }}", "?number"},
 		{"a comparison is a bool", "${{ d > 2 }}", "?bool"},
 		{"equality is a bool", "${{ n == 3 }}", "?bool"},
+		{"has() is a bool", "${{ has(d.x) }}", "?bool"},
 		{"a string method", "${{ d.lowerAscii() }}", "?string"},
 		{"a conversion to string", "${{ string(n) }}", "?string"},
 		{"a conversion to int", "${{ int(s) }}", "?number"},

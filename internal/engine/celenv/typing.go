@@ -103,6 +103,16 @@ func (p *Program) resultType() value.Type {
 // checkedType runs the checker on the expression's text in the
 // environment extended with its free names as dyn variables.
 func (p *Program) checkedType() (t value.Type) {
+	switch root := p.ast.Expr(); root.Kind() {
+	case celast.SelectKind:
+		if !root.AsSelect().IsTestOnly() { // has(x.f) is a bool
+			return value.TypeDynamic // a field of a dyn variable
+		}
+	case celast.IdentKind, celast.ListKind, celast.MapKind, celast.StructKind:
+		// A dyn variable, a list or a map: never a primitive type the
+		// checker could name.
+		return value.TypeDynamic
+	}
 	defer func() {
 		if recover() != nil {
 			t = value.TypeDynamic
