@@ -23,7 +23,7 @@ func TestRender_unknownValues(t *testing.T) {
 		{"unknown leaf inside a known map", "port: {$eval: '${{ svc.port }}'}\nn: {$eval: '${{ svc.name }}'}\n", `{port:?,n:"cart"}`},
 		{"if in value position", "a:\n  $if: flag\n  $then: 1\nb: 2\n", `{a:?,b:2}`},
 		{"if merged beside keys makes the mapping unknown", "outer:\n  a: 1\n  $if: flag\n  $then: {b: 2}\nc: 3\n", `{outer:?,c:3}`},
-		{"if in item position with two plain branches is one unknown item", "- 0\n- $if: flag\n  $then: 1\n  $else: 2\n- 3\n", `[0,?,3]`},
+		{"if in item position with two plain branches is one unknown item", "- 0\n- $if: flag\n  $then: 1\n  $else: 2\n- 3\n", `[0,?number,3]`},
 		{"if in item position without else makes the sequence unknown", "s:\n  - 0\n  - $if: flag\n    $then: 1\nt: 1\n", `{s:?,t:1}`},
 		{"for over unknown in item position", "s:\n  - $for: x in list\n    $do: 1\nt: 1\n", `{s:?,t:1}`},
 		{"for over unknown in value position", "s:\n  $for: k, v in list\n  $do: {$key: '${{ k }}', $value: 1}\nt: 1\n", `{s:?,t:1}`},
@@ -103,6 +103,12 @@ func TestRender_unknownsKeepTheirType(t *testing.T) {
 		{"a $let of a name keeps its type", "$let: {x: s}\nv: {$eval: '${{ x }}'}\n", "{v:?string}"},
 		{"a $let of an expression has its type", "$let: {x: size(s)}\nv: {$eval: '${{ x }}'}\n", "{v:?number}"},
 		{"a $for over a list that CEL built binds dynamic unknowns", "v:\n  - $for: x in names + ['b']\n    $do: {$eval: '${{ x }}'}\n", `{v:[?,"a","b"]}`},
+		{"an undecided $if between two strings is a string", "v:\n  $if: b\n  $then: Always\n  $else: IfNotPresent\n", "{v:?string}"},
+		{"an undecided $if between a number and null is a number", "v:\n  $if: b\n  $then: 3\n  $else: null\n", "{v:?number}"},
+		{"an undecided $if in item position between two bools is a bool", "v:\n  - $if: b\n    $then: true\n    $else: false\n", "{v:[?bool]}"},
+		{"an undecided $if between a string and a number is dynamic", "v:\n  $if: b\n  $then: a\n  $else: 1\n", "{v:?}"},
+		{"an undecided $if without $else is dynamic", "v:\n  $if: b\n  $then: a\n", "{v:?}"},
+		{"an undecided $if between mappings is dynamic", "v:\n  $if: b\n  $then: {a: 1}\n  $else: {a: 2}\n", "{v:?}"},
 		{"a $for over engine values keeps their types", "v:\n  - $for: x in names\n    $do: {$eval: '${{ x }}'}\n", `{v:[?string,"a"]}`},
 	}
 	for _, c := range bound {
