@@ -45,8 +45,9 @@ var celUnknown ref.Val = types.NewUnknown(0, nil)
 //
 // A CEL unknown found inside a list or map that CEL built is of dynamic
 // type whatever its identity (FromCEL, Element): a call that reads an
-// unknown argument gives that argument's unknown as its own result, so
-// `[size(s)]` holds s's unknown string where an int will be.
+// unknown argument gives that argument's unknown as its own result
+// (size(s) gives s's unknown string, where an int will be), so inside a
+// value that CEL built an unknown's identity says nothing about its type.
 var celUnknowns = [...]ref.Val{
 	value.TypeDynamic: celUnknown,
 	value.TypeString:  types.NewUnknown(0, nil),
