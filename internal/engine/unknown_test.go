@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"sync"
 	"testing"
 )
 
@@ -167,6 +168,35 @@ v:
 	}
 	if _, ok := vars["app"].(*Map).Get("tag"); !ok || dump(vars["app"]) != `{tag:?,ports:[?,80],other:?}` {
 		t.Errorf("the caller's variable changed: %s", dump(vars["app"]))
+	}
+}
+
+// Renders that share an engine type the unknown results of the same
+// programs at once, the first time each gives one; each gets the type.
+func TestRender_unknownTypesConcurrently(t *testing.T) {
+	e := New(Options{})
+	vars := map[string]Value{"d": Unknown{}, "s": Unknown{Type: TypeString}}
+	tmpl := "a: {$eval: \"${{ d + 'x' }}\"}\nb: {$eval: \"${{ size(s) }}\"}\nc: {$eval: \"${{ d > 1 }}\"}\nd: {$eval: \"${{ s }}\"}\n"
+	const want = "{a:?string,b:?number,c:?bool,d:?string}"
+	var wg sync.WaitGroup
+	got := make([]string, 8)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			docs, err := e.Render(t.Context(), Source{Text: []byte(tmpl)}, vars)
+			if err != nil {
+				got[i] = err.Error()
+				return
+			}
+			got[i] = dump(docs[0])
+		}()
+	}
+	wg.Wait()
+	for i, g := range got {
+		if g != want {
+			t.Errorf("render %d: got %s, want %s", i, g, want)
+		}
 	}
 }
 
