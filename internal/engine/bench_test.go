@@ -187,6 +187,30 @@ func BenchmarkRender_values(b *testing.B) {
 	}
 }
 
+// BenchmarkRender_unknowns is the functions' path during terraform plan:
+// the kitchen sink with the region and every service's port not known yet,
+// so each service gives unknown leaves (an interpolated name, a bare port)
+// beside known ones.
+func BenchmarkRender_unknowns(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run("N="+strconv.Itoa(n), func(b *testing.B) {
+			e, src, vars := benchEngine(), benchSource(b, "kitchen_sink.yaml"), benchVars(n)
+			vars["region"] = Unknown{}
+			for _, s := range vars["services"].([]Value) {
+				s.(*Map).Set("port", Unknown{})
+			}
+			benchRender(b, e, src, vars)
+			m := startMeter(b)
+			for b.Loop() {
+				if _, err := e.Render(context.Background(), src, vars); err != nil {
+					b.Fatal(err)
+				}
+			}
+			m.report(n, "service")
+		})
+	}
+}
+
 // BenchmarkRender_yaml is the data source's path: render, then the YAML
 // stream. Goal 2: at most 0.7x BenchmarkFloor_yamlv3RoundTrip at the same N
 // (stretch 0.35x).

@@ -136,7 +136,8 @@ func (d *evalDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) 
 			return nil, false, err
 		}
 		if unknown {
-			return Unknown{}, true, nil
+			// Mixed text is a string whatever its segments turn out to be.
+			return Unknown{Type: TypeString}, true, nil
 		}
 		if err := r.count(fr, t.node, t.path, 1, len(s)); err != nil {
 			return nil, false, err

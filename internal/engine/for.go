@@ -135,7 +135,7 @@ func (d *forDir) overMapper(r *renderer, fr *frame, it *scope, m traits.Mapper, 
 		}
 		it.set(0, k)
 		if d.v2 != "" {
-			it.set(1, m.Get(k))
+			it.set(1, celenv.Element(m.Get(k)))
 		}
 		if err := fn(it); err != nil {
 			return 0, err
@@ -164,7 +164,7 @@ func (d *forDir) overList(r *renderer, fr *frame, it *scope, l traits.Lister, fn
 		if isRaw {
 			it.setValue(slot, raw[i])
 		} else {
-			it.set(slot, l.Get(i))
+			it.set(slot, celenv.Element(l.Get(i)))
 		}
 		if err := fn(it); err != nil {
 			return 0, err

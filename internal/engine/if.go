@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -15,6 +16,10 @@ type ifDir struct {
 	thenKey, elseKey *yaml.Node
 	thenSeq, elseSeq bool // the body is written as a YAML sequence
 	path             string
+	// unknown is what the $if gives while its condition is not known: an
+	// unknown of the type both branches have when each is a plain scalar
+	// of that type (or null), of dynamic type otherwise.
+	unknown Value
 }
 
 func (c *compiler) ifDir(key, cond *yaml.Node, thenP, elseP kvPair, path string) (producer, *compileError) {
@@ -39,7 +44,31 @@ func (c *compiler) ifDir(key, cond *yaml.Node, thenP, elseP kvPair, path string)
 		}
 		d.elseSeq = deref(elseN).Kind == yaml.SequenceNode
 	}
+	d.unknown = UnknownOf(branchesType(d.then, d.els))
 	return d, nil
+}
+
+// branchesType is the one type two branches written as plain scalars
+// have, null fitting any: `$then: Always`, `$else: IfNotPresent` is a
+// string whichever is taken. It is dynamic when a branch is missing or
+// anything but a scalar, or when they differ.
+func branchesType(a, b tnode) Type {
+	t := TypeDynamic
+	for _, br := range []tnode{a, b} {
+		c, ok := br.(*constNode)
+		if !ok {
+			return TypeDynamic
+		}
+		if c.v == nil {
+			continue
+		}
+		bt := value.TypeOf(c.v)
+		if bt == TypeDynamic || (t != TypeDynamic && t != bt) {
+			return TypeDynamic
+		}
+		t = bt
+	}
+	return t
 }
 
 func (d *ifDir) keyNode() *yaml.Node { return d.key }
@@ -79,7 +108,7 @@ func (d *ifDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
 		return nil, false, err
 	}
 	if b.unknown {
-		return Unknown{}, true, nil
+		return d.unknown, true, nil
 	}
 	if b.body == nil {
 		return nil, false, nil
@@ -96,7 +125,7 @@ func (d *ifDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst []Val
 		// One item whatever the branch, when both bodies are plain
 		// values; otherwise the count itself is unknown.
 		if pos == posItem && d.els != nil && !d.thenSeq && !d.elseSeq && isPlain(d.then) && isPlain(d.els) {
-			return append(dst, Unknown{}), nil
+			return append(dst, d.unknown), nil
 		}
 		return dst, errUnknownShape
 	}

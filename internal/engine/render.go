@@ -649,8 +649,10 @@ func (r *renderer) fastValue(path []string, sc *scope) (Value, bool) {
 			}
 			v = e
 		case Unknown:
+			// A field of a value not known yet: whatever its type, the
+			// field's is not known.
 			r.budget -= cost
-			return x, true
+			return Unknown{}, true
 		default:
 			return nil, false
 		}

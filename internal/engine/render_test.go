@@ -11,7 +11,8 @@ import (
 )
 
 // dump prints a value compactly and deterministically, with unknowns shown
-// as "?" and map keys in their order.
+// as "?" followed by their type unless it is dynamic ("?string"), and map
+// keys in their order.
 func dump(v Value) string {
 	var b strings.Builder
 	var walk func(Value)
@@ -29,6 +30,9 @@ func dump(v Value) string {
 			b.WriteString(strconv.Quote(v))
 		case Unknown:
 			b.WriteString("?")
+			if v.Type != TypeDynamic {
+				b.WriteString(v.Type.String())
+			}
 		case []Value:
 			b.WriteString("[")
 			for i, e := range v {
@@ -232,7 +236,9 @@ func TestRender_directReadsMatchCEL(t *testing.T) {
 		{"map with an unknown", withUnknown, `{v:{a:?}}`, notKnown, `{v:?}`},
 		{"list", []Value{"a", int64(2)}, `{v:["a",2]}`, `{v:"<[\"a\",2]>"}`,
 			"error: <inline>:1:12: v.$eval: a list has no field 'a'"},
-		{"unknown", Unknown{}, `{v:?}`, `{v:?}`, `{v:?}`},
+		{"unknown", Unknown{}, `{v:?}`, `{v:?string}`, `{v:?}`},
+		{"unknown string", Unknown{Type: TypeString}, `{v:?string}`, `{v:?string}`, `{v:?}`},
+		{"map with an unknown number", mapOf("a", Unknown{Type: TypeNumber}), `{v:{a:?number}}`, notKnown, `{v:?number}`},
 	}
 	e := New(Options{})
 	for _, val := range values {

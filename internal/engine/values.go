@@ -11,9 +11,23 @@ type (
 	Value = value.Value
 	// Map is a mapping with string keys that keeps insertion order.
 	Map = value.Map
-	// Unknown stands for a value that is not known yet.
+	// Unknown stands for a value that is not known yet, with its type
+	// when that is known.
 	Unknown = value.Unknown
+	// Type is the type of an Unknown.
+	Type = value.Type
 )
+
+// The types of an Unknown; see package value.
+const (
+	TypeDynamic = value.TypeDynamic
+	TypeString  = value.TypeString
+	TypeNumber  = value.TypeNumber
+	TypeBool    = value.TypeBool
+)
+
+// UnknownOf gives the unknown value of type t, allocating nothing.
+func UnknownOf(t Type) Value { return value.UnknownOf(t) }
 
 // NewMap returns an empty map with room for n entries.
 func NewMap(n int) *Map { return value.NewMap(n) }

@@ -103,7 +103,7 @@ func (d *codecDecoder) value(t *tfType, depth int) (engine.Value, error) {
 		return nil, err
 	}
 	if msgpcode.IsExt(c) {
-		return engine.Unknown{}, d.dec.Skip()
+		return engine.UnknownOf(t.unknownType()), d.dec.Skip()
 	}
 	if t.kind == kindDynamic {
 		v, _, err := d.dynamic(depth + 1)
@@ -225,12 +225,16 @@ func (d *codecDecoder) mapping(elem func(string) *tfType, depth int) (engine.Val
 
 // encodeDynamic writes v as fromEngine converts it, as a value of dynamic
 // type: the bytes NewDynamicValue(DynamicPseudoType, fromEngine(v)) gives.
+// An unknown of dynamic type is the bare unknown; one of another type is
+// [type, unknown], as any value of a type of its own.
 func encodeDynamic(v engine.Value) ([]byte, error) {
-	switch v.(type) {
+	switch x := v.(type) {
 	case nil:
 		return []byte{msgpcode.Nil}, nil
 	case engine.Unknown:
-		return slices.Clone(msgpackUnknown), nil
+		if x.Type == engine.TypeDynamic {
+			return slices.Clone(msgpackUnknown), nil
+		}
 	}
 	if v == engine.UnknownStream {
 		return slices.Clone(msgpackUnknown), nil
@@ -336,12 +340,14 @@ func sortedIndex(m *engine.Map) []int {
 }
 
 // appendTypeJSON writes the type fromEngine gives v, as tftypes writes
-// it: objects for maps, tuples for lists, and "dynamic" for null and
-// unknown, which fromEngine makes of dynamic type.
+// it: objects for maps, tuples for lists, "dynamic" for null, and an
+// unknown's own type ("dynamic" when nothing typed it).
 func appendTypeJSON(b []byte, v engine.Value) ([]byte, error) {
 	switch x := v.(type) {
-	case nil, engine.Unknown:
+	case nil:
 		return append(b, `"dynamic"`...), nil
+	case engine.Unknown:
+		return append(append(append(b, '"'), x.Type.String()...), '"'), nil
 	case bool:
 		return append(b, `"bool"`...), nil
 	case string:

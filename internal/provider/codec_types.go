@@ -5,6 +5,8 @@ import (
 	"errors"
 	"sort"
 	"sync"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 // Terraform types as the plugin protocol writes them in JSON, for the
@@ -36,6 +38,20 @@ type tfType struct {
 	elems []*tfType          // tuple
 	attrs map[string]*tfType // object
 	names []string           // object: the attribute names, sorted
+}
+
+// unknownType is the engine type of an unknown value of type t: its
+// primitive type, or dynamic for collections, objects and dynamic.
+func (t *tfType) unknownType() engine.Type {
+	switch t.kind {
+	case kindString:
+		return engine.TypeString
+	case kindNumber:
+		return engine.TypeNumber
+	case kindBool:
+		return engine.TypeBool
+	}
+	return engine.TypeDynamic
 }
 
 // typeCache keeps parsed types by their JSON text: a module sends the same

@@ -20,15 +20,18 @@ import (
 //   - lists, tuples and sets become []engine.Value;
 //   - numbers become int64 when whole and within 64 bits, float64 otherwise,
 //     and integers never pass through float64;
-//   - null becomes nil, and an unknown value at any depth becomes
-//     engine.Unknown{}.
+//   - null becomes nil, and an unknown value at any depth an engine.Unknown
+//     of its type (string, number, bool; dynamic for any other).
 //
 // engine → Terraform:
 //   - *engine.Map becomes an object and []engine.Value a tuple, because a
 //     dynamic value cannot be the element of a collection;
 //   - int64 and float64 become exact numbers;
-//   - nil becomes a null and engine.Unknown{} an unknown value of dynamic
-//     type, inside otherwise known objects and tuples.
+//   - nil becomes a null and an engine.Unknown an unknown value of its type
+//     (string, number, bool or dynamic), inside otherwise known objects and
+//     tuples: resources that convert a value to a schema, such as
+//     kubernetes_manifest, refuse an unknown of dynamic type where they
+//     expect a string (the unknown-values guide).
 //
 // Both the data source and the functions convert here, directly between
 // protocol values and engine values (see server.go). Error messages name
@@ -37,7 +40,7 @@ import (
 // toEngine converts a Terraform value to an engine value.
 func toEngine(v tftypes.Value) (engine.Value, error) {
 	if !v.IsKnown() {
-		return engine.Unknown{}, nil
+		return engine.UnknownOf(unknownType(v.Type())), nil
 	}
 	if v.IsNull() {
 		return nil, nil
@@ -122,8 +125,8 @@ func mapToEngine(attrs map[string]tftypes.Value) (engine.Value, error) {
 // contextVars turns the context argument into the engine's variables.
 // unknown reports that the context is wholly unknown, so that not even the
 // variable names are known; the caller then returns an unknown result.
-// An unknown object whose attribute names are known binds each name to
-// engine.Unknown{}.
+// An unknown object whose attribute names are known binds each name to an
+// engine.Unknown of the attribute's type.
 func contextVars(c tftypes.Value) (vars map[string]engine.Value, unknown bool, err error) {
 	if c.IsNull() {
 		return map[string]engine.Value{}, false, nil
@@ -134,8 +137,8 @@ func contextVars(c tftypes.Value) (vars map[string]engine.Value, unknown bool, e
 		if isObject {
 			names := obj.AttributeTypes
 			vars = make(map[string]engine.Value, len(names))
-			for name := range names {
-				vars[name] = engine.Unknown{}
+			for name, t := range names {
+				vars[name] = engine.UnknownOf(unknownType(t))
 			}
 			return vars, false, nil
 		}
@@ -180,17 +183,48 @@ func typeName(v tftypes.Value) string {
 var (
 	dynamicNull    = tftypes.NewValue(tftypes.DynamicPseudoType, nil)
 	dynamicUnknown = tftypes.NewValue(tftypes.DynamicPseudoType, tftypes.UnknownValue)
+	// unknowns are the Terraform unknowns of each engine.Type.
+	unknowns = [...]tftypes.Value{
+		engine.TypeDynamic: dynamicUnknown,
+		engine.TypeString:  tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+		engine.TypeNumber:  tftypes.NewValue(tftypes.Number, tftypes.UnknownValue),
+		engine.TypeBool:    tftypes.NewValue(tftypes.Bool, tftypes.UnknownValue),
+	}
 )
 
+// unknownType is the engine type of an unknown Terraform value of type t:
+// its primitive type, or dynamic for collections, objects and dynamic.
+func unknownType(t tftypes.Type) engine.Type {
+	switch {
+	case t == nil:
+	case t.Is(tftypes.String):
+		return engine.TypeString
+	case t.Is(tftypes.Number):
+		return engine.TypeNumber
+	case t.Is(tftypes.Bool):
+		return engine.TypeBool
+	}
+	return engine.TypeDynamic
+}
+
+// unknownOf is the Terraform unknown of an engine unknown's type.
+func unknownOf(u engine.Unknown) tftypes.Value {
+	if int(u.Type) < len(unknowns) {
+		return unknowns[u.Type]
+	}
+	return dynamicUnknown
+}
+
 // fromEngine converts an engine value to a Terraform value with a concrete
-// type, except that nil and engine.Unknown{} become a null and an unknown
-// of dynamic type: both can sit in an object attribute or tuple element.
+// type, except that nil becomes a null of dynamic type and an
+// engine.Unknown an unknown of its own type, dynamic when nothing typed
+// it: each can sit in an object attribute or tuple element.
 func fromEngine(v engine.Value) (tftypes.Value, error) {
 	switch tv := v.(type) {
 	case nil:
 		return dynamicNull, nil
 	case engine.Unknown:
-		return dynamicUnknown, nil
+		return unknownOf(tv), nil
 	case bool:
 		return tftypes.NewValue(tftypes.Bool, tv), nil
 	case string:

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,9 +80,15 @@ func accTest(t *testing.T, tc resource.TestCase) {
 	}
 	// Factories on each step make terraform-plugin-testing run
 	// `terraform init` with each step's configuration, which installs the
-	// modules it calls.
+	// modules it calls. A step's own factories (a test provider beside
+	// celyaml) are kept.
 	for i := range tc.Steps {
+		own := tc.Steps[i].ProtoV6ProviderFactories
 		tc.Steps[i].ProtoV6ProviderFactories = factories
+		if own != nil {
+			maps.Copy(own, factories)
+			tc.Steps[i].ProtoV6ProviderFactories = own
+		}
 	}
 	// terraform-plugin-testing runs `terraform init` on a step's Config
 	// string without it, so modules would not be installed; a step given as

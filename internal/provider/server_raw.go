@@ -44,7 +44,7 @@ func rawArguments(args []*tfprotov6.DynamicValue) (first string, vars map[string
 
 // rawContext decodes a context argument into variables, as contextVars
 // does: null is no variables; an unknown object binds each of its known
-// attribute names to an unknown; anything else unknown makes the result
+// attribute names to an unknown of the attribute's type; anything else unknown makes the result
 // unknown (unknown true). ok is false for a context that is no object,
 // whose error the tftypes path words.
 func rawContext(b []byte) (vars map[string]engine.Value, unknown, ok bool) {
@@ -61,7 +61,7 @@ func rawContext(b []byte) (vars map[string]engine.Value, unknown, ok bool) {
 		}
 		vars = make(map[string]engine.Value, len(typ.names))
 		for _, name := range typ.names {
-			vars[name] = engine.Unknown{}
+			vars[name] = engine.UnknownOf(typ.attrs[name].unknownType())
 		}
 		return vars, false, true
 	case *engine.Map:

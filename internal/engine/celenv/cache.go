@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/functions"
@@ -79,6 +80,13 @@ type Program struct {
 
 	traceOnce sync.Once
 	traced    cel.Program
+
+	// names are the names the expression uses freely; the checker
+	// declares them when it types an unknown result (resultType).
+	names    []keyCandidate
+	path     []string // the names of a name or field chain, for pathType
+	typeOnce sync.Once
+	outType  value.Type
 }
 
 // Error is a CEL compile or evaluation error, positioned inside the
@@ -486,5 +494,5 @@ func (c *Cache) build(e *cacheEntry, declared func(string) bool) (*Program, *Err
 			loops = true
 		}
 	}))
-	return &Program{prg: prg, ast: a, expr: e.expr, cache: c, loops: loops}, nil
+	return &Program{prg: prg, ast: a, expr: e.expr, cache: c, loops: loops, names: e.cands, path: selectPath(a.Expr())}, nil
 }

@@ -33,9 +33,55 @@ import (
 // wraps, in its own key order; maps that CEL built are written with sorted
 // keys. Values that YAML cannot hold become text (reference §6).
 
-// celUnknown is the CEL form of value.Unknown. cel-go never mutates an Unknown,
-// so one value serves every conversion.
+// celUnknown is the CEL form of value.Unknown{} (of dynamic type). cel-go
+// never mutates an Unknown, so one value serves every conversion.
 var celUnknown ref.Val = types.NewUnknown(0, nil)
+
+// celUnknowns are the CEL forms of the unknowns of each type, by
+// value.Type: one value each, told apart by identity, since a CEL unknown
+// carries no type of its own. ToCEL gives them for engine unknowns and a
+// program's result is one of them (Program.Eval types it), so an unknown
+// keeps its type through a binding or a name read again.
+//
+// A CEL unknown found inside a list or map that CEL built is of dynamic
+// type whatever its identity (FromCEL, Element): a call that reads an
+// unknown argument gives that argument's unknown as its own result
+// (size(s) gives s's unknown string, where an int will be), so inside a
+// value that CEL built an unknown's identity says nothing about its type.
+var celUnknowns = [...]ref.Val{
+	value.TypeDynamic: celUnknown,
+	value.TypeString:  types.NewUnknown(0, nil),
+	value.TypeNumber:  types.NewUnknown(0, nil),
+	value.TypeBool:    types.NewUnknown(0, nil),
+}
+
+// UnknownOf gives the CEL unknown of type t.
+func UnknownOf(t value.Type) ref.Val {
+	if int(t) < len(celUnknowns) {
+		return celUnknowns[t]
+	}
+	return celUnknown
+}
+
+// unknownType gives the type of a CEL unknown: the type whose value it is,
+// dynamic for any other (one that CEL merged from several, for one).
+func unknownType(u ref.Val) value.Type {
+	for t, x := range celUnknowns {
+		if x == u {
+			return value.Type(t) //nolint:gosec // an index of celUnknowns
+		}
+	}
+	return value.TypeDynamic
+}
+
+// Element is an element of a list or map that CEL built, as a loop binds
+// it: an unknown in it is of dynamic type (see celUnknowns).
+func Element(v ref.Val) ref.Val {
+	if _, ok := v.(*types.Unknown); ok {
+		return celUnknown
+	}
+	return v
+}
 
 // maxConvertNodes bounds how many nodes one FromCEL or Stringify call may
 // visit, so a value whose lists share structure (a list holding the same
@@ -52,6 +98,7 @@ var errNonFinite = errors.New("the result holds a NaN or infinite double (a divi
 type fromCELState struct {
 	budget int  // nodes left to visit (maxConvertNodes at the start)
 	output bool // the value becomes output: NaN and infinities are errors
+	built  bool // inside a list or map that CEL built: unknowns are dynamic
 }
 
 // ToCEL converts an engine value to a CEL value.
@@ -72,7 +119,7 @@ func ToCEL(v value.Value) ref.Val {
 	case []value.Value:
 		return &celList{l: v}
 	case value.Unknown:
-		return celUnknown
+		return UnknownOf(v.Type)
 	case int:
 		return types.Int(v)
 	}
@@ -122,11 +169,15 @@ func convertFromCEL(v ref.Val, st *fromCELState) (value.Value, bool, error) {
 		}
 		return float64(v), true, nil
 	case *types.Unknown:
-		return value.Unknown{}, true, nil
+		if st.built {
+			return value.Unknown{}, true, nil
+		}
+		return value.UnknownOf(unknownType(v)), true, nil
 	case *types.Optional:
 		if !v.HasValue() {
 			return nil, false, nil
 		}
+		st.built = true // a value CEL wrapped, as in a list
 		return convertFromCEL(v.GetValue(), st)
 	case *types.Err:
 		return nil, false, errors.New(sanitizeMsg(v.Error()))
@@ -184,6 +235,7 @@ func specialString(v ref.Val) (s string, ok bool) {
 }
 
 func listFromCEL(l traits.Lister, st *fromCELState) (value.Value, bool, error) {
+	st.built = true
 	n, _ := l.Size().(types.Int)
 	out := make([]value.Value, 0, int(n))
 	for it := l.Iterator(); it.HasNext() == types.True; {
@@ -204,6 +256,7 @@ type celMapEntry struct {
 }
 
 func mapFromCEL(m traits.Mapper, st *fromCELState) (value.Value, bool, error) {
+	st.built = true
 	n, _ := m.Size().(types.Int)
 	ents := make([]celMapEntry, 0, int(n))
 	for it := m.Iterator(); it.HasNext() == types.True; {

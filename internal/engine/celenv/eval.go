@@ -45,6 +45,9 @@ func (p *Program) Eval(ctx context.Context, act interpreter.Activation, budget *
 		*budget -= r.cost
 	}
 	if r.err == nil && r.out != nil && !types.IsError(r.out) {
+		if _, unknown := r.out.(*types.Unknown); unknown {
+			return p.typedUnknown(act), nil
+		}
 		return r.out, nil
 	}
 	if ctx != nil && ctx.Err() != nil {
@@ -122,7 +125,7 @@ func (p *Program) failure(act interpreter.Activation, r runResult) (ref.Val, *Er
 	msg = p.withHint(act, id, msg)
 	unknown, better := p.inspectCall(act, id, msg)
 	if unknown {
-		return celUnknown, nil
+		return p.typedUnknown(act), nil
 	}
 	if better != "" {
 		msg = better

@@ -14,23 +14,27 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Binding is an absent variable bound to the default of its schema.
+// Binding is a variable to bind: an absent one to the default of its
+// schema, or one whose unknown values its schema types to its typed value.
 type Binding struct {
 	Name  string
 	Value value.Value
 }
 
 // Check validates the variables that lookup finds. It returns the
-// defaults to bind for absent variables, in the order of the set, every
-// failure as "PATH: MESSAGE", sorted by variable and path, and the $schema
-// entry of the variable the first failure is about. A variable whose value
-// is null counts as absent when its schema has a default: Terraform passes
-// null for an optional input that was not set. A nil Set checks nothing.
+// bindings to make, in the order of the set: the defaults of absent
+// variables, and a variable whose unknown values of dynamic type the
+// schema gives a type (Typed) with those typed; every failure as
+// "PATH: MESSAGE", sorted by variable and path, and the $schema entry of
+// the variable the first failure is about. A variable whose value is null
+// counts as absent when its schema has a default: Terraform passes null
+// for an optional input that was not set. A nil Set checks nothing.
 func (s *Set) Check(lookup func(name string) (value.Value, bool)) (defaults []Binding, failures []string, at *yaml.Node) {
 	if s == nil {
 		return nil, nil, nil
 	}
 	var all []failure
+	var retyped []Binding
 	for i := range s.vars {
 		sv := &s.vars[i]
 		v, ok := lookup(sv.name)
@@ -42,7 +46,16 @@ func (s *Set) Check(lookup func(name string) (value.Value, bool)) (defaults []Bi
 			}
 			continue
 		}
-		all = append(all, sv.failures(v)...)
+		fs, unknown := sv.check(v)
+		all = append(all, fs...)
+		if unknown && len(all) == 0 {
+			if typed, changed := Typed(v, sv.schema); changed {
+				retyped = append(retyped, Binding{Name: sv.name, Value: typed})
+			}
+		}
+	}
+	if len(all) == 0 {
+		defaults = append(defaults, retyped...)
 	}
 	failures = formatFailures(all)
 	if len(failures) > 0 {
@@ -69,6 +82,12 @@ func (sv *variable) validate(v value.Value) []string {
 // failures checks one value. Of a value that holds an Unknown, only what
 // is already known is checked (see the package comment).
 func (sv *variable) failures(v value.Value) []failure {
+	fs, _ := sv.check(v)
+	return fs
+}
+
+// check is failures, and whether v holds an Unknown.
+func (sv *variable) check(v value.Value) ([]failure, bool) {
 	var unknown value.Value // v when it holds an Unknown: failures about one are dropped
 	if hasUnknown(v) {
 		unknown = v
@@ -96,7 +115,7 @@ func (sv *variable) failures(v value.Value) []failure {
 	for i := range fs {
 		fs[i].name = sv.name
 	}
-	return fs
+	return fs, unknown != nil
 }
 
 func validateSafely(sch *jsonschema.Schema, inst any) (err error) {

@@ -81,3 +81,123 @@ func hasUnknown(v value.Value) bool {
 	}
 	return false
 }
+
+// maxTypedDepth bounds how deep Typed follows a value and its schema.
+const maxTypedDepth = 64
+
+// Typed gives v with each Unknown of dynamic type in it typed as its
+// schema says, where the schema allows exactly one primitive type (a
+// string, a number or an integer, a bool; null beside it is allowed):
+// `image: {type: string}` makes an unknown image an unknown string. It
+// follows `properties` into maps and `items` into lists, and `$ref`.
+// changed is false when nothing was typed; v itself is never modified,
+// and what changed is copied.
+func Typed(v value.Value, sch *jsonschema.Schema) (out value.Value, changed bool) {
+	return typed(v, sch, 0)
+}
+
+func typed(v value.Value, sch *jsonschema.Schema, depth int) (value.Value, bool) {
+	sch = resolveRef(sch)
+	if sch == nil || depth > maxTypedDepth {
+		return v, false
+	}
+	switch x := v.(type) {
+	case value.Unknown:
+		if x.Type != value.TypeDynamic {
+			return v, false // it came typed: its own type is what it will be
+		}
+		if t := primitiveType(sch); t != value.TypeDynamic {
+			return value.UnknownOf(t), true
+		}
+	case *value.Map:
+		if len(sch.Properties) == 0 {
+			return v, false
+		}
+		var out *value.Map
+		for i := 0; i < x.Len(); i++ {
+			k, e := x.At(i)
+			ne, changed := typed(e, sch.Properties[k], depth+1)
+			if changed {
+				if out == nil {
+					out = x.Clone(0)
+				}
+				out.SetAt(i, ne)
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	case []value.Value:
+		items := sch.Items2020
+		if is, ok := sch.Items.(*jsonschema.Schema); ok && items == nil {
+			items = is
+		}
+		if items == nil {
+			return v, false
+		}
+		var out []value.Value
+		for i, e := range x {
+			ne, changed := typed(e, items, depth+1)
+			if changed {
+				if out == nil {
+					out = append([]value.Value(nil), x...)
+				}
+				out[i] = ne
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	}
+	return v, false
+}
+
+// resolveRef follows a schema that is only a reference to the one it
+// names.
+func resolveRef(sch *jsonschema.Schema) *jsonschema.Schema {
+	for range maxTypedDepth {
+		if sch == nil || sch.Ref == nil || sch.Types != nil || len(sch.Properties) > 0 {
+			return sch
+		}
+		sch = sch.Ref
+	}
+	return nil
+}
+
+// primitiveType is the one primitive type a schema allows, or dynamic:
+// from `type` (null aside; integer and number are both numbers), or else
+// from an `enum` of strings.
+func primitiveType(sch *jsonschema.Schema) value.Type {
+	if sch.Types != nil {
+		t := value.TypeDynamic
+		for _, name := range sch.Types.ToStrings() {
+			var this value.Type
+			switch name {
+			case "null":
+				continue
+			case "string":
+				this = value.TypeString
+			case "integer", "number":
+				this = value.TypeNumber
+			case "boolean":
+				this = value.TypeBool
+			default:
+				return value.TypeDynamic
+			}
+			if t != value.TypeDynamic && t != this {
+				return value.TypeDynamic
+			}
+			t = this
+		}
+		return t
+	}
+	if sch.Enum != nil && len(sch.Enum.Values) > 0 {
+		for _, e := range sch.Enum.Values {
+			if _, ok := e.(string); !ok {
+				return value.TypeDynamic
+			}
+		}
+		return value.TypeString
+	}
+	return value.TypeDynamic
+}

@@ -18,7 +18,77 @@ type Value = any
 
 // Unknown stands for a value that is not known yet. It flows through CEL:
 // an expression that reads it gives Unknown, one that does not stays known.
-type Unknown struct{}
+//
+// Type is what is known of the value it stands for: Unknown{} (TypeDynamic)
+// may become anything, Unknown{Type: TypeString} only a string (or null).
+// Resources that convert a value to a schema, such as Kubernetes
+// manifests, refuse an untyped unknown where they expect a string, so the
+// engine keeps the most precise type it knows (the unknown-values guide).
+// Two unknowns are equal when their types are; a type switch on Unknown
+// matches every one of them. Boxing a constant Unknown{...} in a Value
+// allocates nothing; UnknownOf gives the boxed value for a type only known
+// at run time, also without allocating.
+type Unknown struct {
+	Type Type
+}
+
+// Type is the kind of value an Unknown will be: the kinds a Terraform
+// primitive can be, or dynamic when nothing says.
+type Type uint8
+
+// The types an Unknown can have. TypeNumber covers int64 and float64.
+const (
+	TypeDynamic Type = iota
+	TypeString
+	TypeNumber
+	TypeBool
+	numTypes
+)
+
+// String names the type as Terraform does.
+func (t Type) String() string {
+	switch t {
+	case TypeString:
+		return "string"
+	case TypeNumber:
+		return "number"
+	case TypeBool:
+		return "bool"
+	}
+	return "dynamic"
+}
+
+// boxedUnknowns holds one boxed Unknown per type, so that UnknownOf
+// allocates nothing.
+var boxedUnknowns = [numTypes]Value{
+	Unknown{Type: TypeDynamic}, Unknown{Type: TypeString}, Unknown{Type: TypeNumber}, Unknown{Type: TypeBool},
+}
+
+// UnknownOf gives the unknown value of type t (TypeDynamic for a type out
+// of range).
+func UnknownOf(t Type) Value {
+	if t >= numTypes {
+		t = TypeDynamic
+	}
+	return boxedUnknowns[t]
+}
+
+// TypeOf gives the type of a known scalar as an Unknown would carry it:
+// string, number (int64, float64) and bool; TypeDynamic for anything
+// else, and for an Unknown its own type.
+func TypeOf(v Value) Type {
+	switch x := v.(type) {
+	case string:
+		return TypeString
+	case int64, float64:
+		return TypeNumber
+	case bool:
+		return TypeBool
+	case Unknown:
+		return x.Type
+	}
+	return TypeDynamic
+}
 
 // Map is a mapping with string keys that keeps insertion order. Mappings
 // written in a template keep template order; maps that come from CEL or from

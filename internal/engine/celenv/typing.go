@@ -1,0 +1,158 @@
+package celenv
+
+import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
+	"github.com/google/cel-go/cel"
+	celast "github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
+)
+
+// Typing unknown results: an expression whose value is not known yet still
+// has a type when CEL's checker can tell it whatever its variables hold
+// (`x + 'a'` is a string, `size(x)` an int, `x == y` a bool). Such a
+// result is an unknown of that type, so that Terraform sees an unknown
+// string, not an unknown of any type (the unknown-values guide).
+
+// typedUnknown is the unknown an evaluation of p against act gave, with
+// the most precise type known: a name, or a field chain on a map of engine
+// values, gives the unknown stored there, with its own type (as the
+// renderer's direct reads do); anything else the type of its result
+// (resultType).
+func (p *Program) typedUnknown(act interpreter.Activation) ref.Val {
+	if t, ok := p.pathType(act); ok {
+		return UnknownOf(t)
+	}
+	return UnknownOf(p.resultType())
+}
+
+// pathType is the type of the unknown that the expression, a name or a
+// chain of field selections on one, reads; ok is false for any other
+// expression, or a chain over anything but engine values.
+func (p *Program) pathType(act interpreter.Activation) (t value.Type, ok bool) {
+	path := p.path
+	if len(path) == 0 || act == nil {
+		return 0, false
+	}
+	root, found := act.ResolveName(path[0])
+	if !found {
+		return 0, false
+	}
+	switch r := root.(type) {
+	case *types.Unknown:
+		if len(path) == 1 {
+			return unknownType(r), true
+		}
+		return value.TypeDynamic, true // a field of an unknown value
+	case *celMap:
+		var v value.Value = r.m
+		for _, name := range path[1:] {
+			switch x := v.(type) {
+			case *value.Map:
+				if v, found = x.Get(name); !found {
+					return 0, false
+				}
+			case value.Unknown:
+				return value.TypeDynamic, true
+			default:
+				return 0, false
+			}
+		}
+		if u, isUnknown := v.(value.Unknown); isUnknown {
+			return u.Type, true
+		}
+	}
+	return 0, false
+}
+
+// selectPath gives the names of an expression that is a name or a chain
+// of field selections on one (`svc.image.tag`), root first; nil for any
+// other expression.
+func selectPath(e celast.Expr) []string {
+	var rev []string
+	for e.Kind() == celast.SelectKind {
+		s := e.AsSelect()
+		if s.IsTestOnly() {
+			return nil
+		}
+		rev = append(rev, s.FieldName())
+		e = s.Operand()
+	}
+	if e.Kind() != celast.IdentKind {
+		return nil
+	}
+	path := make([]string, 0, len(rev)+1)
+	path = append(path, e.AsIdent())
+	for i := len(rev) - 1; i >= 0; i-- {
+		path = append(path, rev[i])
+	}
+	return path
+}
+
+// resultType is the type of every value the expression can have, as
+// CEL's checker tells it with each of its variables of type dyn, or
+// TypeDynamic when the checker cannot tell. It is worked out once per
+// program, the first time the program gives an unknown value, so renders
+// with known values never pay for it.
+func (p *Program) resultType() value.Type {
+	p.typeOnce.Do(func() { p.outType = p.checkedType() })
+	return p.outType
+}
+
+// checkedType runs the checker on the expression's text in the
+// environment extended with its free names as dyn variables.
+func (p *Program) checkedType() (t value.Type) {
+	switch root := p.ast.Expr(); root.Kind() {
+	case celast.SelectKind:
+		if !root.AsSelect().IsTestOnly() { // has(x.f) is a bool
+			return value.TypeDynamic // a field of a dyn variable
+		}
+	case celast.IdentKind, celast.ListKind, celast.MapKind, celast.StructKind:
+		// A dyn variable, a list or a map: never a primitive type the
+		// checker could name.
+		return value.TypeDynamic
+	}
+	defer func() {
+		if recover() != nil {
+			t = value.TypeDynamic
+		}
+	}()
+	env := p.cache.env.env
+	opts := make([]cel.EnvOption, 0, len(p.names))
+	for _, c := range p.names {
+		if _, isType := env.CELTypeProvider().FindIdent(c.name); isType {
+			continue
+		}
+		opts = append(opts, cel.Variable(c.name, cel.DynType))
+	}
+	if len(opts) > 0 {
+		var err error
+		if env, err = env.Extend(opts...); err != nil {
+			return value.TypeDynamic
+		}
+	}
+	a, iss := env.Compile(p.expr)
+	if iss.Err() != nil {
+		return value.TypeDynamic
+	}
+	return typeOfCEL(a.OutputType())
+}
+
+// typeOfCEL gives the engine type of the values of CEL type ct, as FromCEL
+// converts them: strings, and the bytes, timestamps and durations written
+// as strings; every number; bools. Anything else is dynamic.
+func typeOfCEL(ct *types.Type) value.Type {
+	if ct == nil {
+		return value.TypeDynamic
+	}
+	switch ct.Kind() {
+	case types.StringKind, types.BytesKind, types.TimestampKind, types.DurationKind:
+		return value.TypeString
+	case types.IntKind, types.UintKind, types.DoubleKind:
+		return value.TypeNumber
+	case types.BoolKind:
+		return value.TypeBool
+	}
+	return value.TypeDynamic
+}
