@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"errors"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -43,9 +45,13 @@ const renderDescription = "Renders a CEL-YAML template, inline or from a file, w
 	"values unknown.\n\n" +
 	"**Files.** Like `file()` and `templatefile()`, the data source can read any file Terraform " +
 	"can read.\n\n" +
-	"**Secrets.** Terraform does not mark a data source's results sensitive when its arguments " +
-	"are: mark outputs that use them `sensitive = true`, or use the functions, whose results " +
-	"carry the sensitivity of their arguments. Error messages never show variable values."
+	"**Secrets.** Terraform strips the sensitivity of a data source's arguments before the provider " +
+	"sees them, and marks its results sensitive only by the schema. So a template that renders " +
+	"secrets sets `sensitive = true`: the results then come in the `sensitive_` attributes " +
+	"(`sensitive_yaml`, `sensitive_manifests`, ...), which Terraform never prints, and the plain " +
+	"ones are null. Rendering a `Secret` with `data` or `stringData` without it gives a warning. " +
+	"The functions need no such argument: their results carry the sensitivity of their arguments. " +
+	"Error messages never show variable values."
 
 func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -80,6 +86,15 @@ func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 					"`{ env = \"prod\", services = [...] }`. Null or absent means no variables. Objects and maps " +
 					"become CEL maps, lists, tuples and sets CEL lists; a number becomes `int` when whole and " +
 					"within 64 bits, otherwise `double`.",
+			},
+			"sensitive": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "When `true`, the results come in the `sensitive_` attributes, which Terraform " +
+					"marks sensitive, so that plans, `terraform show` and outputs never print them, and `yaml`, " +
+					"`json`, `result`, `documents`, `yaml_documents` and `manifests` are null. Set it whenever " +
+					"the template renders secrets: Terraform does not tell the provider that `context` holds " +
+					"sensitive values. Default `false`; a rendered `Secret` with `data` or `stringData` then gives " +
+					"a warning.",
 			},
 			"yaml": schema.StringAttribute{
 				Computed: true,
@@ -116,8 +131,105 @@ func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 					"`metadata.name` are left out. Two documents with the same key are an error, even when " +
 					"`manifests` is not read; it names the key and where the template produced each document. Use it as `for_each = data.celyaml_render.x.manifests`.",
 			},
+			"sensitive_yaml": schema.StringAttribute{
+				Computed: true, Sensitive: true,
+				MarkdownDescription: "`yaml`, marked sensitive; set only with `sensitive = true`.",
+			},
+			"sensitive_json": schema.StringAttribute{
+				Computed: true, Sensitive: true,
+				MarkdownDescription: "`json`, marked sensitive; set only with `sensitive = true`.",
+			},
+			"sensitive_result": schema.DynamicAttribute{
+				Computed: true, Sensitive: true,
+				MarkdownDescription: "`result`, marked sensitive; set only with `sensitive = true`.",
+			},
+			"sensitive_documents": schema.DynamicAttribute{
+				Computed: true, Sensitive: true,
+				MarkdownDescription: "`documents`, marked sensitive; set only with `sensitive = true`.",
+			},
+			"sensitive_yaml_documents": schema.ListAttribute{
+				Computed: true, Sensitive: true,
+				ElementType:         types.StringType,
+				MarkdownDescription: "`yaml_documents`, marked sensitive; set only with `sensitive = true`.",
+			},
+			"sensitive_manifests": schema.DynamicAttribute{
+				Computed: true, Sensitive: true,
+				MarkdownDescription: "`manifests`, marked sensitive; set only with `sensitive = true`. Its keys are " +
+					"sensitive too, and Terraform refuses sensitive `for_each` keys: when the IDs are not secret, " +
+					"write `for_each = toset(nonsensitive(keys(data.celyaml_render.x.sensitive_manifests)))` and " +
+					"read `data.celyaml_render.x.sensitive_manifests[each.key]`.",
+			},
 		},
 	}
+}
+
+// resultAttributes are the names of the computed results; each has a
+// sensitive_ twin that holds it instead when the configuration sets
+// sensitive = true.
+var resultAttributes = []string{"documents", "json", "manifests", "result", "yaml", "yaml_documents"}
+
+// sensitiveOf reads the sensitive argument of a configuration: true only
+// when it is set to true.
+func sensitiveOf(attrs map[string]tftypes.Value) bool {
+	var b *bool
+	if v, ok := attrs["sensitive"]; !ok || v.As(&b) != nil || b == nil {
+		return false
+	}
+	return *b
+}
+
+// secretDataDocuments gives the indexes of the documents that are a
+// Secret holding data or stringData: what a plan must not print.
+func secretDataDocuments(docs []engine.Value) []int {
+	var out []int
+	for i, d := range docs {
+		m, ok := d.(*engine.Map)
+		if !ok {
+			continue
+		}
+		if kind, _ := m.Get("kind"); kind != "Secret" {
+			continue
+		}
+		for _, field := range []string{"data", "stringData"} {
+			if v, ok := m.Get(field); ok && !emptyValue(v) {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// emptyValue reports a null, an empty map or an empty list.
+func emptyValue(v engine.Value) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case *engine.Map:
+		return x.Len() == 0
+	case []engine.Value:
+		return len(x) == 0
+	}
+	return false
+}
+
+// secretDataWarning is the warning for documents that are Secrets with
+// data rendered into the plain, printable attributes.
+func secretDataWarning(docs []int) diag.Diagnostic {
+	which := "Document " + strconv.Itoa(docs[0]+1) + " is a Secret"
+	if len(docs) > 1 {
+		nums := make([]string, len(docs))
+		for i, d := range docs {
+			nums[i] = strconv.Itoa(d + 1)
+		}
+		which = "Documents " + strings.Join(nums, ", ") + " are Secrets"
+	}
+	return diag.NewAttributeWarningDiagnostic(path.Root("sensitive"),
+		"Rendered Secret data is not marked sensitive",
+		which+" with data or stringData, and the results (yaml, json, result, documents, yaml_documents, manifests) "+
+			"are not sensitive: Terraform prints them in plans and in the outputs that use them, even when the "+
+			"context holds sensitive variables, because Terraform does not pass that mark to the provider. "+
+			"Set sensitive = true and read the sensitive_ attributes instead (sensitive_yaml, sensitive_manifests, ...).")
 }
 
 // renderTypeName is the data source's type name.
@@ -322,17 +434,34 @@ func renderState(ctx context.Context, in renderInputs, docs []engine.Value, orig
 	}
 	tflog.Debug(ctx, "celyaml_render: rendered", map[string]any{"documents": len(docs), "yaml_bytes": len(stream)})
 
-	state := map[string]tftypes.Value{
-		"template":       in.attrs["template"],
-		"template_file":  in.attrs["template_file"],
-		"base_dir":       in.attrs["base_dir"],
-		"context":        in.attrs["context"],
+	results := map[string]tftypes.Value{
 		"yaml":           tftypes.NewValue(tftypes.String, stream),
 		"json":           tftypes.NewValue(tftypes.String, string(js)),
 		"result":         resultOf(vals),
 		"documents":      tupleOf(vals),
 		"yaml_documents": tftypes.NewValue(typ.AttributeTypes["yaml_documents"], yamlDocs),
 		"manifests":      manifests,
+	}
+	state := map[string]tftypes.Value{
+		"template":      in.attrs["template"],
+		"template_file": in.attrs["template_file"],
+		"base_dir":      in.attrs["base_dir"],
+		"context":       in.attrs["context"],
+		"sensitive":     in.attrs["sensitive"],
+	}
+	sensitive := sensitiveOf(in.attrs)
+	for _, name := range resultAttributes {
+		shown, hidden := name, "sensitive_"+name
+		if sensitive {
+			shown, hidden = hidden, shown
+		}
+		state[shown] = results[name]
+		state[hidden] = tftypes.NewValue(typ.AttributeTypes[hidden], nil)
+	}
+	if !sensitive {
+		if secrets := secretDataDocuments(docs); len(secrets) > 0 {
+			diags.Append(secretDataWarning(secrets))
+		}
 	}
 	if err := tftypes.ValidateValue(typ, state); err != nil {
 		return fail("Template rendering failed", err.Error())
