@@ -94,7 +94,7 @@ func (sv *variable) failures(v value.Value) []failure {
 		fs = sv.rules.check(v)
 	}
 	for i := range fs {
-		fs[i].name = sv.name
+		fs[i].name, fs[i].names = sv.name, sv.names
 	}
 	return fs
 }
