@@ -300,7 +300,7 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 	if diags.HasError() {
 		return tftypes.Value{}, diags
 	}
-	rendered, err := d.render(ctx, in)
+	rendered, err := d.render(ctx, &in)
 	if err != nil {
 		diags.AddAttributeError(in.at, "Template rendering failed", err.Error())
 		return tftypes.Value{}, diags
@@ -326,6 +326,7 @@ type renderInputs struct {
 	tmpl, file, baseDir *string                  // nil when null
 	vars                map[string]engine.Value  // the context's variables
 	at                  path.Path                // the attribute that rendering errors point at
+	text                []byte                   // the template's text, once rendered
 }
 
 // decodeRender reads a configuration into the engine's inputs. A
@@ -366,7 +367,7 @@ func decodeRender(config tftypes.Value) (renderInputs, diag.Diagnostics) {
 
 // render runs the engine on the decoded inputs: the file when template_file
 // is set, otherwise the inline template.
-func (d *renderDataSource) render(ctx context.Context, in renderInputs) ([]engine.Document, error) {
+func (d *renderDataSource) render(ctx context.Context, in *renderInputs) ([]engine.Document, error) {
 	eng := d.engine(ctx)
 	var docs []engine.Document
 	var err error
@@ -375,10 +376,12 @@ func (d *renderDataSource) render(ctx context.Context, in renderInputs) ([]engin
 		tflog.Debug(ctx, "celyaml_render: rendering file", map[string]any{"template_file": *in.file, "variables": len(in.vars)})
 		var src engine.Source
 		if src, err = eng.LoadFile(*in.file); err == nil {
+			in.text = src.Text
 			docs, err = eng.RenderDocuments(ctx, src, in.vars)
 		}
 	case in.tmpl != nil:
 		src := engine.Source{Text: []byte(*in.tmpl)}
+		in.text = src.Text
 		if in.baseDir != nil {
 			src.BaseDir = *in.baseDir
 		}
@@ -429,6 +432,7 @@ func renderState(ctx context.Context, in renderInputs, docs []engine.Value, orig
 		if errors.As(err, &dup) {
 			summary = "Duplicate manifest ID"
 			dup.Origins = [2]string{origins[dup.First], origins[dup.Second]}
+			dup.Written = templateScalars(in.text)
 		}
 		return fail(summary, err.Error())
 	}

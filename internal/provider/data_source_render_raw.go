@@ -91,7 +91,7 @@ func (d *renderDataSource) readRaw(ctx context.Context, config []byte) ([]byte, 
 	if !ok {
 		return nil, false
 	}
-	rendered, err := d.render(ctx, rc.in)
+	rendered, err := d.render(ctx, &rc.in)
 	if err != nil {
 		return nil, false
 	}

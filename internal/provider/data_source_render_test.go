@@ -291,6 +291,18 @@ func TestRenderDataSource_duplicateManifestIsAnError(t *testing.T) {
 	}
 }
 
+// A part of a duplicate manifest ID that a variable gave is hidden; the
+// parts the template writes stay.
+func TestRenderDataSource_duplicateManifestHidesPartsFromVariables(t *testing.T) {
+	tmpl := "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {$eval: \"${{ a }}\"}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: {$eval: \"${{ b }}\"}\n"
+	_, d := read(t, map[string]tftypes.Value{"template": str(tmpl),
+		"context": ctxObject(map[string]tftypes.Value{"a": str("HUNTER2VAR"), "b": str("HUNTER2VAR")})})
+	want := `documents 0 (from <inline>:1:1) and 1 (from <inline>:6:1) have the same manifest ID "_/Secret/_/…" (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)`
+	if len(d) != 1 || d[0].Detail() != want {
+		t.Fatalf("got %v\nwant %s", d, want)
+	}
+}
+
 func TestRenderDataSource_contextMustBeAnObject(t *testing.T) {
 	_, d := read(t, map[string]tftypes.Value{"template": str("a: 1\n"), "context": str("x")})
 	if len(d) != 1 || d[0].Summary() != "Invalid context" {

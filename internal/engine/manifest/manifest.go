@@ -119,3 +119,31 @@ func kindName(v value.Value) string {
 	}
 	return fmt.Sprintf("a value of type %T", v)
 }
+
+// Shown writes an ID for an error message from its parts (group, kind,
+// namespace, name). A part may come from a variable and be a secret, so it
+// is written only when written reports that the template writes it (or
+// it is the placeholder "_"); any other part is written "…" in its place
+// (reference §6). A nil written hides every part.
+func Shown(parts [4]string, written func(string) bool) string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		if p == CoreGroup || (written != nil && written(p)) {
+			out[i] = p
+		} else {
+			out[i] = "…"
+		}
+	}
+	return strings.Join(out, "/")
+}
+
+// Split splits an ID that ID built into its four parts; ok is false when
+// a part holds "/" itself, and the split is ambiguous.
+func Split(id string) (parts [4]string, ok bool) {
+	fs := strings.Split(id, "/")
+	if len(fs) != 4 {
+		return parts, false
+	}
+	copy(parts[:], fs)
+	return parts, true
+}
