@@ -25,8 +25,8 @@ import (
 
 // Violation is one reason the API server would refuse a document.
 type Violation struct {
-	ID      string // the document's manifest ID, group/Kind/namespace/name
-	Path    string // the field path, as the API server writes it ("" for the document)
+	ID      string // the document's manifest ID, group/Kind/namespace/name, with what the schemas do not write hidden (redact.go)
+	Path    string // the field path, as the API server writes it ("" for the document), keys the schema does not declare hidden
 	Message string // the API server's words, without the offending value
 }
 
@@ -97,19 +97,26 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 	}
 	ks := s.kinds[gv.WithKind(kind)]
 	if ks == nil {
+		shownKind, shownAV := s.shownKindIn(kind, gv)
 		return Result{}, fmt.Errorf("%s: no schema for kind %s in %s: the schemas cover group %s with %s",
-			manifestID(m), kind, av, gv.Group, strings.Join(s.servedIn(gv.Group), ", "))
+			s.shownID(m), shownKind, shownAV, gv.Group, strings.Join(s.servedIn(gv.Group), ", "))
 	}
 	errs := ks.validateSafely(m)
 	r := Result{Checked: true}
-	id := manifestID(m)
+	id := s.shownID(m)
+	names := schemaNames(ks.structural)
 	for _, e := range errs {
 		path := fieldPath(e)
 		if dependsOnUnknown(path, unknown) {
 			r.Waiting = true
 			continue
 		}
-		r.Violations = append(r.Violations, Violation{ID: id, Path: path, Message: message(e)})
+		shown, msg := shownPath(path, names), message(e)
+		if shown != path && path != "" {
+			// kube-openapi's details repeat the path ("spec.x in body ...").
+			msg = strings.ReplaceAll(msg, path, shown)
+		}
+		r.Violations = append(r.Violations, Violation{ID: id, Path: shown, Message: msg})
 	}
 	if len(unknown) > 0 {
 		r.Waiting = true
