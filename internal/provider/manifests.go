@@ -1,12 +1,10 @@
 package provider
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 )
@@ -151,32 +149,9 @@ func (e *duplicateManifestError) shownID() string {
 	return manifest.Shown(parts, e.Written)
 }
 
-// templateScalars reports the strings a template's text writes as whole
-// YAML scalars (keys and values, directive text included), and the group
-// of each, as apiVersion gives it: a manifest ID part that is one of them
-// is template text. A text that does not parse writes none.
-func templateScalars(text []byte) func(string) bool {
-	written := map[string]bool{}
-	dec := yaml.NewDecoder(bytes.NewReader(text))
-	for {
-		var n yaml.Node
-		if dec.Decode(&n) != nil {
-			break
-		}
-		var walk func(*yaml.Node)
-		walk = func(n *yaml.Node) {
-			if n.Kind == yaml.ScalarNode {
-				// apiVersion: apps/v1 writes the group apps too.
-				written[n.Value], written[manifest.Group(n.Value)] = true, true
-			}
-			for _, c := range n.Content {
-				walk(c)
-			}
-		}
-		walk(&n)
-	}
-	return func(s string) bool { return written[s] }
-}
+// templateScalars reports the strings a template's text writes, as
+// manifest.Written does.
+func templateScalars(text []byte) func(string) bool { return manifest.Written(string(text)) }
 
 func (e *duplicateManifestError) Error() string {
 	doc := func(i int, origin string) string {

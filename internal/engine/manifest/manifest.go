@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
@@ -146,4 +148,33 @@ func Split(id string) (parts [4]string, ok bool) {
 	}
 	copy(parts[:], fs)
 	return parts, true
+}
+
+// Written reports the strings that templates' texts write as whole YAML
+// scalars (keys and values, directive text included), and the group of
+// each, as apiVersion gives it: an ID part that is one of them is template
+// text, for Shown. A text that does not parse writes nothing after the
+// point where it stops parsing.
+func Written(texts ...string) func(string) bool {
+	written := map[string]bool{}
+	var walk func(*yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.ScalarNode {
+			written[n.Value], written[Group(n.Value)] = true, true
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	for _, text := range texts {
+		dec := yaml.NewDecoder(strings.NewReader(text))
+		for {
+			var n yaml.Node
+			if dec.Decode(&n) != nil {
+				break
+			}
+			walk(&n)
+		}
+	}
+	return func(s string) bool { return written[s] }
 }
