@@ -134,7 +134,7 @@ output "docs" {
 `,
 			PlanOnly: true,
 			ExpectError: errorRe("the API server would refuse these documents (1 violation):",
-				`apps/Deployment/prod/cart: spec.template.spec.containers[0].imagePullPolicy: Unsupported value: supported values: "Always", "IfNotPresent", "Never"`),
+				`apps/Deployment/…/…: spec.template.spec.containers[0].imagePullPolicy: Unsupported value: supported values: "Always", "IfNotPresent", "Never"`),
 		}},
 	})
 }
