@@ -397,19 +397,19 @@ func (c *costCtor) repeatedKey(frame *interpreter.ExecutionFrame, v ref.Val) ref
 	if int(n)*2 >= len(init) {
 		return nil
 	}
-	keys := make([]ref.Val, 0, len(init)/2)
+	// Keys as cel-go's map literal keeps them: Go map keys, so that 1 and
+	// 1u are two keys there too.
+	seen := make(map[ref.Val]bool, len(init)/2)
 	for i := 0; i+1 < len(init); i += 2 {
 		k := init[i].Exec(frame)
-		for _, prev := range keys {
-			if prev.Equal(k) != types.True {
-				continue
-			}
-			if kc, ok := init[i].(interpreter.InterpretableConst); ok {
-				return types.NewErrWithNodeID(init[i].ID(), "the map literal writes the key %s twice", constText(kc.Value()))
-			}
-			return types.NewErrWithNodeID(init[i].ID(), "the map literal gives the same key twice")
+		if !seen[k] {
+			seen[k] = true
+			continue
 		}
-		keys = append(keys, k)
+		if kc, ok := init[i].(interpreter.InterpretableConst); ok {
+			return types.NewErrWithNodeID(init[i].ID(), "the map literal writes the key %s twice", constText(kc.Value()))
+		}
+		return types.NewErrWithNodeID(init[i].ID(), "the map literal gives the same key twice")
 	}
 	return nil
 }
