@@ -48,7 +48,7 @@ const renderDescription = "Renders a CEL-YAML template, inline or from a file, w
 	"**Secrets.** Terraform strips the sensitivity of a data source's arguments before the provider " +
 	"sees them, and marks its results sensitive only by the schema. So a template that renders " +
 	"secrets sets `sensitive = true`: the results then come in the `sensitive_` attributes " +
-	"(`sensitive_yaml`, `sensitive_manifests`, ...), which Terraform never prints, and the plain " +
+	"(`sensitive_yaml`, `sensitive_manifests`, ...), which Terraform hides in plans and outputs, and the plain " +
 	"ones are null. Rendering a `Secret` with `data` or `stringData` without it gives a warning. " +
 	"The functions need no such argument: their results carry the sensitivity of their arguments. " +
 	"Error messages never show variable values."
@@ -90,7 +90,7 @@ func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"sensitive": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "When `true`, the results come in the `sensitive_` attributes, which Terraform " +
-					"marks sensitive, so that plans, `terraform show` and outputs never print them, and `yaml`, " +
+					"marks sensitive, so that plans and outputs show `(sensitive value)` instead, and `yaml`, " +
 					"`json`, `result`, `documents`, `yaml_documents` and `manifests` are null. Set it whenever " +
 					"the template renders secrets: Terraform does not tell the provider that `context` holds " +
 					"sensitive values. Default `false`; a rendered `Secret` with `data` or `stringData` then gives " +

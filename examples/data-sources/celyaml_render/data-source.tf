@@ -1,6 +1,6 @@
 # A template that renders secrets sets sensitive = true: the results come
 # in the sensitive_ attributes (sensitive_yaml, sensitive_manifests, ...),
-# which Terraform never prints, and the plain ones are null. Terraform does
+# which plans and outputs hide, and the plain ones are null. Terraform does
 # not tell a provider which of its arguments are sensitive, so without it a
 # plan would print the password; a rendered Secret's data then gives a
 # warning.
