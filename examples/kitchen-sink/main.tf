@@ -1,6 +1,7 @@
 # The specification's kitchen-sink example, rendered by the celyaml_render
 # data source, then split into Kubernetes-style manifests by a provider
-# function. Run it with `make demo` (no terraform init needed).
+# function, beside a Secret rendered the safe way (sensitive = true). Run it
+# with `make demo` (no terraform init needed).
 
 terraform {
   required_version = ">= 1.8"
@@ -32,6 +33,44 @@ variable "services" {
     { name = "cart", ha = true },
     { name = "catalog", ha = false },
   ]
+}
+
+variable "db_password" {
+  type      = string
+  sensitive = true
+  default   = "example-only-not-a-secret"
+}
+
+# A template that renders a secret sets sensitive = true: the results then
+# come in the sensitive_ attributes, which Terraform marks sensitive, so no
+# plan or output prints the password. Without it, a rendered Secret's data
+# gives a warning: Terraform does not tell the provider that db_password is
+# sensitive, and would print it.
+data "celyaml_render" "db_secret" {
+  template = <<-EOT
+    apiVersion: v1
+    kind: Secret
+    metadata:
+      name: db
+      namespace:
+        $eval: "$${{ env }}"
+    stringData:
+      password:
+        $eval: "$${{ password }}"
+  EOT
+  context   = { env = var.env, password = var.db_password }
+  sensitive = true
+}
+
+# The manifest IDs are not secret here: nonsensitive() lets for_each use
+# them, while each Secret itself stays marked.
+resource "terraform_data" "secret" {
+  for_each = toset(nonsensitive(keys(data.celyaml_render.db_secret.sensitive_manifests)))
+  input    = data.celyaml_render.db_secret.sensitive_manifests[each.key]
+}
+
+output "secret_ids" {
+  value = keys(terraform_data.secret) # ["_/Secret/prod/db"]
 }
 
 # The template and its $include resolve relative to this module, so the

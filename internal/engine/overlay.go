@@ -274,7 +274,7 @@ func (r *renderer) applyOverlays(docs []Value) ([]Value, error) {
 			}
 			next, d, err := r.overlayDoc(p, sc, &cache, doc)
 			if err != nil {
-				return nil, editingErr(err, docs, i)
+				return nil, editingErr(err, docs, i, r.written)
 			}
 			switch d {
 			case decidedYes:
@@ -344,17 +344,38 @@ func plural(n int, word string) string {
 }
 
 // editingErr adds to err which document was being edited: its place among
-// the rendered documents, counting from 1, and its manifest ID.
-func editingErr(err error, docs []Value, i int) error {
+// the rendered documents, counting from 1, and its manifest ID, with the
+// parts that the templates do not write hidden (reference §6).
+func editingErr(err error, docs []Value, i int, written func() func(string) bool) error {
 	e, ok := err.(*Error)
 	if !ok || e.Editing != "" {
 		return err
 	}
 	e.Editing = "document " + strconv.Itoa(i+1)
 	if id, ok := manifestID(docs[i]); ok {
+		if parts, ok := manifest.Split(id); ok {
+			id = manifest.Shown(parts, written())
+		} else {
+			id = manifest.Shown([4]string{}, nil)
+		}
 		e.Editing += " (" + id + ")"
 	}
 	return e
+}
+
+// written reports the strings that the render's templates, the main one
+// and every file it included, write (manifest.Written).
+func (r *renderer) written() func(string) bool {
+	var texts []string
+	if r.main != nil {
+		texts = append(texts, r.main.text)
+	}
+	for _, f := range r.files {
+		if f != r.main {
+			texts = append(texts, f.text)
+		}
+	}
+	return manifest.Written(texts...)
 }
 
 // manifestID is the manifest ID of a document, when it has a known one.

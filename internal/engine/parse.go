@@ -27,6 +27,9 @@ type compiledFile struct {
 	// each nests the documents after it one level deeper (reference §1),
 	// so they count against MaxDepth too.
 	preambles []*yaml.Node
+	// text is the file's text, the cache's key: error messages read which
+	// strings it writes (manifest.Written).
+	text string
 }
 
 // fileCache maps template text to its compiled form.
@@ -46,11 +49,13 @@ func (c *fileCache) get(text []byte) *compiledFile {
 		return f
 	}
 	f = compileFile(text)
+	key := string(text)
+	f.text = key
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= maxCachedFiles {
 		c.m = make(map[string]*compiledFile)
 	}
-	c.m[string(text)] = f
+	c.m[key] = f
 	c.mu.Unlock()
 	return f
 }

@@ -50,7 +50,8 @@ type renderer struct {
 	// overlays are the overlays reached in the stream, in order; they
 	// apply once every document is rendered (reference §8).
 	overlays []pendingOverlay
-	docCount int // documents the overlays edit
+	docCount int           // documents the overlays edit
+	main     *compiledFile // the template rendered; with files, what it wrote
 }
 
 func (e *Engine) newRenderer(ctx context.Context) *renderer {
@@ -140,6 +141,7 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 	}
 	r := e.newRenderer(ctx)
 	f := e.files.get(text)
+	r.main = f
 	if fr.real != "" {
 		r.files = map[string]*compiledFile{fr.real: f}
 	}

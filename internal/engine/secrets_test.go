@@ -152,6 +152,14 @@ func TestSecrets_errorsNeverPrintVariableValues(t *testing.T) {
 		{"$schema maxLength", `{$schema: {secret: {maxLength: 3}}, a: 1}`, Options{}},
 		{"$schema nested", `{$schema: {secret_map: {additionalProperties: {enum: [x]}}}, a: 1}`, Options{}},
 		{"$schema items", `{$schema: {secret_list: {items: {const: y}}}, a: 1}`, Options{}},
+		{"$schema additionalProperties false, secret key", `{$schema: {secret_keyed: {additionalProperties: false}}, a: 1}`, Options{}},
+		{"$schema propertyNames, secret key", `{$schema: {secret_keyed: {propertyNames: {maxLength: 2}}}, a: 1}`, Options{}},
+		{"$schema type under a secret key", `{$schema: {secret_keyed: {additionalProperties: {type: string}}}, a: 1}`, Options{}},
+		{"$schema required under a secret key", `{$schema: {secret_keyed: {additionalProperties: {type: object, required: [x]}}}, a: 1}`, Options{}},
+
+		// A map literal whose computed keys repeat.
+		{"map literal repeats a secret key", `v: {$eval: "${{ {secret: 1, secret_map.k1: 2} }}"}`, Options{}},
+		{"format string from a secret", `v: {$eval: "${{ (secret + '%q').format([1]) }}"}`, Options{}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"errors"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -43,9 +45,13 @@ const renderDescription = "Renders a CEL-YAML template, inline or from a file, w
 	"values unknown.\n\n" +
 	"**Files.** Like `file()` and `templatefile()`, the data source can read any file Terraform " +
 	"can read.\n\n" +
-	"**Secrets.** Terraform does not mark a data source's results sensitive when its arguments " +
-	"are: mark outputs that use them `sensitive = true`, or use the functions, whose results " +
-	"carry the sensitivity of their arguments. Error messages never show variable values."
+	"**Secrets.** Terraform strips the sensitivity of a data source's arguments before the provider " +
+	"sees them, and marks its results sensitive only by the schema. So a template that renders " +
+	"secrets sets `sensitive = true`: the results then come in the `sensitive_` attributes " +
+	"(`sensitive_yaml`, `sensitive_manifests`, ...), which Terraform hides in plans and outputs, and the plain " +
+	"ones are null. Rendering a `Secret` with `data` or `stringData` without it gives a warning. " +
+	"The functions need no such argument: their results carry the sensitivity of their arguments. " +
+	"Error messages never show variable values."
 
 func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -80,6 +86,15 @@ func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 					"`{ env = \"prod\", services = [...] }`. Null or absent means no variables. Objects and maps " +
 					"become CEL maps, lists, tuples and sets CEL lists; a number becomes `int` when whole and " +
 					"within 64 bits, otherwise `double`.",
+			},
+			"sensitive": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "When `true`, the results come in the `sensitive_` attributes, which Terraform " +
+					"marks sensitive, so that plans and outputs show `(sensitive value)` instead, and `yaml`, " +
+					"`json`, `result`, `documents`, `yaml_documents` and `manifests` are null. Set it whenever " +
+					"the template renders secrets: Terraform does not tell the provider that `context` holds " +
+					"sensitive values. Default `false`; a rendered `Secret` with `data` or `stringData` then gives " +
+					"a warning.",
 			},
 			"yaml": schema.StringAttribute{
 				Computed: true,
@@ -116,8 +131,105 @@ func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 					"`metadata.name` are left out. Two documents with the same key are an error, even when " +
 					"`manifests` is not read; it names the key and where the template produced each document. Use it as `for_each = data.celyaml_render.x.manifests`.",
 			},
+			"sensitive_yaml": schema.StringAttribute{
+				Computed: true, Sensitive: true,
+				MarkdownDescription: "`yaml`, marked sensitive; set only with `sensitive = true`.",
+			},
+			"sensitive_json": schema.StringAttribute{
+				Computed: true, Sensitive: true,
+				MarkdownDescription: "`json`, marked sensitive; set only with `sensitive = true`.",
+			},
+			"sensitive_result": schema.DynamicAttribute{
+				Computed: true, Sensitive: true,
+				MarkdownDescription: "`result`, marked sensitive; set only with `sensitive = true`.",
+			},
+			"sensitive_documents": schema.DynamicAttribute{
+				Computed: true, Sensitive: true,
+				MarkdownDescription: "`documents`, marked sensitive; set only with `sensitive = true`.",
+			},
+			"sensitive_yaml_documents": schema.ListAttribute{
+				Computed: true, Sensitive: true,
+				ElementType:         types.StringType,
+				MarkdownDescription: "`yaml_documents`, marked sensitive; set only with `sensitive = true`.",
+			},
+			"sensitive_manifests": schema.DynamicAttribute{
+				Computed: true, Sensitive: true,
+				MarkdownDescription: "`manifests`, marked sensitive; set only with `sensitive = true`. Its keys are " +
+					"sensitive too, and Terraform refuses sensitive `for_each` keys: when the IDs are not secret, " +
+					"write `for_each = toset(nonsensitive(keys(data.celyaml_render.x.sensitive_manifests)))` and " +
+					"read `data.celyaml_render.x.sensitive_manifests[each.key]`.",
+			},
 		},
 	}
+}
+
+// resultAttributes are the names of the computed results; each has a
+// sensitive_ twin that holds it instead when the configuration sets
+// sensitive = true.
+var resultAttributes = []string{"documents", "json", "manifests", "result", "yaml", "yaml_documents"}
+
+// sensitiveOf reads the sensitive argument of a configuration: true only
+// when it is set to true.
+func sensitiveOf(attrs map[string]tftypes.Value) bool {
+	var b *bool
+	if v, ok := attrs["sensitive"]; !ok || v.As(&b) != nil || b == nil {
+		return false
+	}
+	return *b
+}
+
+// secretDataDocuments gives the indexes of the documents that are a
+// Secret holding data or stringData: what a plan must not print.
+func secretDataDocuments(docs []engine.Value) []int {
+	var out []int
+	for i, d := range docs {
+		m, ok := d.(*engine.Map)
+		if !ok {
+			continue
+		}
+		if kind, _ := m.Get("kind"); kind != "Secret" {
+			continue
+		}
+		for _, field := range []string{"data", "stringData"} {
+			if v, ok := m.Get(field); ok && !emptyValue(v) {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// emptyValue reports a null, an empty map or an empty list.
+func emptyValue(v engine.Value) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case *engine.Map:
+		return x.Len() == 0
+	case []engine.Value:
+		return len(x) == 0
+	}
+	return false
+}
+
+// secretDataWarning is the warning for documents that are Secrets with
+// data rendered into the plain, printable attributes.
+func secretDataWarning(docs []int) diag.Diagnostic {
+	which := "Document " + strconv.Itoa(docs[0]+1) + " is a Secret"
+	if len(docs) > 1 {
+		nums := make([]string, len(docs))
+		for i, d := range docs {
+			nums[i] = strconv.Itoa(d + 1)
+		}
+		which = "Documents " + strings.Join(nums, ", ") + " are Secrets"
+	}
+	return diag.NewAttributeWarningDiagnostic(path.Root("sensitive"),
+		"Rendered Secret data is not marked sensitive",
+		which+" with data or stringData, and the results (yaml, json, result, documents, yaml_documents, manifests) "+
+			"are not sensitive: Terraform prints them in plans and in the outputs that use them, even when the "+
+			"context holds sensitive variables, because Terraform does not pass that mark to the provider. "+
+			"Set sensitive = true and read the sensitive_ attributes instead (sensitive_yaml, sensitive_manifests, ...).")
 }
 
 // renderTypeName is the data source's type name.
@@ -188,7 +300,7 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 	if diags.HasError() {
 		return tftypes.Value{}, diags
 	}
-	rendered, err := d.render(ctx, in)
+	rendered, err := d.render(ctx, &in)
 	if err != nil {
 		diags.AddAttributeError(in.at, "Template rendering failed", err.Error())
 		return tftypes.Value{}, diags
@@ -214,6 +326,7 @@ type renderInputs struct {
 	tmpl, file, baseDir *string                  // nil when null
 	vars                map[string]engine.Value  // the context's variables
 	at                  path.Path                // the attribute that rendering errors point at
+	text                []byte                   // the template's text, once rendered
 }
 
 // decodeRender reads a configuration into the engine's inputs. A
@@ -254,7 +367,7 @@ func decodeRender(config tftypes.Value) (renderInputs, diag.Diagnostics) {
 
 // render runs the engine on the decoded inputs: the file when template_file
 // is set, otherwise the inline template.
-func (d *renderDataSource) render(ctx context.Context, in renderInputs) ([]engine.Document, error) {
+func (d *renderDataSource) render(ctx context.Context, in *renderInputs) ([]engine.Document, error) {
 	eng := d.engine(ctx)
 	var docs []engine.Document
 	var err error
@@ -263,10 +376,12 @@ func (d *renderDataSource) render(ctx context.Context, in renderInputs) ([]engin
 		tflog.Debug(ctx, "celyaml_render: rendering file", map[string]any{"template_file": *in.file, "variables": len(in.vars)})
 		var src engine.Source
 		if src, err = eng.LoadFile(*in.file); err == nil {
+			in.text = src.Text
 			docs, err = eng.RenderDocuments(ctx, src, in.vars)
 		}
 	case in.tmpl != nil:
 		src := engine.Source{Text: []byte(*in.tmpl)}
+		in.text = src.Text
 		if in.baseDir != nil {
 			src.BaseDir = *in.baseDir
 		}
@@ -317,22 +432,40 @@ func renderState(ctx context.Context, in renderInputs, docs []engine.Value, orig
 		if errors.As(err, &dup) {
 			summary = "Duplicate manifest ID"
 			dup.Origins = [2]string{origins[dup.First], origins[dup.Second]}
+			dup.Written = templateScalars(in.text)
 		}
 		return fail(summary, err.Error())
 	}
 	tflog.Debug(ctx, "celyaml_render: rendered", map[string]any{"documents": len(docs), "yaml_bytes": len(stream)})
 
-	state := map[string]tftypes.Value{
-		"template":       in.attrs["template"],
-		"template_file":  in.attrs["template_file"],
-		"base_dir":       in.attrs["base_dir"],
-		"context":        in.attrs["context"],
+	results := map[string]tftypes.Value{
 		"yaml":           tftypes.NewValue(tftypes.String, stream),
 		"json":           tftypes.NewValue(tftypes.String, string(js)),
 		"result":         resultOf(vals),
 		"documents":      tupleOf(vals),
 		"yaml_documents": tftypes.NewValue(typ.AttributeTypes["yaml_documents"], yamlDocs),
 		"manifests":      manifests,
+	}
+	state := map[string]tftypes.Value{
+		"template":      in.attrs["template"],
+		"template_file": in.attrs["template_file"],
+		"base_dir":      in.attrs["base_dir"],
+		"context":       in.attrs["context"],
+		"sensitive":     in.attrs["sensitive"],
+	}
+	sensitive := sensitiveOf(in.attrs)
+	for _, name := range resultAttributes {
+		shown, hidden := name, "sensitive_"+name
+		if sensitive {
+			shown, hidden = hidden, shown
+		}
+		state[shown] = results[name]
+		state[hidden] = tftypes.NewValue(typ.AttributeTypes[hidden], nil)
+	}
+	if !sensitive {
+		if secrets := secretDataDocuments(docs); len(secrets) > 0 {
+			diags.Append(secretDataWarning(secrets))
+		}
 	}
 	if err := tftypes.ValidateValue(typ, state); err != nil {
 		return fail("Template rendering failed", err.Error())

@@ -23,8 +23,9 @@ import (
 // rawConfig is a configuration read from its bytes: the attributes the
 // state repeats, as their bytes, and the engine's inputs.
 type rawConfig struct {
-	raw map[string][]byte // template, template_file, base_dir, context
-	in  renderInputs
+	raw       map[string][]byte // template, template_file, base_dir, context, sensitive
+	in        renderInputs
+	sensitive bool // the results go in the sensitive_ attributes
 }
 
 // decodeRawConfig reads a configuration. ok is false when the raw path
@@ -60,6 +61,13 @@ func decodeRawConfig(b []byte) (rawConfig, bool) {
 			*dst = &s
 		}
 	}
+	switch sens := rc.raw["sensitive"]; {
+	case len(sens) == 1 && sens[0] == msgpcode.True:
+		rc.sensitive = true
+	case len(sens) == 1 && (sens[0] == msgpcode.False || sens[0] == msgpcode.Nil), sens == nil:
+	default:
+		return rc, false
+	}
 	if (rc.in.tmpl == nil) == (rc.in.file == nil) {
 		return rc, false // validation words this
 	}
@@ -83,7 +91,7 @@ func (d *renderDataSource) readRaw(ctx context.Context, config []byte) ([]byte, 
 	if !ok {
 		return nil, false
 	}
-	rendered, err := d.render(ctx, rc.in)
+	rendered, err := d.render(ctx, &rc.in)
 	if err != nil {
 		return nil, false
 	}
@@ -93,6 +101,9 @@ func (d *renderDataSource) readRaw(ctx context.Context, config []byte) ([]byte, 
 	}
 	if engine.IsUnknownStream(docs) || containsUnknown(docs) {
 		return nil, false
+	}
+	if !rc.sensitive && len(secretDataDocuments(docs)) > 0 {
+		return nil, false // the tftypes path gives the warning
 	}
 	state, err := rc.state(docs)
 	return state, err == nil
@@ -149,35 +160,61 @@ func (rc rawConfig) state(docs []engine.Value) ([]byte, error) {
 	manTyp = append(manTyp, "}]"...)
 
 	b := make([]byte, 0, size)
-	b = appendMapLen(b, 10)
+	b = appendMapLen(b, 17)
 	attr := func(name string) { b = appendString(b, []byte(name)) }
-	attr("base_dir")
-	b = append(b, rc.raw["base_dir"]...)
-	attr("context")
-	b = append(b, rc.raw["context"]...)
-	attr("documents")
-	b = appendDynamic(b, tupleTyp, tupleVal)
-	attr("json")
-	b = appendString(b, js)
-	attr("manifests")
-	b = appendDynamic(b, manTyp, manVal)
-	attr("result")
-	if len(docs) == 1 {
-		b = appendDynamic(b, enc[0].typ, enc[0].val)
-	} else {
-		b = appendDynamic(b, tupleTyp, tupleVal)
+	// result writes a result attribute, which is null unless the
+	// configuration's sensitive argument selects its group.
+	result := func(name string, inSensitive bool, write func()) {
+		attr(name)
+		if inSensitive == rc.sensitive {
+			write()
+		} else {
+			b = append(b, msgpcode.Nil)
+		}
 	}
-	attr("template")
-	b = append(b, rc.raw["template"]...)
-	attr("template_file")
-	b = append(b, rc.raw["template_file"]...)
-	attr("yaml")
-	b = appendString(b, stream)
-	attr("yaml_documents")
-	b = appendArrayLen(b, len(spans))
-	for _, sp := range spans {
-		b = appendString(b, stream[sp[0]:sp[1]])
+	given := func(name string) {
+		attr(name)
+		if v, ok := rc.raw[name]; ok {
+			b = append(b, v...)
+		} else {
+			b = append(b, msgpcode.Nil)
+		}
 	}
+	documents := func() { b = appendDynamic(b, tupleTyp, tupleVal) }
+	jsonText := func() { b = appendString(b, js) }
+	manifests := func() { b = appendDynamic(b, manTyp, manVal) }
+	resultDoc := func() {
+		if len(docs) == 1 {
+			b = appendDynamic(b, enc[0].typ, enc[0].val)
+		} else {
+			b = appendDynamic(b, tupleTyp, tupleVal)
+		}
+	}
+	yamlText := func() { b = appendString(b, stream) }
+	yamlDocs := func() {
+		b = appendArrayLen(b, len(spans))
+		for _, sp := range spans {
+			b = appendString(b, stream[sp[0]:sp[1]])
+		}
+	}
+	// In the order of the names, as NewDynamicValue writes an object.
+	given("base_dir")
+	given("context")
+	result("documents", false, documents)
+	result("json", false, jsonText)
+	result("manifests", false, manifests)
+	result("result", false, resultDoc)
+	given("sensitive")
+	result("sensitive_documents", true, documents)
+	result("sensitive_json", true, jsonText)
+	result("sensitive_manifests", true, manifests)
+	result("sensitive_result", true, resultDoc)
+	result("sensitive_yaml", true, yamlText)
+	result("sensitive_yaml_documents", true, yamlDocs)
+	given("template")
+	given("template_file")
+	result("yaml", false, yamlText)
+	result("yaml_documents", false, yamlDocs)
 	return b, nil
 }
 

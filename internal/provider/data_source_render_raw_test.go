@@ -51,6 +51,9 @@ func TestRenderRaw_givesTheTftypesState(t *testing.T) {
 		"one scalar document": {"template": str("just text\n"), "base_dir": str(".")},
 		"a null context":      {"template": str("a: 1\n"), "context": tftypes.NewValue(tftypes.DynamicPseudoType, nil)},
 		"numbers and unicode": {"template": str("n: {$eval: \"${{ 9007199254740993 }}\"}\nf: 0.1\nk: \"ä<>&\"\n")},
+		"sensitive, a Secret": {"template": str("kind: Secret\nmetadata: {name: db}\nstringData: {pw: {$eval: \"${{ pw }}\"}}\n---\nb: 2\n"),
+			"context": ctxObject(map[string]tftypes.Value{"pw": str("hunter2")}), "sensitive": tftypes.NewValue(tftypes.Bool, true)},
+		"sensitive false, no Secret": {"template": str("a: 1\n"), "sensitive": tftypes.NewValue(tftypes.Bool, false)},
 	} {
 		t.Run(name, func(t *testing.T) {
 			raw, slow, ok := rawAndSlow(t, vals)
@@ -68,12 +71,13 @@ func TestRenderRaw_givesTheTftypesState(t *testing.T) {
 // What the tftypes path reports on, the raw path leaves to it.
 func TestRenderRaw_declinesWhatTheTftypesPathReports(t *testing.T) {
 	for name, vals := range map[string]map[string]tftypes.Value{
-		"a rendering error":       {"template": str("a: {$eval: \"${{ missing }}\"}\n")},
-		"a duplicate manifest":    {"template": str("kind: A\nmetadata: {name: x}\n---\nkind: A\nmetadata: {name: x}\n")},
-		"a kind that is a number": {"template": str("kind: 1\nmetadata: {name: x}\n")},
-		"no template":             {},
-		"both templates":          {"template": str("a: 1\n"), "template_file": str("x.yaml")},
-		"a context that is text":  {"template": str("a: 1\n"), "context": str("text")},
+		"a rendering error":              {"template": str("a: {$eval: \"${{ missing }}\"}\n")},
+		"a duplicate manifest":           {"template": str("kind: A\nmetadata: {name: x}\n---\nkind: A\nmetadata: {name: x}\n")},
+		"a kind that is a number":        {"template": str("kind: 1\nmetadata: {name: x}\n")},
+		"no template":                    {},
+		"both templates":                 {"template": str("a: 1\n"), "template_file": str("x.yaml")},
+		"a context that is text":         {"template": str("a: 1\n"), "context": str("text")},
+		"a Secret's data, not sensitive": {"template": str("kind: Secret\nmetadata: {name: db}\ndata: {pw: aHVudGVyMg==}\n")},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, _, ok := rawAndSlow(t, vals); ok {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -31,6 +32,14 @@ type renderModel struct {
 	Documents     types.Dynamic `tfsdk:"documents"`
 	YAMLDocuments types.List    `tfsdk:"yaml_documents"`
 	Manifests     types.Dynamic `tfsdk:"manifests"`
+
+	Sensitive              types.Bool    `tfsdk:"sensitive"`
+	SensitiveYAML          types.String  `tfsdk:"sensitive_yaml"`
+	SensitiveJSON          types.String  `tfsdk:"sensitive_json"`
+	SensitiveResult        types.Dynamic `tfsdk:"sensitive_result"`
+	SensitiveDocuments     types.Dynamic `tfsdk:"sensitive_documents"`
+	SensitiveYAMLDocuments types.List    `tfsdk:"sensitive_yaml_documents"`
+	SensitiveManifests     types.Dynamic `tfsdk:"sensitive_manifests"`
 }
 
 func renderSchema(t *testing.T) datasource.SchemaResponse {
@@ -282,6 +291,18 @@ func TestRenderDataSource_duplicateManifestIsAnError(t *testing.T) {
 	}
 }
 
+// A part of a duplicate manifest ID that a variable gave is hidden; the
+// parts the template writes stay.
+func TestRenderDataSource_duplicateManifestHidesPartsFromVariables(t *testing.T) {
+	tmpl := "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {$eval: \"${{ a }}\"}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: {$eval: \"${{ b }}\"}\n"
+	_, d := read(t, map[string]tftypes.Value{"template": str(tmpl),
+		"context": ctxObject(map[string]tftypes.Value{"a": str("HUNTER2VAR"), "b": str("HUNTER2VAR")})})
+	want := `documents 0 (from <inline>:1:1) and 1 (from <inline>:6:1) have the same manifest ID "_/Secret/_/…" (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)`
+	if len(d) != 1 || d[0].Detail() != want {
+		t.Fatalf("got %v\nwant %s", d, want)
+	}
+}
+
 func TestRenderDataSource_contextMustBeAnObject(t *testing.T) {
 	_, d := read(t, map[string]tftypes.Value{"template": str("a: 1\n"), "context": str("x")})
 	if len(d) != 1 || d[0].Summary() != "Invalid context" {
@@ -389,6 +410,75 @@ func TestRenderDataSource_stateBuiltDirectlyEqualsStateSet(t *testing.T) {
 			}
 			if !resp.State.Raw.Equal(viaSet.Raw) {
 				t.Fatalf("direct state differs from State.Set:\n%s\n%s", resp.State.Raw, viaSet.Raw)
+			}
+		})
+	}
+}
+
+// With sensitive = true the results are in the sensitive_ attributes and
+// the plain ones are null; without it, the plain ones hold them.
+func TestRenderDataSource_sensitiveMovesTheResults(t *testing.T) {
+	tmpl := str("kind: Secret\nmetadata: {name: db}\nstringData:\n  pw: {$eval: \"${{ pw }}\"}\n")
+	ctx := ctxObject(map[string]tftypes.Value{"pw": str("hunter2")})
+	m, diags := read(t, map[string]tftypes.Value{"template": tmpl, "context": ctx, "sensitive": tftypes.NewValue(tftypes.Bool, true)})
+	if len(diags) != 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	const wantYAML = "kind: Secret\nmetadata:\n  name: db\nstringData:\n  pw: hunter2\n"
+	if m.SensitiveYAML.ValueString() != wantYAML || m.SensitiveJSON.ValueString() != `{"kind":"Secret","metadata":{"name":"db"},"stringData":{"pw":"hunter2"}}` {
+		t.Errorf("sensitive_yaml %q, sensitive_json %q", m.SensitiveYAML.ValueString(), m.SensitiveJSON.ValueString())
+	}
+	for name, v := range map[string]attr.Value{"sensitive_result": m.SensitiveResult, "sensitive_documents": m.SensitiveDocuments,
+		"sensitive_yaml_documents": m.SensitiveYAMLDocuments, "sensitive_manifests": m.SensitiveManifests} {
+		if v.IsNull() || !strings.Contains(v.String(), "hunter2") {
+			t.Errorf("%s = %s, want the rendered Secret", name, v)
+		}
+	}
+	for name, v := range map[string]attr.Value{"yaml": m.YAML, "json": m.JSON, "result": m.Result, "documents": m.Documents,
+		"yaml_documents": m.YAMLDocuments, "manifests": m.Manifests} {
+		if !v.IsNull() {
+			t.Errorf("%s = %s, want null with sensitive = true", name, v)
+		}
+	}
+
+	m, diags = read(t, map[string]tftypes.Value{"template": tmpl, "context": ctx})
+	if m.YAML.ValueString() != wantYAML || !m.SensitiveYAML.IsNull() || !m.SensitiveManifests.IsNull() {
+		t.Errorf("without sensitive: yaml %q, sensitive_yaml %s, sensitive_manifests %s", m.YAML.ValueString(), m.SensitiveYAML, m.SensitiveManifests)
+	}
+	if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning {
+		t.Fatalf("want one warning, got %v", diags)
+	}
+}
+
+// A Secret with data or stringData rendered into the plain attributes
+// gives a warning that names the documents and the way out; a Secret
+// without data, another kind, and sensitive = true give none.
+func TestRenderDataSource_warnsOfSecretDataOutsideSensitive(t *testing.T) {
+	cases := []struct {
+		name, tmpl string
+		sensitive  tftypes.Value
+		want       string
+	}{
+		{"stringData", "kind: Secret\nmetadata: {name: db}\nstringData: {pw: x}\n", tftypes.NewValue(tftypes.Bool, nil),
+			"Rendered Secret data is not marked sensitive: Document 1 is a Secret with data or stringData, and the results (yaml, json, result, documents, yaml_documents, manifests) are not sensitive: Terraform prints them in plans and in the outputs that use them, even when the context holds sensitive variables, because Terraform does not pass that mark to the provider. Set sensitive = true and read the sensitive_ attributes instead (sensitive_yaml, sensitive_manifests, ...)."},
+		{"two, data", "a: 1\n---\nkind: Secret\ndata: {pw: eA==}\n---\nkind: Secret\nstringData: {pw: x}\n", tftypes.NewValue(tftypes.Bool, false),
+			"Rendered Secret data is not marked sensitive: Documents 2, 3 are Secrets with data or stringData, and the results (yaml, json, result, documents, yaml_documents, manifests) are not sensitive: Terraform prints them in plans and in the outputs that use them, even when the context holds sensitive variables, because Terraform does not pass that mark to the provider. Set sensitive = true and read the sensitive_ attributes instead (sensitive_yaml, sensitive_manifests, ...)."},
+		{"sensitive", "kind: Secret\nstringData: {pw: x}\n", tftypes.NewValue(tftypes.Bool, true), ""},
+		{"empty data", "kind: Secret\nmetadata: {name: db}\ndata: {}\n", tftypes.NewValue(tftypes.Bool, nil), ""},
+		{"a ConfigMap", "kind: ConfigMap\ndata: {a: b}\n", tftypes.NewValue(tftypes.Bool, nil), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, diags := read(t, map[string]tftypes.Value{"template": str(c.tmpl), "sensitive": c.sensitive})
+			var got []string
+			for _, d := range diags {
+				got = append(got, d.Summary()+": "+d.Detail())
+				if d.Severity() != diag.SeverityWarning {
+					t.Errorf("severity %v, want a warning", d.Severity())
+				}
+			}
+			if strings.Join(got, "\n") != c.want {
+				t.Errorf("got  %q\nwant %q", got, c.want)
 			}
 		})
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 )
 
 // This file keys Kubernetes-style documents by manifest ID, for the
@@ -122,16 +124,34 @@ func manifestID(d tftypes.Value) (id string, skip, unknown bool, err error) {
 }
 
 // duplicateManifestError reports two documents with the same manifest ID.
-// It names the ID, which the language lets error text show (reference
-// §6), the documents' indexes and, when the documents were rendered here,
-// where the template produced each.
+// It names the documents' indexes and, when the documents were rendered
+// here, where the template produced each, and the ID with only the parts
+// that the template writes (reference §6): the others may come from a
+// variable, and are written "…".
 type duplicateManifestError struct {
 	First, Second int    // indexes in the document list, from 0
 	ID            string // the manifest ID both have
 	// Origins are the template positions that produced the two documents,
 	// or empty when the documents were not rendered here.
 	Origins [2]string
+	// Written reports whether the template writes a string itself; nil
+	// when the documents were not rendered here, and then every part of
+	// the ID but "_" is hidden.
+	Written func(string) bool
 }
+
+// shownID is the ID as the message may show it.
+func (e *duplicateManifestError) shownID() string {
+	parts, ok := manifest.Split(e.ID)
+	if !ok {
+		return manifest.Shown([4]string{"", "", "", ""}, nil)
+	}
+	return manifest.Shown(parts, e.Written)
+}
+
+// templateScalars reports the strings a template's text writes, as
+// manifest.Written does.
+func templateScalars(text []byte) func(string) bool { return manifest.Written(string(text)) }
 
 func (e *duplicateManifestError) Error() string {
 	doc := func(i int, origin string) string {
@@ -141,7 +161,7 @@ func (e *duplicateManifestError) Error() string {
 		return fmt.Sprintf("%d (from %s)", i, origin)
 	}
 	return fmt.Sprintf("documents %s and %s have the same manifest ID %q (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)",
-		doc(e.First, e.Origins[0]), doc(e.Second, e.Origins[1]), e.ID)
+		doc(e.First, e.Origins[0]), doc(e.Second, e.Origins[1]), e.shownID())
 }
 
 // buildManifests keys the documents by manifest ID. It returns an object,

@@ -169,10 +169,17 @@ func TestProvider_schemaDoesNotBuildTheEngine(t *testing.T) {
 		if a.Computed {
 			kind = "computed"
 		}
+		if a.Sensitive {
+			// Terraform marks these from the schema served here.
+			kind += ",sensitive"
+		}
 		attrs = append(attrs, a.Name+":"+kind)
 	}
 	sort.Strings(attrs)
 	want := "base_dir:optional context:optional documents:computed json:computed manifests:computed result:computed " +
+		"sensitive:optional sensitive_documents:computed,sensitive sensitive_json:computed,sensitive " +
+		"sensitive_manifests:computed,sensitive sensitive_result:computed,sensitive sensitive_yaml:computed,sensitive " +
+		"sensitive_yaml_documents:computed,sensitive " +
 		"template:optional template_file:optional yaml:computed yaml_documents:computed"
 	if got := strings.Join(attrs, " "); got != want {
 		t.Fatalf("attributes:\n got %s\nwant %s", got, want)

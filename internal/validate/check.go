@@ -26,8 +26,8 @@ import (
 
 // Violation is one reason the API server would refuse a document.
 type Violation struct {
-	ID      string // the document's manifest ID, group/Kind/namespace/name
-	Path    string // the field path, as the API server writes it ("" for the document)
+	ID      string // the document's manifest ID, group/Kind/namespace/name, with what the schemas do not write hidden (redact.go)
+	Path    string // the field path, as the API server writes it ("" for the document), keys the schema does not declare hidden
 	Message string // the API server's words, without the offending value
 }
 
@@ -107,7 +107,7 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 	entry := versions[version]
 	if entry == nil {
 		return Result{}, fmt.Errorf("%s: no schema for kind %s in %s: the schemas cover group %s with %s",
-			manifestID(m), kind, av, group, strings.Join(s.servedIn(gk), ", "))
+			s.shownID(m), kind, s.shownAPIVersion(group, version), group, strings.Join(s.servedIn(gk), ", "))
 	}
 	ks, err := entry.get()
 	if err != nil {
@@ -115,14 +115,20 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 	}
 	errs := ks.validateSafely(m)
 	r := Result{Checked: true}
-	id := manifestID(m)
+	id := s.shownID(m)
+	names := schemaNames(ks.structural)
 	for _, e := range errs {
 		path := fieldPath(e)
 		if dependsOnUnknown(path, unknown) {
 			r.Waiting = true
 			continue
 		}
-		r.Violations = append(r.Violations, Violation{ID: id, Path: path, Message: message(e)})
+		shown, msg := shownPath(path, names), message(e)
+		if shown != path && path != "" {
+			// kube-openapi's details repeat the path ("spec.x in body ...").
+			msg = strings.ReplaceAll(msg, path, shown)
+		}
+		r.Violations = append(r.Violations, Violation{ID: id, Path: shown, Message: msg})
 	}
 	if len(unknown) > 0 {
 		r.Waiting = true

@@ -66,12 +66,12 @@ func TestCheckSavedOpenAPICoversOnlyItsOwnKinds(t *testing.T) {
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: ns}\nbogus: 1",
 	} {
 		r, err := s.Check(fromYAML(t, doc)[0])
-		if err != nil || !r.Checked || len(r.Violations) != 1 || r.Violations[0].Path != "bogus" {
+		if err != nil || !r.Checked || len(r.Violations) != 1 || r.Violations[0].Path != "[…]" {
 			t.Errorf("%q: got %+v, %v; want checked, with the unknown field refused", doc, r, err)
 		}
 	}
 	_, err := s.Check(fromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}")[0])
-	if want := "apps/Deployment/_/d: no schema for kind Deployment in apps/v1beta2: the schemas cover group apps with apps/v1 Deployment"; err == nil || err.Error() != want {
+	if want := "apps/Deployment/_/…: no schema for kind Deployment in apps/…: the schemas cover group apps with apps/v1 Deployment"; err == nil || err.Error() != want {
 		t.Errorf("version mismatch: got %v, want %s", err, want)
 	}
 }
@@ -88,14 +88,14 @@ func TestCheckSavedOpenAPIBuiltInKinds(t *testing.T) {
 		{"ConfigMap with data null", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: ns}\ndata: null", nil},
 		{"a zero-value default never fills a required field",
 			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ns}\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{image: nginx}]}}}", []string{
-				"apps/Deployment/ns/d: spec.template.spec.containers[0].name: Required value",
+				"apps/Deployment/…/…: spec.template.spec.containers[0].name: Required value",
 			}},
 		{"a valid Deployment with a null field",
 			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ns, labels: null}\nspec: {replicas: null, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: nginx, ports: [{containerPort: 80}]}]}}}", nil},
 		{"a cluster-scoped kind's namespace is cleared, as the API server clears it",
 			"apiVersion: v1\nkind: Namespace\nmetadata: {name: prod, namespace: other}", nil},
 		{"a type", "apiVersion: v1\nkind: Service\nmetadata: {name: s, namespace: ns}\nspec: {ports: [{port: eighty}]}", []string{
-			`_/Service/ns/s: spec.ports[0].port: Invalid value: spec.ports[0].port in body must be of type integer: "string"`,
+			`_/Service/…/…: spec.ports[0].port: Invalid value: spec.ports[0].port in body must be of type integer: "string"`,
 		}},
 	}
 	for _, c := range cases {

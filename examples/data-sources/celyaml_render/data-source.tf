@@ -1,3 +1,41 @@
+# A template that renders secrets sets sensitive = true: the results come
+# in the sensitive_ attributes (sensitive_yaml, sensitive_manifests, ...),
+# which plans and outputs hide, and the plain ones are null. Terraform does
+# not tell a provider which of its arguments are sensitive, so without it a
+# plan would print the password; a rendered Secret's data then gives a
+# warning.
+variable "db_password" {
+  type      = string
+  sensitive = true
+  default   = "example-only-not-a-secret"
+}
+
+data "celyaml_render" "db" {
+  template = <<-EOT
+    apiVersion: v1
+    kind: Secret
+    metadata:
+      name: db
+      namespace: prod
+    stringData:
+      password:
+        $eval: "$${{ password }}"
+  EOT
+  context   = { password = var.db_password }
+  sensitive = true
+}
+
+# for_each refuses sensitive keys; the IDs are not secret here.
+resource "terraform_data" "secret" {
+  for_each = toset(nonsensitive(keys(data.celyaml_render.db.sensitive_manifests)))
+  input    = data.celyaml_render.db.sensitive_manifests[each.key]
+}
+
+output "secret_yaml" {
+  value     = data.celyaml_render.db.sensitive_yaml
+  sensitive = true # Terraform refuses the output without it
+}
+
 # Render a template file that sits next to this module. $include paths in
 # the file resolve against the file's own directory.
 data "celyaml_render" "app" {

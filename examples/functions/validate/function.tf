@@ -20,4 +20,4 @@ output "manifest_ids" {
 #
 #   Invalid value for "documents" parameter: the API server would refuse
 #   these documents (1 violation):
-#   example.com/Widget/_/small: spec: Invalid value: minReplicas must not exceed replicas
+#   example.com/Widget/_/…: spec: Invalid value: minReplicas must not exceed replicas

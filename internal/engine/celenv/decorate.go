@@ -1,6 +1,8 @@
 package celenv
 
 import (
+	"strconv"
+
 	"github.com/google/cel-go/common/functions"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -371,7 +373,58 @@ func (c *costCtor) Exec(frame *interpreter.ExecutionFrame) ref.Val {
 		st.charge(1 + tenth(sizeOf(v)))
 	}
 	if c.sortMap {
+		if err := c.repeatedKey(frame, v); err != nil {
+			return err
+		}
 		return sortMap(v)
 	}
 	return v
+}
+
+// repeatedKey refuses a map literal that writes the same key twice
+// (reference §5), which cel-go would build keeping the last value. A map
+// smaller than its literal has entries either drops an optional entry or
+// repeats a key; only then are the keys evaluated again to find the
+// repetition. A key written as a constant is named, in the form CEL
+// writes it; a key computed from variables is not.
+func (c *costCtor) repeatedKey(frame *interpreter.ExecutionFrame, v ref.Val) ref.Val {
+	m, ok := v.(traits.Mapper)
+	if !ok {
+		return nil
+	}
+	init := c.InitVals()
+	n, _ := m.Size().(types.Int)
+	if int(n)*2 >= len(init) {
+		return nil
+	}
+	// Keys as cel-go's map literal keeps them: Go map keys, so that 1 and
+	// 1u are two keys there too.
+	seen := make(map[ref.Val]bool, len(init)/2)
+	for i := 0; i+1 < len(init); i += 2 {
+		k := init[i].Exec(frame)
+		if !seen[k] {
+			seen[k] = true
+			continue
+		}
+		if kc, ok := init[i].(interpreter.InterpretableConst); ok {
+			return types.NewErrWithNodeID(init[i].ID(), "the map literal writes the key %s twice", constText(kc.Value()))
+		}
+		return types.NewErrWithNodeID(init[i].ID(), "the map literal gives the same key twice")
+	}
+	return nil
+}
+
+// constText writes a constant map key as CEL source writes it.
+func constText(v ref.Val) string {
+	switch k := v.(type) {
+	case types.String:
+		return strconv.Quote(string(k))
+	case types.Uint:
+		return strconv.FormatUint(uint64(k), 10) + "u"
+	case types.Int:
+		return strconv.FormatInt(int64(k), 10)
+	case types.Bool:
+		return strconv.FormatBool(bool(k))
+	}
+	return "of type " + v.Type().TypeName()
 }

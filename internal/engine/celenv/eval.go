@@ -106,7 +106,7 @@ func (p *Program) failure(act interpreter.Activation, r runResult) (ref.Val, *Er
 	switch {
 	case celErr != nil:
 		id = celErr.NodeID()
-		msg = sanitizeMsg(celErr.Error())
+		msg = p.sanitizeAt(id, celErr.Error())
 		if msg == "no such key" {
 			id = p.firstMissing(act, id)
 		}

@@ -3,6 +3,8 @@ package celenv
 import (
 	"strconv"
 	"strings"
+
+	celast "github.com/google/cel-go/common/ast"
 )
 
 // Messages: taking out of CEL's error messages anything that may come from a variable's value.
@@ -11,16 +13,25 @@ import (
 // a variable's value: map keys, indexes, quoted input and regex patterns.
 // Type names and the names written in the template stay.
 func sanitizeMsg(msg string) string {
+	if out, ok := reword(msg); ok {
+		return out
+	}
+	return scrubQuoted(msg)
+}
+
+// reword gives the fixed wording of the CEL messages whose text is
+// mostly a value.
+func reword(msg string) (string, bool) {
 	switch {
 	case strings.HasPrefix(msg, "internal error"):
-		return "internal error while evaluating the expression"
+		return "internal error while evaluating the expression", true
 	case strings.Contains(msg, "no such key"):
-		return "no such key"
+		return "no such key", true
 	case strings.Contains(msg, "index") && (strings.Contains(msg, "out of range") || strings.Contains(msg, "out of bounds")):
-		return "index out of range"
+		return "index out of range", true
 	case strings.HasPrefix(msg, "lists.range: size"):
 		if i := strings.Index(msg, "exceeds"); i >= 0 {
-			return "lists.range: the size " + msg[i:]
+			return "lists.range: the size " + msg[i:], true
 		}
 	case strings.Contains(msg, "error parsing regexp: "):
 		i := strings.Index(msg, "error parsing regexp: ")
@@ -28,15 +39,45 @@ func sanitizeMsg(msg string) string {
 		if j := strings.Index(rest, ": `"); j >= 0 {
 			rest = rest[:j]
 		}
-		return "invalid regular expression: " + rest
+		return "invalid regular expression: " + rest, true
 	case strings.HasPrefix(msg, "join: invalid input"):
-		return "join: the list holds a value that is not a string"
+		return "join: the list holds a value that is not a string", true
 	case strings.HasPrefix(msg, "invalid substring range"):
-		return "invalid substring range"
+		return "invalid substring range", true
 	case strings.HasPrefix(msg, "insert failed: key"):
-		return "the map would hold the same key twice"
+		return "the map would hold the same key twice", true
+	}
+	return "", false
+}
+
+// sanitizeAt is sanitizeMsg for a failure at a node of a program: when the
+// failing node reads no variable, everything its message quotes was
+// written in the template (a format string, a map key), and stays.
+func (p *Program) sanitizeAt(id int64, msg string) string {
+	if out, ok := reword(msg); ok {
+		return out
+	}
+	if id != 0 && p.readsNoVariable(id) {
+		return msg
 	}
 	return scrubQuoted(msg)
+}
+
+// readsNoVariable reports whether the expression node id and everything
+// under it are literals and calls on literals: no identifier at all, so
+// not even a comprehension's variable.
+func (p *Program) readsNoVariable(id int64) bool {
+	n := p.node(id)
+	if n == nil {
+		return false
+	}
+	reads := false
+	celast.PreOrderVisit(n, celast.NewExprVisitor(func(x celast.Expr) {
+		if x.Kind() == celast.IdentKind || x.Kind() == celast.ComprehensionKind {
+			reads = true
+		}
+	}))
+	return !reads
 }
 
 // scrubQuoted drops quoted text from msg, keeping quoted type names.

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
@@ -118,4 +120,61 @@ func kindName(v value.Value) string {
 		return "a list"
 	}
 	return fmt.Sprintf("a value of type %T", v)
+}
+
+// Shown writes an ID for an error message from its parts (group, kind,
+// namespace, name). A part may come from a variable and be a secret, so it
+// is written only when written reports that the template writes it (or
+// it is the placeholder "_"); any other part is written "…" in its place
+// (reference §6). A nil written hides every part.
+func Shown(parts [4]string, written func(string) bool) string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		if p == CoreGroup || (written != nil && written(p)) {
+			out[i] = p
+		} else {
+			out[i] = "…"
+		}
+	}
+	return strings.Join(out, "/")
+}
+
+// Split splits an ID that ID built into its four parts; ok is false when
+// a part holds "/" itself, and the split is ambiguous.
+func Split(id string) (parts [4]string, ok bool) {
+	fs := strings.Split(id, "/")
+	if len(fs) != 4 {
+		return parts, false
+	}
+	copy(parts[:], fs)
+	return parts, true
+}
+
+// Written reports the strings that templates' texts write as whole YAML
+// scalars (keys and values, directive text included), and the group of
+// each, as apiVersion gives it: an ID part that is one of them is template
+// text, for Shown. A text that does not parse writes nothing after the
+// point where it stops parsing.
+func Written(texts ...string) func(string) bool {
+	written := map[string]bool{}
+	var walk func(*yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.ScalarNode {
+			written[n.Value], written[Group(n.Value)] = true, true
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	for _, text := range texts {
+		dec := yaml.NewDecoder(strings.NewReader(text))
+		for {
+			var n yaml.Node
+			if dec.Decode(&n) != nil {
+				break
+			}
+			walk(&n)
+		}
+	}
+	return func(s string) bool { return written[s] }
 }

@@ -113,7 +113,7 @@ func (sv *variable) check(v value.Value) ([]failure, bool) {
 		fs = sv.rules.check(v)
 	}
 	for i := range fs {
-		fs[i].name = sv.name
+		fs[i].name, fs[i].names = sv.name, sv.names
 	}
 	return fs, unknown != nil
 }

@@ -24,8 +24,9 @@ type variable struct {
 	key    *yaml.Node // the variable's entry in $schema
 	schema *jsonschema.Schema
 	hasDef bool
-	def    value.Value // the schema's top-level "default", in template order
-	rules  *rules      // its x-kubernetes-validations, nil without any
+	def    value.Value     // the schema's top-level "default", in template order
+	rules  *rules          // its x-kubernetes-validations, nil without any
+	names  map[string]bool // the property names the schema writes (schemaNames)
 }
 
 const (
@@ -90,6 +91,8 @@ func compileVariable(name string, idx int, n *yaml.Node) (variable, *yamlnode.Er
 		return sv, invalid(name, err)
 	}
 	sv.hasDef, sv.def = src.hasDef, src.def
+	sv.names = map[string]bool{}
+	schemaNames(src.doc, sv.names)
 
 	url := fmt.Sprintf("mem:///celyaml/schema/%d.json", idx)
 	sch, cerr := compileJSON(url, src.doc)
@@ -316,4 +319,45 @@ func jsonPointer(toks []string) string {
 		b.WriteString(strings.ReplaceAll(t, "/", "~1"))
 	}
 	return b.String()
+}
+
+// schemaNames collects the property names a schema writes: the keys of
+// properties, dependentRequired, dependencies and dependentSchemas, and the
+// names listed by required and dependentRequired, anywhere in it. A
+// failure's path may show a key of the variable only when it is one of
+// them (reference §6): any other key is the variable's own, and may be a
+// secret.
+func schemaNames(doc any, names map[string]bool) {
+	switch x := doc.(type) {
+	case map[string]any:
+		for k, v := range x {
+			switch k {
+			case "properties", "dependentRequired", "dependencies", "dependentSchemas":
+				if m, ok := v.(map[string]any); ok {
+					for name, dep := range m {
+						names[name] = true
+						addStrings(dep, names)
+					}
+				}
+			case "required":
+				addStrings(v, names)
+			}
+			schemaNames(v, names)
+		}
+	case []any:
+		for _, v := range x {
+			schemaNames(v, names)
+		}
+	}
+}
+
+// addStrings adds the strings of a list.
+func addStrings(v any, names map[string]bool) {
+	if l, ok := v.([]any); ok {
+		for _, e := range l {
+			if s, ok := e.(string); ok {
+				names[s] = true
+			}
+		}
+	}
 }

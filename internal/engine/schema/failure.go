@@ -8,9 +8,10 @@ import (
 
 // failure is one failure, with the instance path that sorts it.
 type failure struct {
-	name string // the variable
-	path []pathSeg
-	msg  string
+	name  string // the variable
+	path  []pathSeg
+	msg   string
+	names map[string]bool // the keys the path may show (schemaNames)
 }
 
 type pathSeg struct {
@@ -27,7 +28,7 @@ func formatFailures(fs []failure) []string {
 	slices.SortFunc(fs, compareFailures)
 	out := make([]string, 0, len(fs))
 	for _, f := range fs {
-		line := formatPath(f.name, f.path) + ": " + f.msg
+		line := formatPath(f.name, f.path, f.names) + ": " + f.msg
 		if len(out) > 0 && out[len(out)-1] == line {
 			continue
 		}
@@ -66,8 +67,10 @@ func compareFailures(a, b failure) int {
 }
 
 // formatPath writes `name.key[1].other`. A key that is not an identifier
-// (letters, digits, _ and -) is written as ["key"].
-func formatPath(name string, path []pathSeg) string {
+// (letters, digits, _ and -) is written as ["key"]. A key that the schema
+// does not name (names) is the variable's own, and may be a secret: it is
+// written as […], so the path keeps its place (reference §6).
+func formatPath(name string, path []pathSeg, names map[string]bool) string {
 	var b strings.Builder
 	b.WriteString(name)
 	for _, s := range path {
@@ -76,6 +79,8 @@ func formatPath(name string, path []pathSeg) string {
 			b.WriteByte('[')
 			b.WriteString(strconv.Itoa(s.index))
 			b.WriteByte(']')
+		case !names[s.key]:
+			b.WriteString("[…]")
 		case isPathIdent(s.key):
 			b.WriteByte('.')
 			b.WriteString(s.key)
