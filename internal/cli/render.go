@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -70,11 +69,11 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if err != nil {
 		return err
 	}
-	docs, err := eng.RenderDocuments(context.Background(), src, vars)
+	docs, err := eng.RenderDocuments(in.ctx, src, vars)
 	if err != nil {
 		return problem(err)
 	}
-	if err := checkSchemas(f.schemas, docs); err != nil {
+	if err := in.checkSchemas(f.schemas, docs); err != nil {
 		return err
 	}
 	r, err := newRendered(docs)
@@ -95,7 +94,7 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 // source reads the template: a file, or standard input for "-".
 func (in *inputs) source(eng *engine.Engine, template, baseDir string) (engine.Source, error) {
 	if template != "-" {
-		src, err := eng.LoadFile(template)
+		src, err := eng.LoadFile(in.ctx, template)
 		return src, problem(err)
 	}
 	text, err := in.readStdin("the template -")
