@@ -54,6 +54,8 @@ func TestInclude_readsOnlyRegularFilesWithinTheLimit(t *testing.T) {
 		"link.yaml":    inc("real-link.yaml"),
 		"sparse.yaml":  inc("big.yaml"),
 		"environ.yaml": inc("/proc/self/environ"),
+		"netrc":        "machine example.com login me password hunter2\n",
+		"netrc.yaml":   inc("netrc"),
 	})
 	if err := syscall.Mkfifo(filepath.Join(base, "fifo"), 0o600); err != nil {
 		t.Fatal(err)
@@ -78,6 +80,9 @@ func TestInclude_readsOnlyRegularFilesWithinTheLimit(t *testing.T) {
 		// regular file and is read; it is refused only because its NUL
 		// bytes are not YAML (the column, after the first variable,
 		// written C here, depends on the environment).
+		// Plain text that reads as one YAML string renders, whatever it
+		// holds.
+		{"netrc.yaml", "a: machine example.com login me password hunter2\n"},
 		{"environ.yaml", "error: /proc/self/environ:1:C: invalid YAML: NUL bytes are not allowed in a template\n  included from BASE/environ.yaml:2:3"},
 	} {
 		t.Run(c.file, func(t *testing.T) {
