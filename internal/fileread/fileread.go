@@ -70,7 +70,7 @@ func Read(ctx context.Context, name string, limit int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close() //nolint:errcheck // read only
+	defer f.Close()
 	if st, err = f.Stat(); err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func ReadFS(ctx context.Context, fsys fs.FS, name string, limit int) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close() //nolint:errcheck // read only
+	defer f.Close()
 	if st, err = f.Stat(); err != nil {
 		return nil, err
 	}

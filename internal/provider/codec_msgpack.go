@@ -53,7 +53,8 @@ func newCodecDecoder(b []byte) *codecDecoder {
 // a map entry at least two. The library allocates what a header claims
 // before it reads, so a 24-byte value with a map32 or str32 header would
 // otherwise cost gigabytes; checked here, no allocation is larger than the
-// input. A header cut short is left for the library to report.
+// input. A header whose length is cut short is left for the library to
+// report; an extension cut short before its type byte has none left.
 func (d *codecDecoder) fits() error {
 	b := d.in[len(d.in)-d.r.Len():]
 	if len(b) == 0 {
@@ -76,14 +77,14 @@ func (d *codecDecoder) fits() error {
 	default:
 		return nil
 	}
-	if len(b) < 1+width+skip {
+	if len(b) < 1+width {
 		return nil
 	}
 	var n uint64
 	for _, x := range b[1 : 1+width] {
 		n = n<<8 | uint64(x)
 	}
-	left := uint64(len(b) - 1 - width - skip) //nolint:gosec // not negative: checked above
+	left := uint64(max(len(b)-1-width-skip, 0)) //nolint:gosec // not negative
 	if n*per > left {
 		return fmt.Errorf("msgpack: %s%d header claims %d %s, but the %d bytes that remain hold at most %d", name, 8*width, n, unit, left, left/per)
 	}

@@ -87,6 +87,12 @@ func TestCodec_refusesLengthsLongerThanTheInput(t *testing.T) {
 			_, _, _, err := decodeString(pad([]byte{0xc9, 0xff, 0xff, 0xff, 0xff, 0x00}, 18))
 			return err
 		}, "msgpack: ext32 header claims 4294967295 bytes, but the 18 bytes that remain hold at most 18"},
+		// Found by FuzzCodecDecode: the type byte is missing too, and the
+		// library grew a buffer towards the length before it saw the end.
+		{"ext32 cut before its type byte", func() error {
+			_, _, err := decodeDynamic([]byte{0xc9, '0', '0', '0', '0'})
+			return err
+		}, "msgpack: ext32 header claims 808464432 bytes, but the 0 bytes that remain hold at most 0"},
 		{"ext8 in a dynamic", func() error {
 			_, _, err := decodeDynamic([]byte{0xc7, 0x05, 0x00, 0x01})
 			return err
