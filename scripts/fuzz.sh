@@ -3,8 +3,8 @@
 #
 #   scripts/fuzz.sh [FUZZTIME]     default 20s, or $FUZZTIME
 #
-# Targets are found by grepping `func FuzzXxx(` in *_test.go files, so new
-# ones are picked up without editing this script. `go test -fuzz` accepts one
+# Targets are found by scripts/fuzz-targets.sh, so new ones are picked up
+# without editing this script. `go test -fuzz` accepts one
 # package and one target at a time, hence the loop. A failure leaves its
 # reproducer in that package's testdata/fuzz/FuzzXxx/ (commit it as a
 # regression case) and stops the script.
@@ -14,12 +14,9 @@ cd "$root"
 fuzztime="${1:-${FUZZTIME:-20s}}"
 
 targets=()
-while IFS= read -r file; do
-  pkg="./$(dirname "${file#./}")"
-  while IFS= read -r name; do
-    targets+=("$pkg $name")
-  done < <(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(.*/\1/p' "$file")
-done < <(grep -rlE --include='*_test.go' '^func Fuzz[A-Za-z0-9_]*\(' . | grep -v '/testdata/' | LC_ALL=C sort)
+while IFS= read -r t; do
+  targets+=("$t")
+done < <(scripts/fuzz-targets.sh)
 
 if (( ${#targets[@]} == 0 )); then
   echo "no fuzz targets found"

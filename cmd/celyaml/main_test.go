@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,7 +25,7 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:  "testdata/script",
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"cmpjson": cmpJSON},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"cmpjson": cmpJSON, "ls": ls},
 	})
 }
 
@@ -37,5 +39,28 @@ func cmpJSON(ts *testscript.TestScript, neg bool, args []string) {
 	want := strings.TrimSuffix(ts.ReadFile(args[1]), "\n")
 	if got := ts.ReadFile("stdout"); got != want {
 		ts.Fatalf("stdout:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// ls is "ls DIR": DIR's entries in name order, hidden ones included, one a
+// line on stdout: a directory with "/" after it, a symbolic link as
+// "NAME -> TARGET".
+func ls(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: ls DIR")
+	}
+	entries, err := os.ReadDir(ts.MkAbs(args[0]))
+	ts.Check(err)
+	for _, e := range entries {
+		switch {
+		case e.IsDir():
+			fmt.Fprintf(ts.Stdout(), "%s/\n", e.Name())
+		case e.Type()&os.ModeSymlink != 0:
+			target, err := os.Readlink(filepath.Join(ts.MkAbs(args[0]), e.Name()))
+			ts.Check(err)
+			fmt.Fprintf(ts.Stdout(), "%s -> %s\n", e.Name(), target)
+		default:
+			fmt.Fprintln(ts.Stdout(), e.Name())
+		}
 	}
 }

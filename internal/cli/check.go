@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -71,10 +70,10 @@ func runCheck(cmd *cobra.Command, in *inputs, f checkFlags, files []string) erro
 			problems = append(problems, engine.Problem{Err: e})
 			continue
 		}
-		found, read := eng.Check(src, func(n string) bool { _, ok := vars[n]; return ok })
+		found, read := eng.Check(in.ctx, src, func(n string) bool { _, ok := vars[n]; return ok })
 		problems, texts = append(problems, found...), append(texts, read...)
 		if vars != nil && !hasError(found) {
-			if _, err := eng.RenderDocuments(context.Background(), src, vars); err != nil {
+			if _, err := eng.RenderDocuments(in.ctx, src, vars); err != nil {
 				var e *engine.Error
 				if errors.As(err, &e) {
 					problems = append(problems, engine.Problem{Err: e})

@@ -10,9 +10,13 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -22,6 +26,9 @@ const (
 	exitOK      = 0
 	exitProblem = 1
 	exitUsage   = 2
+	// exitInterrupted is a command stopped by SIGINT (Ctrl-C) or SIGTERM,
+	// 128 + SIGINT as a shell reports a process the signal killed.
+	exitInterrupted = 130
 )
 
 // problemError is a problem with the template or the values (exit 1).
@@ -45,18 +52,34 @@ func problem(err error) error {
 var errSilent = errors.New("problems found")
 
 // Run executes the command line args (without the program name) and
-// returns the process's exit code.
+// returns the process's exit code. SIGINT (Ctrl-C) and SIGTERM cancel the
+// command: reads and the render stop, --output-dir is left as it was, and
+// the exit code is 130. A second signal ends the process at once.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCommand(stdin)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // the next signal is the system's again
+	}()
+	return run(ctx, args, stdin, stdout, stderr)
+}
+
+// run is Run under ctx.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCommand(ctx, stdin)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	var p *problemError
 	switch {
 	case err == nil:
 		return exitOK
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "celyaml: interrupted")
+		return exitInterrupted
 	case errors.Is(err, errSilent):
 		return exitProblem
 	case errors.As(err, &p):
@@ -71,8 +94,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 }
 
-// newRootCommand builds the command tree. stdin is what "-" reads.
-func newRootCommand(stdin io.Reader) *cobra.Command {
+// newRootCommand builds the command tree. stdin is what "-" reads; ctx
+// stops reads and renders.
+func newRootCommand(ctx context.Context, stdin io.Reader) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "celyaml",
 		Short: "Render and check CEL-YAML templates",
@@ -86,7 +110,7 @@ Exit codes: 0 success, 1 a problem with the template or the values,
 		SilenceUsage:  true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
-	in := &inputs{stdin: stdin}
+	in := &inputs{ctx: ctx, stdin: stdin}
 	root.AddCommand(newRenderCommand(in), newEvalCommand(in), newCheckCommand(in),
 		newSchemaCommand(), newVersionCommand())
 	return root

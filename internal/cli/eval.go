@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -27,7 +26,7 @@ func newEvalCommand(in *inputs) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			v, err := engine.New(engine.DefaultOptions()).Eval(context.Background(), args[0], vars)
+			v, err := engine.New(engine.DefaultOptions()).Eval(in.ctx, args[0], vars)
 			if err != nil {
 				return problem(err)
 			}

@@ -1,11 +1,7 @@
 package cli
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -70,11 +66,11 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if err != nil {
 		return err
 	}
-	docs, err := eng.RenderDocuments(context.Background(), src, vars)
+	docs, err := eng.RenderDocuments(in.ctx, src, vars)
 	if err != nil {
 		return problem(err)
 	}
-	if err := checkSchemas(f.schemas, docs); err != nil {
+	if err := in.checkSchemas(f.schemas, docs); err != nil {
 		return err
 	}
 	r, err := newRendered(docs)
@@ -82,7 +78,7 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 		return problem(err)
 	}
 	if f.outputDir != "" {
-		return problem(r.writeDir(f.outputDir, f.output))
+		return problem(r.writeDir(in.ctx, f.outputDir, f.output))
 	}
 	out, err := r.encode(f.output)
 	if err != nil {
@@ -95,7 +91,7 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 // source reads the template: a file, or standard input for "-".
 func (in *inputs) source(eng *engine.Engine, template, baseDir string) (engine.Source, error) {
 	if template != "-" {
-		src, err := eng.LoadFile(template)
+		src, err := eng.LoadFile(in.ctx, template)
 		return src, problem(err)
 	}
 	text, err := in.readStdin("the template -")
@@ -147,39 +143,4 @@ func (r *rendered) encode(format string) ([]byte, error) {
 		}
 	}
 	return engine.AppendJSON(nil, m, false)
-}
-
-// writeDir writes each document to its own file in dir, named after its
-// manifest ID ("/" written as "_") or, without one, its index.
-func (r *rendered) writeDir(dir, format string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for i, d := range r.docs {
-		var body []byte
-		if format == "json" {
-			b, err := engine.AppendJSON(nil, d, false)
-			if err != nil {
-				return err
-			}
-			body = b
-		} else {
-			body = r.stream[r.spans[i][0]:r.spans[i][1]]
-		}
-		name := filepath.Join(dir, docFileName(i, r.ids[i])+"."+format)
-		if err := os.WriteFile(name, body, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// docFileName is the base name of document i's file: its manifest ID with
-// "/" as "_", or its index when it has no ID or the ID holds characters
-// unsafe in a file name.
-func docFileName(i int, id string) string {
-	if id == "" || strings.ContainsAny(id, "\\:*?\"<>|\x00") || strings.HasPrefix(id, ".") {
-		return fmt.Sprint(i)
-	}
-	return strings.ReplaceAll(id, "/", "_")
 }

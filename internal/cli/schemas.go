@@ -57,14 +57,14 @@ func schemaFiles(paths []string) ([]string, error) {
 // kinds they define; a kind's validators are built when a rendered document
 // of it is first checked. A .json file (a saved /openapi/v3 document, a
 // megabyte or more) is read as JSON, much faster than as YAML.
-func loadSchemas(paths []string) (*validate.Schemas, error) {
+func (in *inputs) loadSchemas(paths []string) (*validate.Schemas, error) {
 	files, err := schemaFiles(paths)
 	if err != nil {
 		return nil, err
 	}
 	var docs []any
 	for _, f := range files {
-		text, err := os.ReadFile(f)
+		text, err := in.readFile(f)
 		if err != nil {
 			return nil, problem(fmt.Errorf("--schemas: %w", err))
 		}
@@ -103,11 +103,11 @@ func loadSchemas(paths []string) (*validate.Schemas, error) {
 
 // checkSchemas validates the rendered documents: an error listing every
 // violation, or nil.
-func checkSchemas(paths []string, docs []engine.Document) error {
+func (in *inputs) checkSchemas(paths []string, docs []engine.Document) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	s, err := loadSchemas(paths)
+	s, err := in.loadSchemas(paths)
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,11 +13,24 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
+	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 )
+
+// maxFileBytes is the most the command reads from one file or from
+// standard input: the engine's MaxTemplateBytes, the limit on a template
+// file, for values and schema files too.
+var maxFileBytes = engine.DefaultOptions().MaxTemplateBytes
+
+// readFile reads a file the command line names, through fileread: only a
+// regular file, at most maxFileBytes, stopping on SIGINT.
+func (in *inputs) readFile(name string) ([]byte, error) {
+	return fileread.Read(in.ctx, name, maxFileBytes)
+}
 
 // inputs are the values flags shared by render, eval and check, and the
 // standard input that "-" reads (at most once).
 type inputs struct {
+	ctx       context.Context // stops reads and renders: SIGINT, SIGTERM
 	stdin     io.Reader
 	stdinUsed string // what read standard input already, for the error
 	files     []string
@@ -64,7 +77,11 @@ func (in *inputs) readStdin(what string) ([]byte, error) {
 		return nil, fmt.Errorf("%s and %s cannot both read standard input (-)", in.stdinUsed, what)
 	}
 	in.stdinUsed = what
-	return io.ReadAll(in.stdin)
+	text, err := fileread.ReadStream(in.ctx, "standard input", in.stdin, maxFileBytes)
+	if err != nil && in.ctx.Err() == nil {
+		return nil, problem(err)
+	}
+	return text, err
 }
 
 // vars reads the values files and applies the settings, by the merge rule
@@ -124,7 +141,7 @@ func (in *inputs) readValuesFile(name string) (engine.Value, error) {
 		if err != nil {
 			return nil, err // a usage error
 		}
-	} else if text, err = os.ReadFile(name); err != nil {
+	} else if text, err = in.readFile(name); err != nil {
 		return nil, problem(fmt.Errorf("values file: %w", err))
 	}
 	v, err := parseValues(shown, text)

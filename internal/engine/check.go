@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"path/filepath"
@@ -24,8 +25,8 @@ import (
 //
 // texts are the files read, the source's first, for callers that look for
 // what a template reads.
-func (e *Engine) Check(src Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
-	ck := &checker{e: e, declared: declared, seen: map[string]bool{}}
+func (e *Engine) Check(ctx context.Context, src Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
+	ck := &checker{ctx: ctx, e: e, declared: declared, seen: map[string]bool{}}
 	ck.file(sourceFrame(src), src.Text)
 	return ck.problems, ck.texts
 }
@@ -40,6 +41,7 @@ type Problem struct {
 const maxProblemsPerDocument = 100
 
 type checker struct {
+	ctx      context.Context // stops the reads of included files
 	e        *Engine
 	declared func(string) bool
 	seen     map[string]bool
@@ -235,7 +237,7 @@ func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(fr.dir, p)
 	}
-	text, err := ck.e.opts.Loader.ReadFile(p)
+	text, err := ck.e.opts.Loader.ReadFile(ck.ctx, p, ck.e.opts.MaxTemplateBytes)
 	if err != nil {
 		ck.add(fr, cerr(v, path, "cannot read included file "+quote(v.Value)+": "+loadErrText(err)))
 		return

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 
@@ -14,11 +15,11 @@ import (
 func checkReport(t *testing.T, files fstest.MapFS, declared ...string) string {
 	t.Helper()
 	e := New(Options{Loader: FSLoader{FS: files}})
-	src, err := e.LoadFile("t.yaml")
+	src, err := e.LoadFile(context.Background(), "t.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	problems, _ := e.Check(src, func(n string) bool { return strings.Contains(" "+strings.Join(declared, " ")+" ", " "+n+" ") })
+	problems, _ := e.Check(context.Background(), src, func(n string) bool { return strings.Contains(" "+strings.Join(declared, " ")+" ", " "+n+" ") })
 	var b strings.Builder
 	for _, p := range problems {
 		if p.Warning {
@@ -147,11 +148,11 @@ func TestCheck_findsNoErrorInAnySuccessfulGoldenCase(t *testing.T) {
 			}
 		}
 		e := New(Options{Loader: FSLoader{FS: files}})
-		src, err := e.LoadFile("template.yaml")
+		src, err := e.LoadFile(context.Background(), "template.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}
-		problems, _ := e.Check(src, func(n string) bool { _, ok := vars[n]; return ok })
+		problems, _ := e.Check(context.Background(), src, func(n string) bool { _, ok := vars[n]; return ok })
 		for _, p := range problems {
 			if !p.Warning {
 				t.Errorf("%s: %s", filepath.Base(name), p.Err)

@@ -616,7 +616,7 @@ func TestOSLoader_refusesWhatLeavesTheRoots(t *testing.T) {
 	writeFiles(t, base, map[string]string{"outside.txt": "x", "root/in.txt": "in", "rootsibling/x.txt": "y"})
 	mustSymlink(t, filepath.Join(base, "outside.txt"), filepath.Join(root, "out-link"))
 	l := OSLoader{Roots: []string{root}}
-	if b, err := l.ReadFile(filepath.Join(root, "in.txt")); err != nil || string(b) != "in" {
+	if b, err := l.ReadFile(context.Background(), filepath.Join(root, "in.txt"), 1<<20); err != nil || string(b) != "in" {
 		t.Errorf("in.txt: %q, %v", b, err)
 	}
 	for _, name := range []string{
@@ -626,7 +626,7 @@ func TestOSLoader_refusesWhatLeavesTheRoots(t *testing.T) {
 		// A sibling whose name starts with the root's name is not inside it.
 		filepath.Join(base, "rootsibling", "x.txt"),
 	} {
-		if _, err := l.ReadFile(name); !errors.Is(err, ErrOutsideRoots) {
+		if _, err := l.ReadFile(context.Background(), name, 1<<20); !errors.Is(err, ErrOutsideRoots) {
 			t.Errorf("%s: err = %v, want ErrOutsideRoots", name, err)
 		}
 	}

@@ -1,12 +1,15 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 )
 
 // $include renders another file in the current scope plus the $with
@@ -132,12 +135,12 @@ func (d *includeDir) load(r *renderer, fr *frame, shown, resolved string) (*comp
 	if f := r.files[resolved]; f != nil {
 		return f, nil
 	}
-	text, err := r.e.opts.Loader.ReadFile(shown)
+	text, err := r.e.opts.Loader.ReadFile(r.ctx, shown, r.e.opts.MaxTemplateBytes)
+	if errors.Is(err, fileread.ErrTooLarge) {
+		return nil, r.limitErr(fr, d.pathN, d.path, "MaxTemplateBytes", "included file "+quote(filepath.ToSlash(shown))+" is larger than MaxTemplateBytes ("+itoa(r.e.opts.MaxTemplateBytes)+" bytes)")
+	}
 	if err != nil {
 		return nil, r.errAt(fr, d.pathN, d.path, "cannot read included file "+quote(filepath.ToSlash(shown))+": "+loadErrText(err))
-	}
-	if len(text) > r.e.opts.MaxTemplateBytes {
-		return nil, r.limitErr(fr, d.pathN, d.path, "MaxTemplateBytes", "included file "+quote(filepath.ToSlash(shown))+" is larger than MaxTemplateBytes ("+itoa(r.e.opts.MaxTemplateBytes)+" bytes)")
 	}
 	f := r.e.files.get(text)
 	if r.files == nil {
@@ -168,7 +171,12 @@ func (d *includeDir) withScope(r *renderer, sc *scope, fr *frame) (*scope, error
 }
 
 func loadErrText(err error) string {
+	var fe *fileread.Error
 	switch {
+	case errors.As(err, &fe):
+		return fe.Reason
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "cancelled: " + err.Error()
 	case errors.Is(err, fs.ErrNotExist):
 		return "file does not exist"
 	case errors.Is(err, ErrOutsideRoots):

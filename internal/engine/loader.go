@@ -1,19 +1,24 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 )
 
 // Loader reads template files for RenderFile and $include. Paths are OS
-// paths: absolute, or relative to the process's working directory.
+// paths: absolute, or relative to the process's working directory. A
+// Loader reads only regular files, at most limit bytes (the engine passes
+// MaxTemplateBytes; a larger file is a *fileread.Error wrapping
+// fileread.ErrTooLarge), and stops when ctx is cancelled.
 type Loader interface {
-	ReadFile(name string) ([]byte, error)
+	ReadFile(ctx context.Context, name string, limit int) ([]byte, error)
 }
 
 // OSLoader reads from the operating system's file system.
@@ -29,10 +34,10 @@ type OSLoader struct {
 // ErrOutsideRoots is returned by OSLoader for a file outside its roots.
 var ErrOutsideRoots = errors.New("file is outside the allowed include roots")
 
-// ReadFile implements Loader.
-func (l OSLoader) ReadFile(name string) ([]byte, error) {
+// ReadFile implements Loader, through fileread.Read.
+func (l OSLoader) ReadFile(ctx context.Context, name string, limit int) ([]byte, error) {
 	if len(l.Roots) == 0 {
-		return os.ReadFile(name)
+		return fileread.Read(ctx, name, limit)
 	}
 	// A path outside the roots is refused before anything is looked up,
 	// so refusals do not reveal which files exist.
@@ -55,7 +60,7 @@ func (l OSLoader) ReadFile(name string) ([]byte, error) {
 	}
 	// Read the resolved path, not name, so a symlink swapped in after the
 	// check is not followed.
-	return os.ReadFile(resolved)
+	return fileread.Read(ctx, resolved, limit)
 }
 
 // inside reports whether the absolute path resolved is inside one of the roots.
@@ -93,12 +98,12 @@ type FSLoader struct {
 	FS fs.FS
 }
 
-// ReadFile implements Loader.
-func (l FSLoader) ReadFile(name string) ([]byte, error) {
+// ReadFile implements Loader, through fileread.ReadFS.
+func (l FSLoader) ReadFile(ctx context.Context, name string, limit int) ([]byte, error) {
 	p := path.Clean(filepath.ToSlash(name))
 	p = strings.TrimPrefix(p, "/")
 	if !fs.ValidPath(p) {
 		return nil, fmt.Errorf("open %s: %w", name, fs.ErrInvalid)
 	}
-	return fs.ReadFile(l.FS, p)
+	return fileread.ReadFS(ctx, l.FS, p, limit)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"go.yaml.in/yaml/v3"
@@ -115,7 +116,7 @@ func sourceFrame(src Source) *frame {
 // RenderFile reads the template at path through the Loader and renders it.
 // Its $include directives resolve against the file's directory.
 func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]Value) ([]Value, error) {
-	src, err := e.LoadFile(path)
+	src, err := e.LoadFile(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -123,9 +124,19 @@ func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]Va
 }
 
 // LoadFile reads the template at path through the Loader, as the Source
-// RenderFile renders.
-func (e *Engine) LoadFile(path string) (Source, error) {
-	text, err := e.opts.Loader.ReadFile(path)
+// RenderFile renders: a regular file of at most MaxTemplateBytes, the read
+// stopping when ctx is cancelled.
+func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
+	text, err := e.opts.Loader.ReadFile(ctx, path, e.opts.MaxTemplateBytes)
+	var fe *fileread.Error
+	if errors.As(err, &fe) && errors.Is(err, fileread.ErrTooLarge) {
+		size := "larger than"
+		if fe.Size > 0 {
+			size = strconv.FormatInt(fe.Size, 10) + " bytes, more than"
+		}
+		return Source{}, &Error{Pos: Pos{File: path, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
+			Msg: "template is " + size + " MaxTemplateBytes (" + itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
+	}
 	if err != nil {
 		return Source{}, &Error{Pos: Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + loadErrText(err), Offset: -1}
 	}

@@ -113,9 +113,9 @@ type countingLoader struct {
 	reads atomic.Int64
 }
 
-func (l *countingLoader) ReadFile(name string) ([]byte, error) {
+func (l *countingLoader) ReadFile(ctx context.Context, name string, limit int) ([]byte, error) {
 	l.reads.Add(1)
-	return FSLoader{FS: l.fs}.ReadFile(name)
+	return FSLoader{FS: l.fs}.ReadFile(ctx, name, limit)
 }
 
 func TestRender_includedFileIsReadOncePerRender(t *testing.T) {

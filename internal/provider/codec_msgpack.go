@@ -33,13 +33,74 @@ import (
 // msgpackUnknown is how the protocol writes an unknown value.
 var msgpackUnknown = []byte{0xd4, 0, 0}
 
-// codecDecoder reads one msgpack value.
+// codecDecoder reads one msgpack value. The library reads straight from
+// r (a bytes.Reader is a ByteScanner, so it buffers nothing), so in[len(in)-r.Len():]
+// is always what it has not read yet: fits looks there.
 type codecDecoder struct {
 	dec *msgpack.Decoder
+	in  []byte
+	r   *bytes.Reader
 }
 
 func newCodecDecoder(b []byte) *codecDecoder {
-	return &codecDecoder{dec: msgpack.NewDecoder(bytes.NewReader(b))}
+	r := bytes.NewReader(b)
+	return &codecDecoder{dec: msgpack.NewDecoder(r), in: b, r: r}
+}
+
+// fits refuses the header at the reading position when the length it
+// claims cannot fit in the bytes that remain: a string, byte string or
+// extension needs its length in bytes, an array element at least one byte,
+// a map entry at least two. The library allocates what a header claims
+// before it reads, so a 24-byte value with a map32 or str32 header would
+// otherwise cost gigabytes; checked here, no allocation is larger than the
+// input. A header whose length is cut short is left for the library to
+// report; an extension cut short before its type byte has none left.
+func (d *codecDecoder) fits() error {
+	b := d.in[len(d.in)-d.r.Len():]
+	if len(b) == 0 {
+		return nil
+	}
+	var name, unit string
+	width, skip, per := 0, 0, uint64(1)
+	switch c := b[0]; c {
+	case msgpcode.Str8, msgpcode.Str16, msgpcode.Str32:
+		name, unit, width = "str", "bytes", lenWidth(c, msgpcode.Str8, msgpcode.Str16)
+	case msgpcode.Bin8, msgpcode.Bin16, msgpcode.Bin32:
+		name, unit, width = "bin", "bytes", lenWidth(c, msgpcode.Bin8, msgpcode.Bin16)
+	case msgpcode.Ext8, msgpcode.Ext16, msgpcode.Ext32:
+		name, unit, width = "ext", "bytes", lenWidth(c, msgpcode.Ext8, msgpcode.Ext16)
+		skip = 1 // the extension's type byte
+	case msgpcode.Array16, msgpcode.Array32:
+		name, unit, width = "array", "elements", lenWidth(c, 0, msgpcode.Array16)
+	case msgpcode.Map16, msgpcode.Map32:
+		name, unit, width, per = "map", "entries", lenWidth(c, 0, msgpcode.Map16), 2
+	default:
+		return nil
+	}
+	if len(b) < 1+width {
+		return nil
+	}
+	var n uint64
+	for _, x := range b[1 : 1+width] {
+		n = n<<8 | uint64(x)
+	}
+	left := uint64(max(len(b)-1-width-skip, 0)) //nolint:gosec // not negative
+	if n*per > left {
+		return fmt.Errorf("msgpack: %s%d header claims %d %s, but the %d bytes that remain hold at most %d", name, 8*width, n, unit, left, left/per)
+	}
+	return nil
+}
+
+// lenWidth is how many bytes of length follow the code c: 1 for c8, 2 for
+// c16, 4 otherwise (the 32-bit form).
+func lenWidth(c, c8, c16 byte) int {
+	switch c {
+	case c8:
+		return 1
+	case c16:
+		return 2
+	}
+	return 4
 }
 
 // decodeString decodes an argument of type string: the string, or null, or
@@ -65,6 +126,9 @@ func decodeDynamic(b []byte) (engine.Value, *tfType, error) {
 
 // dynamic reads [type, value], or nil, or an unknown.
 func (d *codecDecoder) dynamic(depth int) (engine.Value, *tfType, error) {
+	if err := d.fits(); err != nil {
+		return nil, nil, err
+	}
 	c, err := d.dec.PeekCode()
 	if err != nil {
 		return nil, nil, err
@@ -80,6 +144,9 @@ func (d *codecDecoder) dynamic(depth int) (engine.Value, *tfType, error) {
 		return nil, nil, nil
 	case n != 2:
 		return nil, nil, fmt.Errorf("expected 2 elements in DynamicPseudoType array, got %d", n)
+	}
+	if err := d.fits(); err != nil {
+		return nil, nil, err
 	}
 	typeJSON, err := d.dec.DecodeBytes()
 	if err != nil {
@@ -97,6 +164,9 @@ func (d *codecDecoder) dynamic(depth int) (engine.Value, *tfType, error) {
 func (d *codecDecoder) value(t *tfType, depth int) (engine.Value, error) {
 	if depth > maxTypeDepth {
 		return nil, errors.New("value nested too deeply")
+	}
+	if err := d.fits(); err != nil {
+		return nil, err
 	}
 	c, err := d.dec.PeekCode()
 	if err != nil {
@@ -192,6 +262,9 @@ func (d *codecDecoder) mapping(elem func(string) *tfType, depth int) (engine.Val
 	vals := make([]engine.Value, n)
 	sorted := true
 	for i := range n {
+		if err := d.fits(); err != nil {
+			return nil, err
+		}
 		if keys[i], err = d.dec.DecodeString(); err != nil {
 			return nil, err
 		}

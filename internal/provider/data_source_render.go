@@ -375,7 +375,7 @@ func (d *renderDataSource) render(ctx context.Context, in *renderInputs) ([]engi
 	case in.file != nil:
 		tflog.Debug(ctx, "celyaml_render: rendering file", map[string]any{"template_file": *in.file, "variables": len(in.vars)})
 		var src engine.Source
-		if src, err = eng.LoadFile(*in.file); err == nil {
+		if src, err = eng.LoadFile(ctx, *in.file); err == nil {
 			in.text = src.Text
 			docs, err = eng.RenderDocuments(ctx, src, in.vars)
 		}
