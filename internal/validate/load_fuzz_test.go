@@ -1,0 +1,82 @@
+package validate
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
+)
+
+// FuzzLoad loads any YAML stream as schemas, the surface `validate`'s
+// second argument and `celyaml render --schemas` read. Property: nothing
+// panics, the Kubernetes code included; a stream is loaded or refused with
+// an error.
+func FuzzLoad(f *testing.F) {
+	for _, name := range []string{"testdata/widgets.yaml", "testdata/openapi-apps-v1.json"} {
+		text, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(text)
+	}
+	f.Add([]byte("kind: CustomResourceDefinition\napiVersion: apiextensions.k8s.io/v1\nspec: 1\n"))
+	f.Add([]byte("openapi: 3.0.0\ncomponents: {schemas: {a: {$ref: '#/components/schemas/a'}}}\n"))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		_, _ = Load(decodeAll(text))
+	})
+}
+
+// FuzzCheck checks any YAML stream of documents against the Widget CRD and
+// the saved apps/v1 OpenAPI document, built once. Properties: nothing
+// panics; a check succeeds or says why; a violation always names its
+// document.
+func FuzzCheck(f *testing.F) {
+	var schemas []value.Value
+	for _, name := range []string{"testdata/widgets.yaml", "testdata/openapi-apps-v1.json"} {
+		text, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		schemas = append(schemas, decodeAll(text)...)
+	}
+	s, err := Load(schemas)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: prod}\nspec: {image: 'a:1', replicas: 2, minReplicas: 3}\n"))
+	f.Add([]byte("apiVersion: example.com/v2\nkind: Widget\nmetadata: {name: w}\n"))
+	f.Add([]byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: -1, extra: 1}\n"))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		for _, d := range decodeAll(text) {
+			r, err := s.Check(d)
+			if err != nil {
+				continue
+			}
+			for _, v := range r.Violations {
+				if v.ID == "" {
+					t.Fatalf("a violation without a document ID: %s", v)
+				}
+			}
+		}
+	})
+}
+
+// decodeAll reads the documents of a YAML stream that yaml.v3 reads, up to
+// the first it cannot.
+func decodeAll(text []byte) []value.Value {
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	var out []value.Value
+	for len(out) < 64 {
+		var v any
+		if err := dec.Decode(&v); errors.Is(err, io.EOF) || err != nil {
+			return out
+		}
+		out = append(out, toValue(v))
+	}
+	return out
+}
