@@ -1,0 +1,224 @@
+//go:build apiserver
+
+package apiserver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"golang.org/x/tools/txtar"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
+)
+
+// mustDiffer lists every corpus document on which validate and the API
+// server must disagree, with the reason. The validating guide shows the
+// same list; TestValidateAgreesWithTheServer fails when a document is
+// listed but agrees, or disagrees but is not listed.
+var mustDiffer = map[string]string{}
+
+// oracleNamespace holds every namespaced corpus document: they are only
+// sent as dry runs, so nothing is ever stored there.
+const oracleNamespace = "celyaml-oracle"
+
+// corpusDoc is one document of testdata/corpus/*.txtar: its name is
+// "ok/..." when it is meant to be accepted, "bad/..." when refused.
+type corpusDoc struct {
+	name  string
+	value engine.Value
+}
+
+func readCorpus(t *testing.T) []corpusDoc {
+	t.Helper()
+	files, err := filepath.Glob("testdata/corpus/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus under testdata/corpus: %v", err)
+	}
+	var docs []corpusDoc
+	seen := map[string]string{}
+	for _, f := range files {
+		ar, err := txtar.ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range ar.Files {
+			if !strings.HasPrefix(file.Name, "ok/") && !strings.HasPrefix(file.Name, "bad/") {
+				t.Fatalf("%s: %s: a corpus name starts with ok/ or bad/", f, file.Name)
+			}
+			if prev, dup := seen[file.Name]; dup {
+				t.Fatalf("%s: %s is also in %s", f, file.Name, prev)
+			}
+			seen[file.Name] = f
+			vals, err := yamlValues(file.Data)
+			if err != nil || len(vals) != 1 {
+				t.Fatalf("%s: %s: want one YAML document (%v)", f, file.Name, err)
+			}
+			docs = append(docs, corpusDoc{name: file.Name, value: vals[0]})
+		}
+	}
+	return docs
+}
+
+// validateVerdict is what validate says of a document: refused with the
+// field paths of its violations, or accepted (also when no schema covers
+// the document: validate lets it through). An error of Check (a covered
+// group without the kind) is a refusal too: it fails the plan.
+func validateVerdict(s *validate.Schemas, doc engine.Value) (refused bool, paths []string, text string) {
+	r, err := s.Check(doc)
+	if err != nil {
+		return true, []string{"<error: " + err.Error() + ">"}, err.Error()
+	}
+	seen := map[string]bool{}
+	var lines []string
+	for _, v := range r.Violations {
+		lines = append(lines, v.String())
+		if !seen[v.Path] {
+			seen[v.Path] = true
+			paths = append(paths, v.Path)
+		}
+	}
+	sort.Strings(paths)
+	return len(r.Violations) > 0, paths, strings.Join(lines, "\n")
+}
+
+func describe(refused bool, paths []string) string {
+	if !refused {
+		return "accepted"
+	}
+	shown := make([]string, len(paths))
+	for i, p := range paths {
+		if p == "" {
+			p = "<root>"
+		}
+		shown[i] = p
+	}
+	return "refused at " + strings.Join(shown, ", ")
+}
+
+// TestValidateAgreesWithTheServer sends every corpus document to the API
+// server (a create with DryRun=All and strict field validation, as kubectl
+// apply does by default) and to validate, with the corpus CRDs installed on
+// the server and loaded into validate, and the server's own /openapi/v3
+// documents for the built-in kinds. Both must accept the same documents
+// and refuse the others at the same field paths, except the documents
+// listed in mustDiffer.
+func TestValidateAgreesWithTheServer(t *testing.T) {
+	c := needCluster(t)
+	ctx := context.Background()
+	c.ensureNamespace(ctx, t, oracleNamespace)
+
+	crdText, err := os.ReadFile("testdata/crds.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	crds, err := yamlValues(crdText)
+	if err != nil {
+		t.Fatalf("testdata/crds.yaml: %v", err)
+	}
+	crdGroups := map[string]bool{}
+	for _, v := range crds {
+		u, err := toObject(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.installCRD(ctx, t, u)
+		g, _, _ := unstructuredString(u.Object, "spec", "group")
+		crdGroups[g] = true
+	}
+
+	docs := readCorpus(t)
+	if len(docs) < 100 {
+		t.Fatalf("the corpus has %d documents; it should keep at least 100", len(docs))
+	}
+	// The built-in kinds' schemas: the server's own OpenAPI documents for
+	// every apiVersion the corpus uses outside the CRDs' groups.
+	schemas := append([]engine.Value(nil), crds...)
+	fetched := map[string]bool{}
+	for _, d := range docs {
+		u, err := toObject(d.value)
+		if err != nil {
+			t.Fatalf("%s: %v", d.name, err)
+		}
+		gv := u.GroupVersionKind().GroupVersion()
+		if crdGroups[gv.Group] || fetched[gv.String()] {
+			continue
+		}
+		fetched[gv.String()] = true
+		doc, err := c.openAPI(ctx, openAPIPath(u.GetAPIVersion()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		schemas = append(schemas, doc)
+	}
+	s, err := validate.Load(schemas)
+	if err != nil {
+		t.Fatalf("validate.Load of the CRDs and %d OpenAPI documents: %v", len(fetched), err)
+	}
+
+	var differ []string
+	for _, d := range docs {
+		u, err := toObject(d.value)
+		if err != nil {
+			t.Fatalf("%s: %v", d.name, err)
+		}
+		ri, err := c.client(ctx, u, oracleNamespace)
+		if err != nil {
+			t.Fatalf("%s: %v", d.name, err)
+		}
+		_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: "Strict"})
+		server := verdictOf(err)
+		if wantRefused := strings.HasPrefix(d.name, "bad/"); server.refused != wantRefused {
+			t.Errorf("corpus %s: the server %s it; the corpus name says otherwise (rename it or fix it): %s",
+				d.name, map[bool]string{true: "refused", false: "accepted"}[server.refused], server.text)
+		}
+		refused, paths, text := validateVerdict(s, d.value)
+		same := refused == server.refused && (!refused || strings.Join(paths, "\n") == strings.Join(server.paths, "\n"))
+		if same {
+			continue
+		}
+		differ = append(differ, d.name)
+		if _, listed := mustDiffer[d.name]; listed {
+			continue
+		}
+		t.Errorf("%s: the server %s; validate %s\n  server:   %s\n  validate: %s",
+			d.name, describe(server.refused, server.paths), describe(refused, paths),
+			oneLine(server.text), oneLine(text))
+	}
+	got := map[string]bool{}
+	for _, n := range differ {
+		got[n] = true
+	}
+	for n, reason := range mustDiffer {
+		if !got[n] {
+			t.Errorf("%s is listed in mustDiffer (%s) but validate and the server agree on it: remove it from the list and from the validating guide", n, reason)
+		}
+	}
+	t.Logf("%d documents: %d agree, %d differ (%d listed in mustDiffer)", len(docs), len(docs)-len(differ), len(differ), len(mustDiffer))
+}
+
+func oneLine(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return strings.ReplaceAll(s, "\n", " | ")
+}
+
+func unstructuredString(obj map[string]any, path ...string) (string, bool, error) {
+	var v any = obj
+	for _, k := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "", false, fmt.Errorf("%s is not an object", k)
+		}
+		v = m[k]
+	}
+	s, ok := v.(string)
+	return s, ok, nil
+}
