@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"golang.org/x/tools/txtar"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
