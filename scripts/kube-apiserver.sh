@@ -158,7 +158,7 @@ etcd --name celyaml-test --data-dir "$tmp/etcd" \
   --listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
   --listen-peer-urls "http://127.0.0.1:$etcd_peer" --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer" \
   --initial-cluster "celyaml-test=http://127.0.0.1:$etcd_peer" \
-  --unsafe-no-fsync --log-level warn >"$tmp/etcd.log" 2>&1 &
+  --logger zap --log-level warn >"$tmp/etcd.log" 2>&1 &
 pids+=($!)
 for i in $(seq 300); do
   if curl -sf "http://127.0.0.1:$etcd_port/health" 2>/dev/null | grep -q '"health":"true"'; then
