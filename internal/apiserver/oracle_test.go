@@ -222,3 +222,28 @@ func unstructuredString(obj map[string]any, path ...string) (string, bool, error
 	s, ok := v.(string)
 	return s, ok, nil
 }
+
+// TestValidatingGuideListsTheDifferences: the validating guide's table of
+// differences names exactly the documents of mustDiffer.
+func TestValidatingGuideListsTheDifferences(t *testing.T) {
+	src, err := os.ReadFile("../../templates/guides/validating.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(line, "| `bad/") || strings.HasPrefix(line, "| `ok/") {
+			name, _, _ := strings.Cut(strings.TrimPrefix(line, "| `"), "`")
+			listed = append(listed, name)
+		}
+	}
+	var want []string
+	for n := range mustDiffer {
+		want = append(want, n)
+	}
+	sort.Strings(listed)
+	sort.Strings(want)
+	if strings.Join(listed, " ") != strings.Join(want, " ") {
+		t.Errorf("the validating guide's differences table lists\n  %s\nbut mustDiffer holds\n  %s", strings.Join(listed, " "), strings.Join(want, " "))
+	}
+}
