@@ -89,11 +89,17 @@ pids=()
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
-  local pid
-  for pid in "${pids[@]}"; do
-    kill "$pid" 2>/dev/null || true
-  done
-  for pid in "${pids[@]}"; do
+  local i pid
+  # kube-apiserver first (it needs etcd to shut down cleanly), then etcd;
+  # each gets 20s to exit before it is killed.
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    pid="${pids[i]}"
+    kill "$pid" 2>/dev/null || continue
+    for _ in $(seq 200); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
   done
   if [[ "${KEEP_APISERVER_LOGS:-0}" == 1 ]]; then
@@ -187,6 +193,7 @@ port="$(free_port "$etcd_port" "$etcd_peer")"
   --service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key" \
   --service-account-issuer=https://kubernetes.default.svc.cluster.local \
   --service-cluster-ip-range=10.96.0.0/16 \
+  --endpoint-reconciler-type=none \
   --cert-dir="$tmp/certs" --profiling=false \
   >"$tmp/kube-apiserver.log" 2>&1 &
 pids+=($!)
