@@ -113,9 +113,16 @@ var notObjects = map[string]string{
 	"kitchen-sink _/Service/_/catalog-us-east-1": "the language's kitchen-sink demo: a Service without apiVersion, its spec fields at the top",
 }
 
-// examplesNamespace holds the examples' namespaced objects that name no
-// namespace (kubectl and the kubernetes provider would use "default").
-const examplesNamespace = "celyaml-examples"
+// exampleNamespace is where an example's namespaced object is applied:
+// a namespace of the example's own, made from the one the object names
+// ("default" when it names none), so that two examples that render an
+// object of the same name (a Deployment "cart" in "prod") do not meet.
+func exampleNamespace(dir, ns string) string {
+	if ns == "" {
+		ns = "default"
+	}
+	return "ex-" + strings.NewReplacer("/", "-", "_", "-").Replace(dir) + "-" + ns
+}
 
 // TestExamplesRoundTripThroughServerSideApply applies every object the
 // examples render with server-side apply (field manager celyaml-test),
@@ -125,7 +132,6 @@ func TestExamplesRoundTripThroughServerSideApply(t *testing.T) {
 	c := needCluster(t)
 	ctx := context.Background()
 	e := engine.New(engine.DefaultOptions())
-	c.ensureNamespace(ctx, t, examplesNamespace)
 	skipped := map[string]bool{}
 	applied := 0
 	for _, ex := range examples {
@@ -170,8 +176,10 @@ func TestExamplesRoundTripThroughServerSideApply(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %s: %v", ex.dir, id, err)
 			}
-			if ns := u.GetNamespace(); ns != "" {
+			if !clusterScoped(ctx, t, c, u) {
+				ns := exampleNamespace(ex.dir, u.GetNamespace())
 				c.ensureNamespace(ctx, t, ns)
+				u.SetNamespace(ns)
 			}
 			if roundTrip(ctx, t, c, ex.dir, id, u) {
 				applied++
@@ -186,10 +194,20 @@ func TestExamplesRoundTripThroughServerSideApply(t *testing.T) {
 	t.Logf("%d objects applied twice", applied)
 }
 
+// clusterScoped reports whether an object's kind is cluster-scoped.
+func clusterScoped(ctx context.Context, t *testing.T, c *cluster, u *unstructured.Unstructured) bool {
+	t.Helper()
+	r, err := c.resource(ctx, u.GroupVersionKind())
+	if err != nil {
+		t.Fatalf("%s: %v", u.GroupVersionKind(), err)
+	}
+	return !r.Namespaced
+}
+
 // roundTrip applies u twice and reports what the second apply changed.
 func roundTrip(ctx context.Context, t *testing.T, c *cluster, dir, id string, u *unstructured.Unstructured) bool {
 	t.Helper()
-	ri, err := c.client(ctx, u, examplesNamespace)
+	ri, err := c.client(ctx, u, "")
 	if err != nil {
 		t.Errorf("%s: %s: %v", dir, id, err)
 		return false

@@ -20,10 +20,12 @@ func applyOptions() metav1.ApplyOptions {
 }
 
 // The kubernetes example's module, with its image unknown as at the first
-// plan (it comes from a resource), then known as at apply.
+// plan (it comes from a resource), then known as at apply; in a namespace
+// of its own (TestExamplesRoundTripThroughServerSideApply stores the
+// example's objects).
 const (
 	shopTemplate = "../../examples/kubernetes/modules/app/templates/app.yaml"
-	shopVars     = `{"app": "shop", "ns": "shop", "environment": "prod",
+	shopVars     = `{"app": "shop", "ns": "celyaml-unknown", "environment": "prod",
 		"services": [
 			{"name": "cart", "port": 8080, "replicas": 3, "public": true, "config": {"CART_TTL": "30m"}},
 			{"name": "catalog", "port": 8081, "replicas": 1, "public": false, "config": {"CACHE_SIZE": "512"}}]}`
@@ -100,7 +102,7 @@ func TestUnknownImageValidatesTheRestAndTheServerAcceptsTheFinalDocuments(t *tes
 			waiting = append(waiting, id)
 		}
 	}
-	if got, want := strings.Join(waiting, " "), "apps/Deployment/shop/shop-cart apps/Deployment/shop/shop-catalog"; got != want {
+	if got, want := strings.Join(waiting, " "), "apps/Deployment/celyaml-unknown/shop-cart apps/Deployment/celyaml-unknown/shop-catalog"; got != want {
 		t.Errorf("waiting for apply: %s, want %s", got, want)
 	}
 
@@ -113,7 +115,7 @@ func TestUnknownImageValidatesTheRestAndTheServerAcceptsTheFinalDocuments(t *tes
 	if len(final) != len(plan) {
 		t.Fatalf("%d documents at apply, %d at plan", len(final), len(plan))
 	}
-	c.ensureNamespace(ctx, t, "shop")
+	c.ensureNamespace(ctx, t, "celyaml-unknown")
 	for _, d := range final {
 		id := docID(t, d)
 		r, err := s.Check(d)
@@ -124,7 +126,7 @@ func TestUnknownImageValidatesTheRestAndTheServerAcceptsTheFinalDocuments(t *tes
 		if err != nil {
 			t.Fatal(err)
 		}
-		ri, err := c.client(ctx, u, examplesNamespace)
+		ri, err := c.client(ctx, u, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,10 +136,16 @@ func TestUnknownImageValidatesTheRestAndTheServerAcceptsTheFinalDocuments(t *tes
 	}
 }
 
-// An HTTPRoute whose first backend is named by a value not known at plan
-// and whose second, a Service, has no port: the known error is reported at
-// plan, the unknown backend waits, and at apply the server refuses the
-// route at the same field path.
+// HTTPRoutes whose first backend is named by a value not known at plan,
+// beside a known error in the second backend: a value out of the schema's
+// bounds, or a rule that fails (a Service without port). The known error is
+// reported at plan, the unknown backend waits, and at apply the server
+// refuses the route at the same field path.
+var partlyUnknownRoutes = []struct{ name, second string }{
+	{"schema", "{name: fallback, port: 80, weight: -1}"},
+	{"rule", "{name: fallback}"},
+}
+
 const routeTemplate = `apiVersion: gateway.celyaml.test/v1
 kind: HTTPRoute
 metadata:
@@ -148,7 +156,7 @@ spec:
         - name:
             $eval: "${{ backend }}"
           port: 80
-        - name: fallback
+        - SECOND
 `
 
 func TestPartlyUnknownRouteReportsTheKnownErrorAtThePathTheServerNames(t *testing.T) {
@@ -157,37 +165,39 @@ func TestPartlyUnknownRouteReportsTheKnownErrorAtThePathTheServerNames(t *testin
 	s := builtinSchemas(ctx, t, c, true)
 	c.ensureNamespace(ctx, t, oracleNamespace)
 	e := engine.New(engine.DefaultOptions())
-	src := engine.Source{Text: []byte(routeTemplate)}
+	for _, tc := range partlyUnknownRoutes {
+		t.Run(tc.name, func(t *testing.T) {
+			src := engine.Source{Text: []byte(strings.Replace(routeTemplate, "SECOND", tc.second, 1))}
+			final, err := e.Render(ctx, src, map[string]engine.Value{"backend": "cart"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, err := toObject(final[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			ri, err := c.client(ctx, u, oracleNamespace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: "Strict"})
+			server := verdictOf(err)
+			if !server.refused {
+				t.Fatalf("the server accepts the final route")
+			}
 
-	plan, err := e.Render(ctx, src, map[string]engine.Value{"backend": engine.Unknown{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	refused, planPaths, text := validateVerdict(s, plan[0])
-	r, _ := s.Check(plan[0])
-	if !refused || !r.Waiting {
-		t.Fatalf("at plan: refused %v, waiting %v (%s); want the known error and the unknown backend waiting", refused, r.Waiting, text)
-	}
-
-	final, err := e.Render(ctx, src, map[string]engine.Value{"backend": "cart"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := toObject(final[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	ri, err := c.client(ctx, u, oracleNamespace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: "Strict"})
-	server := verdictOf(err)
-	want := "spec.rules[0].backendRefs[1]"
-	if got := strings.Join(server.paths, " "); !server.refused || got != want {
-		t.Fatalf("the server: %s (%s), want refused at %s", describe(server.refused, server.paths), server.text, want)
-	}
-	if got := strings.Join(planPaths, " "); got != want {
-		t.Errorf("validate at plan refuses at %s (%s), the server at apply at %s", got, text, want)
+			plan, err := e.Render(ctx, src, map[string]engine.Value{"backend": engine.Unknown{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			refused, planPaths, text := validateVerdict(s, plan[0])
+			r, _ := s.Check(plan[0])
+			if !r.Waiting {
+				t.Errorf("at plan the route does not wait for its unknown backend")
+			}
+			if got, want := describe(refused, planPaths), describe(server.refused, server.paths); got != want {
+				t.Errorf("at plan validate: %s (%s); at apply the server: %s (%s)", got, oneLine(text), want, server.text)
+			}
+		})
 	}
 }
