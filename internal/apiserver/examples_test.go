@@ -43,7 +43,7 @@ var examples = []example{
 	{dir: "kitchen-sink", renders: []exampleRender{{
 		template: "app.yaml",
 		vars:     `{"env": "prod", "region": "us-east-1", "services": [{"name": "cart", "ha": true}, {"name": "catalog", "ha": false}]}`,
-		check:    outputYAML("yaml"),
+		check:    outputYAML,
 	}}},
 	{dir: "kubernetes", renders: []exampleRender{{
 		template: "modules/app/templates/app.yaml",
@@ -51,13 +51,13 @@ var examples = []example{
 			"services": [
 				{"name": "cart", "port": 8080, "replicas": 3, "public": true, "config": {"CART_TTL": "30m"}},
 				{"name": "catalog", "port": 8081, "replicas": 1, "public": false, "config": {"CACHE_SIZE": "512", "SEARCH_URL": "http://search.shop.svc:9200"}}]}`,
-		check: outputIDs("manifest_ids"),
+		check: outputIDs,
 	}}},
 	{dir: "overlays", renders: []exampleRender{{
 		template: "install.yaml",
 		vars: `{"target_namespace": "widgets", "shipper_image": "example.com/log-shipper:2.4.1",
 			"labels": {"app.kubernetes.io/managed-by": "terraform", "app.kubernetes.io/part-of": "widgets"}}`,
-		check: both(outputYAML("yaml"), outputIDs("manifest_ids")),
+		check: both(outputYAML, outputIDs),
 	}}},
 	{dir: "validation", crds: []string{"crds/widgets.yaml"}, renders: []exampleRender{{
 		template: "widgets.yaml",
@@ -69,13 +69,13 @@ var examples = []example{
 	{dir: "values-layering", renders: []exampleRender{{
 		template: "app.yaml",
 		vars:     "", // the example's own `values` output: the layered values
-		check:    outputYAML("yaml"),
+		check:    outputYAML,
 	}}},
 	{dir: "data-sources/celyaml_render", renders: []exampleRender{
 		{
 			template: "templates/app.yaml",
 			vars:     `{"env": "prod", "replicas": 3, "services": [{"name": "cart", "port": 8080}, {"name": "catalog", "port": 8081}]}`,
-			check:    both(outputYAML("yaml"), outputIDs("manifest_ids")),
+			check:    both(outputYAML, outputIDs),
 		},
 		{
 			template: "data-source.tf#1",
@@ -86,7 +86,7 @@ var examples = []example{
 	{dir: "functions/manifests", renders: []exampleRender{{
 		template: "templates/app.yaml",
 		vars:     `{"name": "cart", "image": "registry.example.com/cart:1.4.2"}`,
-		check:    outputIDs("manifest_ids"),
+		check:    outputIDs,
 	}}},
 	{dir: "functions/render", renders: []exampleRender{{
 		template: "function.tf#1",
@@ -158,7 +158,7 @@ func TestExamplesRoundTripThroughServerSideApply(t *testing.T) {
 		}
 		if ex.literal != "" {
 			docs = append(docs, jsonValues(t, ex.literal)...)
-			outputIDs("manifest_ids")(t, docs, out)
+			outputIDs(t, docs, out)
 		}
 		objects := expandLists(docs)
 		// Namespaces first: the objects in them need them.
@@ -410,37 +410,34 @@ func both(checks ...func(*testing.T, []engine.Value, map[string]string)) func(*t
 	}
 }
 
-// outputYAML: the render is, byte for byte, the example's YAML output.
-func outputYAML(name string) func(*testing.T, []engine.Value, map[string]string) {
-	return func(t *testing.T, docs []engine.Value, out map[string]string) {
-		t.Helper()
-		got, err := engine.EncodeYAMLStream(docs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want, ok := out[name]; !ok || strings.TrimRight(string(got), "\n") != want {
-			t.Fatalf("the render differs from the example's output %s:\n--- render\n%s\n--- outputs.txt\n%s", name, got, want)
-		}
+// outputYAML: the render is, byte for byte, the example's yaml output.
+func outputYAML(t *testing.T, docs []engine.Value, out map[string]string) {
+	t.Helper()
+	got, err := engine.EncodeYAMLStream(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, ok := out["yaml"]; !ok || strings.TrimRight(string(got), "\n") != want {
+		t.Fatalf("the render differs from the example's output yaml:\n--- render\n%s\n--- outputs.txt\n%s", got, want)
 	}
 }
 
-// outputIDs: the render's manifest IDs are the example's output.
-func outputIDs(name string) func(*testing.T, []engine.Value, map[string]string) {
-	return func(t *testing.T, docs []engine.Value, out map[string]string) {
-		t.Helper()
-		var want []string
-		if err := json.Unmarshal([]byte(out[name]), &want); err != nil {
-			t.Fatalf("output %s: %v", name, err)
-		}
-		var got []string
-		for _, d := range docs {
-			got = append(got, docID(t, d))
-		}
-		sort.Strings(got)
-		sort.Strings(want)
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("the render's manifest IDs %v are not the example's output %s %v", got, name, want)
-		}
+// outputIDs: the render's manifest IDs are the example's manifest_ids
+// output.
+func outputIDs(t *testing.T, docs []engine.Value, out map[string]string) {
+	t.Helper()
+	var want []string
+	if err := json.Unmarshal([]byte(out["manifest_ids"]), &want); err != nil {
+		t.Fatalf("output manifest_ids: %v", err)
+	}
+	var got []string
+	for _, d := range docs {
+		got = append(got, docID(t, d))
+	}
+	sort.Strings(got)
+	sort.Strings(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the render's manifest IDs %v are not the example's output manifest_ids %v", got, want)
 	}
 }
 
