@@ -1,0 +1,273 @@
+//go:build apiserver
+
+package apiserver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
+)
+
+// mustDiffer lists every corpus document on which validate and the API
+// server must disagree, with the reason: the checks the server makes in Go
+// code for built-in kinds beyond their OpenAPI schema, and bodies it
+// cannot decode into its Go types (it then names a Go field, or none).
+// The validating guide shows the same list (TestValidatingGuideListsTheDifferences);
+// TestValidateAgreesWithTheServer fails when a document is listed but
+// agrees, or disagrees but is not listed.
+var mustDiffer = map[string]string{
+	"bad/configmap-data-number":          "the server cannot decode the body; names the Go field data; validate refuses at data.WORKERS (not a string)",
+	"bad/configmap-data-key":             "the server refuses the key bad key! (Go check of ConfigMap keys); validate accepts",
+	"bad/secret-data-not-base64":         "the server cannot decode the body (base64); names no field; validate refuses at data.password (format byte)",
+	"bad/service-port-range":             "the server refuses port 70000 (Go check: 1 to 65535); validate accepts (the schema has no bounds)",
+	"bad/service-no-ports":               "the server refuses a ClusterIP Service without ports (Go check); validate accepts",
+	"bad/service-dotted-name":            "the server refuses a Service name with dots (Go check: a DNS label); validate accepts (checks a DNS subdomain)",
+	"bad/service-port-string":            "the server cannot decode the body; names spec.ports.port, without the index; validate refuses at spec.ports[0].port",
+	"bad/deployment-replicas-negative":   "the server refuses replicas: -1 (Go check); validate accepts",
+	"bad/deployment-no-selector":         "the server refuses at spec.selector, and at spec.template.metadata.labels (Go check: the selector must match the labels); validate refuses at spec.selector",
+	"bad/deployment-selector-mismatch":   "the server refuses a selector that does not match the template's labels (Go check); validate accepts",
+	"bad/deployment-container-no-image":  "the server refuses a container without image (Go check); validate accepts",
+	"bad/deployment-restart-never":       "the server refuses restartPolicy: Never in a Deployment (Go check); validate accepts",
+	"bad/deployment-containers-not-list": "the server cannot decode the body; names containers; validate refuses at containers, and at its keys as undeclared fields",
+	"bad/deployment-duplicate-container": "the server refuses at containers[1].name (Go check); validate refuses at containers[1] (list-map key)",
+	"bad/deployment-quantity":            "the server cannot decode the body (quantity syntax); names no field; validate accepts (a quantity's schema is int-or-string)",
+	"bad/deployment-strategy-typo":       "the server refuses at spec.strategy (Go check); validate refuses at spec.strategy.type (enum)",
+	"bad/job-restart-always":             "the server refuses restartPolicy: Always in a Job (Go check); validate accepts",
+	"bad/cronjob-schedule":               "the server refuses a schedule that is not cron syntax (Go check); validate accepts",
+	"bad/rolebinding-no-roleref":         "the server refuses at roleRef.kind and roleRef.name (Go check); validate refuses at roleRef (required)",
+	"bad/pdb-min-available":              "the server refuses minAvailable: fifty (Go check: a number or a percentage); validate accepts",
+}
+
+// oracleNamespace holds every namespaced corpus document: they are only
+// sent as dry runs, so nothing is ever stored there.
+const oracleNamespace = "celyaml-oracle"
+
+// corpusDoc is one document of testdata/corpus/*.txtar: its name is
+// "ok/..." when it is meant to be accepted, "bad/..." when refused.
+type corpusDoc struct {
+	name  string
+	value engine.Value
+}
+
+func readCorpus(t *testing.T) []corpusDoc {
+	t.Helper()
+	files, err := filepath.Glob("testdata/corpus/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus under testdata/corpus: %v", err)
+	}
+	var docs []corpusDoc
+	seen := map[string]string{}
+	for _, f := range files {
+		ar, err := txtar.ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range ar.Files {
+			if !strings.HasPrefix(file.Name, "ok/") && !strings.HasPrefix(file.Name, "bad/") {
+				t.Fatalf("%s: %s: a corpus name starts with ok/ or bad/", f, file.Name)
+			}
+			if prev, dup := seen[file.Name]; dup {
+				t.Fatalf("%s: %s is also in %s", f, file.Name, prev)
+			}
+			seen[file.Name] = f
+			vals, err := yamlValues(file.Data)
+			if err != nil || len(vals) != 1 {
+				t.Fatalf("%s: %s: want one YAML document (%v)", f, file.Name, err)
+			}
+			docs = append(docs, corpusDoc{name: file.Name, value: vals[0]})
+		}
+	}
+	return docs
+}
+
+// validateVerdict is what validate says of a document: refused with the
+// field paths of its violations, or accepted (also when no schema covers
+// the document: validate lets it through). An error of Check (a covered
+// group without the kind) is a refusal too: it fails the plan.
+func validateVerdict(s *validate.Schemas, doc engine.Value) (refused bool, paths []string, text string) {
+	r, err := s.Check(doc)
+	if err != nil {
+		return true, []string{"<error: " + err.Error() + ">"}, err.Error()
+	}
+	seen := map[string]bool{}
+	var lines []string
+	for _, v := range r.Violations {
+		lines = append(lines, v.String())
+		if !seen[v.Path] {
+			seen[v.Path] = true
+			paths = append(paths, v.Path)
+		}
+	}
+	sort.Strings(paths)
+	return len(r.Violations) > 0, paths, strings.Join(lines, "\n")
+}
+
+func describe(refused bool, paths []string) string {
+	if !refused {
+		return "accepted"
+	}
+	shown := make([]string, len(paths))
+	for i, p := range paths {
+		if p == "" {
+			p = "<root>"
+		}
+		shown[i] = p
+	}
+	return "refused at " + strings.Join(shown, ", ")
+}
+
+// TestValidateAgreesWithTheServer sends every corpus document to the API
+// server (a create with DryRun=All and strict field validation, as kubectl
+// apply does by default) and to validate, with the corpus CRDs installed on
+// the server and loaded into validate, and the server's own /openapi/v3
+// documents for the built-in kinds. Both must accept the same documents
+// and refuse the others at the same field paths, except the documents
+// listed in mustDiffer.
+func TestValidateAgreesWithTheServer(t *testing.T) {
+	c := needCluster(t)
+	ctx := context.Background()
+	c.ensureNamespace(ctx, t, oracleNamespace)
+
+	crdText, err := os.ReadFile("testdata/crds.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	crds, err := yamlValues(crdText)
+	if err != nil {
+		t.Fatalf("testdata/crds.yaml: %v", err)
+	}
+	crdGroups := map[string]bool{}
+	for _, v := range crds {
+		u, err := toObject(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.installCRD(ctx, t, u)
+		g, _, _ := unstructuredString(u.Object, "spec", "group")
+		crdGroups[g] = true
+	}
+
+	docs := readCorpus(t)
+	if len(docs) < 100 {
+		t.Fatalf("the corpus has %d documents; it should keep at least 100", len(docs))
+	}
+	// The built-in kinds' schemas: the server's own OpenAPI documents for
+	// every apiVersion the corpus uses outside the CRDs' groups.
+	schemas := append([]engine.Value(nil), crds...)
+	fetched := map[string]bool{}
+	for _, d := range docs {
+		u, err := toObject(d.value)
+		if err != nil {
+			t.Fatalf("%s: %v", d.name, err)
+		}
+		gv := u.GroupVersionKind().GroupVersion()
+		if crdGroups[gv.Group] || fetched[gv.String()] {
+			continue
+		}
+		fetched[gv.String()] = true
+		doc, err := c.openAPI(ctx, openAPIPath(u.GetAPIVersion()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		schemas = append(schemas, doc)
+	}
+	s, err := validate.Load(schemas)
+	if err != nil {
+		t.Fatalf("validate.Load of the CRDs and %d OpenAPI documents: %v", len(fetched), err)
+	}
+
+	var differ []string
+	for _, d := range docs {
+		u, err := toObject(d.value)
+		if err != nil {
+			t.Fatalf("%s: %v", d.name, err)
+		}
+		ri, err := c.client(ctx, u, oracleNamespace)
+		if err != nil {
+			t.Fatalf("%s: %v", d.name, err)
+		}
+		_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: "Strict"})
+		server := verdictOf(err)
+		if wantRefused := strings.HasPrefix(d.name, "bad/"); server.refused != wantRefused {
+			t.Errorf("corpus %s: the server %s it; the corpus name says otherwise (rename it or fix it): %s",
+				d.name, map[bool]string{true: "refused", false: "accepted"}[server.refused], server.text)
+		}
+		refused, paths, text := validateVerdict(s, d.value)
+		same := refused == server.refused && (!refused || strings.Join(paths, "\n") == strings.Join(server.paths, "\n"))
+		if same {
+			continue
+		}
+		differ = append(differ, d.name)
+		if _, listed := mustDiffer[d.name]; listed {
+			continue
+		}
+		t.Errorf("%s: the server %s; validate %s\n  server:   %s\n  validate: %s",
+			d.name, describe(server.refused, server.paths), describe(refused, paths),
+			oneLine(server.text), oneLine(text))
+	}
+	got := map[string]bool{}
+	for _, n := range differ {
+		got[n] = true
+	}
+	for n, reason := range mustDiffer {
+		if !got[n] {
+			t.Errorf("%s is listed in mustDiffer (%s) but validate and the server agree on it: remove it from the list and from the validating guide", n, reason)
+		}
+	}
+	t.Logf("%d documents: %d agree, %d differ (%d listed in mustDiffer)", len(docs), len(docs)-len(differ), len(differ), len(mustDiffer))
+}
+
+func oneLine(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return strings.ReplaceAll(s, "\n", " | ")
+}
+
+func unstructuredString(obj map[string]any, path ...string) (string, bool, error) {
+	var v any = obj
+	for _, k := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "", false, fmt.Errorf("%s is not an object", k)
+		}
+		v = m[k]
+	}
+	s, ok := v.(string)
+	return s, ok, nil
+}
+
+// TestValidatingGuideListsTheDifferences: the validating guide's table of
+// differences names exactly the documents of mustDiffer.
+func TestValidatingGuideListsTheDifferences(t *testing.T) {
+	src, err := os.ReadFile("../../templates/guides/validating.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(line, "| `bad/") || strings.HasPrefix(line, "| `ok/") {
+			name, _, _ := strings.Cut(strings.TrimPrefix(line, "| `"), "`")
+			listed = append(listed, name)
+		}
+	}
+	var want []string
+	for n := range mustDiffer {
+		want = append(want, n)
+	}
+	sort.Strings(listed)
+	sort.Strings(want)
+	if strings.Join(listed, " ") != strings.Join(want, " ") {
+		t.Errorf("the validating guide's differences table lists\n  %s\nbut mustDiffer holds\n  %s", strings.Join(listed, " "), strings.Join(want, " "))
+	}
+}
