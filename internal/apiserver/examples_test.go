@@ -78,7 +78,7 @@ var examples = []example{
 			check:    both(outputYAML, outputIDs),
 		},
 		{
-			template: "data-source.tf#1",
+			template: "data-source.tf#2", // #0 is the Secret, #1 the app file
 			vars:     `{"name": "cart", "settings": {"log_level": "info", "workers": 4}}`,
 			check:    outputField("config_data", "data"),
 		},

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"k8s.io/apiserver/pkg/storage/names"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 
@@ -113,7 +114,7 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	errs := ks.validateSafely(m)
+	errs := ks.validateSafely(m, unknown)
 	r := Result{Checked: true}
 	id := s.shownID(m)
 	names := schemaNames(ks.structural)
@@ -153,8 +154,11 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 // strategy: a status subresource's status is reset, then object metadata,
 // the OpenAPI schema, embedded resources, list types and, when nothing
 // blocks them, the x-kubernetes-validations rules with the runtime cost
-// budget, on the defaulted object.
-func (ks *kindSchema) validate(doc map[string]any) field.ErrorList {
+// budget, on the defaulted object. Before metadata is checked, a name is
+// generated from generateName, as the create handler does. An error at a
+// path that reads an unknown value (at plan) does not block the rules: it
+// waits for apply, and the rules still check everything known.
+func (ks *kindSchema) validate(doc map[string]any, unknown []string) field.ErrorList {
 	obj := deepCopy(doc)
 	var errs field.ErrorList
 	_, _, pruned, err := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{DropMalformedFields: true, ReturnUnknownFieldPaths: true})
@@ -173,12 +177,13 @@ func (ks *kindSchema) validate(doc map[string]any) field.ErrorList {
 	if ks.dropStatus {
 		delete(obj, "status")
 	}
+	generateName(obj)
 	errs = append(errs, ks.validateMeta(obj)...)
 	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj, ks.openapi)...)
 	errs = append(errs, schemaobjectmeta.Validate(context.Background(), nil, obj, ks.structural, false)...)
 	errs = append(errs, listtype.ValidateListSetsAndMaps(nil, ks.structural, obj)...)
 	if ks.cel != nil {
-		if blocking(errs) {
+		if blocking(errs, unknown) {
 			errs = append(errs, field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"))
 		} else {
 			celErrs, _ := ks.cel.Validate(context.Background(), nil, ks.structural, obj, nil, celconfig.RuntimeCELCostBudget)
@@ -190,13 +195,13 @@ func (ks *kindSchema) validate(doc map[string]any) field.ErrorList {
 
 // validateSafely is validate, turning a panic in the Kubernetes code into
 // an error of the document: a check never takes the provider down.
-func (ks *kindSchema) validateSafely(doc map[string]any) (errs field.ErrorList) {
+func (ks *kindSchema) validateSafely(doc map[string]any, unknown []string) (errs field.ErrorList) {
 	defer func() {
 		if r := recover(); r != nil {
 			errs = field.ErrorList{field.InternalError(nil, errors.New("the document could not be checked against its schema"))}
 		}
 	}()
-	return ks.validate(doc)
+	return ks.validate(doc, unknown)
 }
 
 // validateMeta checks metadata as a create does: the name (a DNS
@@ -218,10 +223,27 @@ func (ks *kindSchema) validateMeta(obj map[string]any) field.ErrorList {
 	return metavalidation.ValidateObjectMetaAccessor(u, ks.namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 }
 
+// generateName gives a document with generateName and no name the name
+// the API server would, the prefix and five random letters and digits
+// (hidden in every message, like any name).
+func generateName(obj map[string]any) {
+	meta, _ := obj["metadata"].(map[string]any)
+	if meta == nil {
+		return
+	}
+	prefix, _ := meta["generateName"].(string)
+	if name, _ := meta["name"].(string); name == "" && prefix != "" {
+		meta["name"] = names.SimpleNameGenerator.GenerateName(prefix)
+	}
+}
+
 // blocking reports whether errs hold an error after which the API server
 // does not run the CEL rules (their input is not of the schema's shape).
-func blocking(errs field.ErrorList) bool {
+func blocking(errs field.ErrorList, unknown []string) bool {
 	for _, e := range errs {
+		if dependsOnUnknown(fieldPath(e), unknown) {
+			continue
+		}
 		switch e.Type {
 		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
 			return true

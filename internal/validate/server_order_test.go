@@ -122,3 +122,17 @@ func TestCheckLeavesTheDocumentAsGiven(t *testing.T) {
 		t.Errorf("hostnames: got %v, %v; want the null kept", h, ok)
 	}
 }
+
+// A create names a document from its generateName before it checks the
+// metadata, so a document with generateName and no name passes.
+func TestCheckGenerateNameGivesTheName(t *testing.T) {
+	s := widgetSchemas(t)
+	r, err := s.Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {generateName: w-}\nspec: {maxDesired: 1}")[0])
+	if err != nil || !r.Checked || len(r.Violations) != 0 {
+		t.Errorf("generateName: got %+v, %v; want checked and passing", r, err)
+	}
+	r, err = s.Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {}\nspec: {maxDesired: 1}")[0])
+	if err != nil || len(r.Violations) != 2 || r.Violations[1].String() != "example.com/Widget/_/_: metadata.name: Required value: name or generateName is required" {
+		t.Errorf("no name: got %+v, %v", r, err)
+	}
+}
