@@ -36,11 +36,11 @@ cache="${CELYAML_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/celyaml}"
 dir="$cache/tofu-$version"
 bin="$dir/tofu"
 
-# reports_version BIN: true when BIN runs and says it is OpenTofu $version.
+# reports_version BIN: true when BIN runs and says it is OpenTofu $version
+# (`tofu version` prints "OpenTofu v1.12.6", after any warning about the
+# CLI configuration).
 reports_version() {
-  local out
-  out="$(CHECKPOINT_DISABLE=1 TF_CLI_CONFIG_FILE=/dev/null "$1" version 2>/dev/null | head -n 1)" || return 1
-  [[ "$out" == "OpenTofu v$version" ]]
+  CHECKPOINT_DISABLE=1 "$1" version 2>/dev/null | grep -qx "OpenTofu v$version"
 }
 
 if [[ -x "$bin" ]] && reports_version "$bin"; then
@@ -59,13 +59,16 @@ trap 'rm -f "$tmp"' EXIT
 echo "build-tofu: downloading modules" >&2
 (cd "$mod" && go mod download github.com/opentofu/opentofu)
 echo "build-tofu: compiling (download took $((SECONDS - start))s)" >&2
-# -trimpath keeps the build independent of where the clone lives, so every
-# checkout produces the same binary. No -ldflags: OpenTofu reads its version
-# from version/VERSION inside its module.
-(cd "$mod" && go build -trimpath -o "$tmp" github.com/opentofu/opentofu/cmd/tofu)
+# As OpenTofu's release build does (its .goreleaser.yaml): -trimpath, no
+# symbol tables, and version.dev=no, so that the binary calls itself
+# "OpenTofu v1.12.6" and not "v1.12.6-dev". OpenTofu reads the version
+# number from version/VERSION inside its module.
+(cd "$mod" && go build -trimpath -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
+  -o "$tmp" github.com/opentofu/opentofu/cmd/tofu)
 chmod 0755 "$tmp"
 if ! reports_version "$tmp"; then
-  echo "error: the built binary does not report OpenTofu v$version: $("$tmp" version 2>&1 | head -n 1)" >&2
+  echo "error: the built binary does not say it is OpenTofu v$version; tofu version says:" >&2
+  "$tmp" version >&2 || true
   exit 1
 fi
 mv -f "$tmp" "$bin"
