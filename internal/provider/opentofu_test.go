@@ -105,8 +105,8 @@ var openTofuDifferences = []openTofuDifference{
 
 // The reasons shared by several rows of openTofuDifferences.
 const (
-	nullReason  = "A bare `null` has no type, and OpenTofu returns unknown for a provider function argument of unknown type instead of calling the provider (its function parameters do not allow a dynamic type); after apply the unknown becomes `null`. A `null` inside an object, such as `{ tag = null }`, is passed on."
-	errorReason = "OpenTofu reports a function error that names no argument, which is how the provider reports an error in a template or an expression, as an error in the first argument."
+	nullReason  = "A bare `null` has no type, and OpenTofu does not call a provider function with an argument of no known type: it answers unknown, which is `null` after apply. A `null` inside an object, `{ tag = null }`, is passed on."
+	errorReason = "OpenTofu shows an error that names no argument, as the provider's errors in a template or an expression do, as an error in the first argument."
 )
 
 // openTofuRegistry is the host OpenTofu gives a provider source without
