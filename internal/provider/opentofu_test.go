@@ -103,7 +103,19 @@ var openTofuDifferences = []openTofuDifference{
 	},
 }
 
-// The reasons shared by several rows of openTofuDifferences.
+// The reasons shared by several rows of openTofuDifferences, as read in
+// OpenTofu's code at the pinned version:
+//
+//   - nullReason: internal/tofu/context_functions.go declares each provider
+//     function parameter with AllowDynamicType false, and cty's
+//     function.Call answers unknown, without calling the function, for an
+//     argument of type cty.DynamicPseudoType, which is the type of a bare
+//     `null`. Terraform allows the dynamic type and calls the provider.
+//   - errorReason: internal/plugin6/grpc_provider.go turns every function
+//     error into a CallFunctionArgumentError, whose argument is 0 when the
+//     provider named none, and context_functions.go wraps it in cty's
+//     argument error. Terraform shows an error that names no argument as
+//     "Error in function call".
 const (
 	nullReason  = "A bare `null` has no type, and OpenTofu does not call a provider function with an argument of no known type: it answers unknown, which is `null` after apply. A `null` inside an object, `{ tag = null }`, is passed on."
 	errorReason = "OpenTofu shows an error that names no argument, as the provider's errors in a template or an expression do, as an error in the first argument."
@@ -115,7 +127,7 @@ const (
 // TF_ACC_PROVIDER_HOST, registry.terraform.io unless set.
 const openTofuRegistry = "registry.opentofu.org"
 
-// cliVersions caches the first line of `CLI version` by CLI path.
+// cliVersions caches cliVersionLine by CLI path.
 var cliVersions sync.Map
 
 // versionLine matches the line of `CLI version` that names the CLI.
@@ -393,5 +405,34 @@ func TestOpenTofuDifferences_docsShowTheTable(t *testing.T) {
 		if !strings.Contains(oneLine(string(doc)), version) {
 			t.Errorf("%s does not name %s, the version tools/tofu/go.mod pins", path, version)
 		}
+	}
+}
+
+// fakeTofu writes a `tofu` that prints its arguments, one a line, and
+// returns its path.
+func fakeTofu(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "tofu")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\nprintf '%s\\n' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// scripts/with-dev-provider.sh runs OpenTofu when the command is `tofu`
+// (with -no-color, as Terraform gets it), or when CELYAML_CLI names it, and
+// tells the command which CLI it chose in CELYAML_CLI.
+func TestDevScript_runsOpenTofuWhenAskedTo(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("# empty\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tofu := fakeTofu(t)
+	if got, want := runDevScript(t, nil, "scripts/with-dev-provider.sh", dir, tofu, "plan", "-input=false"), "plan\n-no-color\n-input=false\n"; got != want {
+		t.Errorf("with-dev-provider.sh DIR tofu plan: tofu got\n%q\nwant\n%q", got, want)
+	}
+	got := runDevScript(t, []string{"CELYAML_CLI=" + tofu}, "scripts/with-dev-provider.sh", dir, "bash", "-c", `echo "$CELYAML_CLI"; command -v tofu`)
+	if want := tofu + "\n" + tofu + "\n"; got != want {
+		t.Errorf("with CELYAML_CLI=%s the command sees\n%q\nwant\n%q", tofu, got, want)
 	}
 }
