@@ -16,9 +16,10 @@ import (
 
 // Acceptance tests run the real Terraform CLI (v1.11.4 at
 // /usr/local/bin/terraform) against the provider served in-process, and
-// again the OpenTofu CLI (opentofu_test.go). They run with TF_ACC=1 and
-// never download anything: terraform_data is built into Terraform and
-// OpenTofu, and the provider is attached, not installed.
+// again the OpenTofu CLI when TF_ACC_TERRAFORM_PATH names it
+// (opentofu_test.go). They run with TF_ACC=1 and never download anything:
+// terraform_data is built into Terraform and OpenTofu, and the provider is
+// attached, not installed.
 
 // defaultTerraform is used when TF_ACC_TERRAFORM_PATH is unset and no
 // terraform is on PATH.
