@@ -16,6 +16,13 @@
 # `terraform output -json` shows anything else.
 # UPDATE=1 rewrites the outputs.txt files instead; read the diff before
 # committing it.
+#
+# Every example runs twice: with Terraform, then with OpenTofu (the `tofu`
+# scripts/build-tofu.sh builds, once), and both must give the same
+# outputs.txt. examples/kubernetes is also planned with each, before its
+# apply, and the plan must list every for_each instance by its key while the
+# image is still unknown. CLIS="terraform" (or "tofu") runs one of them;
+# UPDATE=1 writes the outputs of the first.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -27,16 +34,28 @@ mkdir -p "$tmp/bin"
 go build -o "$tmp/bin/terraform-provider-celyaml" .
 export CELYAML_PROVIDER_DIR="$tmp/bin"
 
+read -r -a clis <<<"${CLIS:-terraform tofu}"
+for cli in "${clis[@]}"; do
+  case "$cli" in
+    terraform) ;;
+    tofu) tofu="$(scripts/build-tofu.sh)" ;;
+    *)
+      echo "error: CLIS=${CLIS:-} names $cli; it takes terraform and tofu" >&2
+      exit 2
+      ;;
+  esac
+done
+
 # outputs prints every output of the applied configuration in the current
-# directory, in the outputs.txt format.
+# directory, in the outputs.txt format, read with the CLI in CELYAML_CLI.
 outputs() {
   local name value
-  terraform output -json | sed -nE 's/^  "([^"]+)": \{$/\1/p' | LC_ALL=C sort |
+  "$CELYAML_CLI" output -json | sed -nE 's/^  "([^"]+)": \{$/\1/p' | LC_ALL=C sort |
     while IFS= read -r name; do
       echo "== $name"
-      value="$(terraform output -json "$name")"
+      value="$("$CELYAML_CLI" output -json "$name")"
       if [[ "$value" == \"* ]]; then
-        terraform output -raw "$name"
+        "$CELYAML_CLI" output -raw "$name"
         echo
       else
         echo "$value"
@@ -45,47 +64,76 @@ outputs() {
 }
 export -f outputs
 
+# plan_keeps_keys checks, in the current directory, that the first plan of
+# examples/kubernetes, with the image unknown, already lists every
+# manifest by its for_each key: the keys in the outputs.txt's
+# manifest_ids output.
+plan_keeps_keys() {
+  local want="$1" key missing=0
+  "$CELYAML_CLI" plan -input=false -no-color >plan.log 2>&1 || { cat plan.log >&2; return 1; }
+  grep -q 'output = (known after apply)' plan.log || { echo "the plan has no unknown image" >&2; return 1; }
+  while IFS= read -r key; do
+    if ! grep -qF "module.shop.terraform_data.manifest[\"$key\"] will be created" plan.log; then
+      echo "the plan does not list module.shop.terraform_data.manifest[\"$key\"]" >&2
+      missing=1
+    fi
+  done < <(sed -n '/^== manifest_ids$/{n;p;}' "$want" | tr -d '[]"' | tr ',' '\n')
+  if ((missing)); then
+    cat plan.log >&2
+    return 1
+  fi
+}
+export -f plan_keeps_keys
+
 failed=()
-check() { # NAME DIR: apply DIR and compare with examples/NAME/outputs.txt
-  local name="$1" dir="$2" want="examples/$1/outputs.txt" got="$tmp/got.txt"
-  if ! scripts/with-dev-provider.sh "$dir" bash -c '
+check() { # CLI NAME DIR: apply DIR with CLI and compare with examples/NAME/outputs.txt
+  local cli="$1" name="$2" dir="$3" want="$root/examples/$2/outputs.txt" got="$tmp/got.txt" plan=""
+  if [[ "$name" == kubernetes ]]; then
+    plan='plan_keeps_keys "$WANT"'
+  fi
+  if ! WANT="$want" CELYAML_CLI="${!cli:-$cli}" scripts/with-dev-provider.sh "$dir" bash -c "
       set -euo pipefail
-      terraform apply -auto-approve -input=false -no-color >apply.log 2>&1 || { cat apply.log >&2; exit 1; }
+      $plan
+      "'"$CELYAML_CLI" apply -auto-approve -input=false -no-color >apply.log 2>&1 || { cat apply.log >&2; exit 1; }
       outputs' >"$got"; then
-    echo "FAIL $name: terraform apply failed (output above)"
-    failed+=("$name")
+    echo "FAIL $cli $name: $cli plan or apply failed (output above)"
+    failed+=("$cli:$name")
     return
   fi
-  if [[ "${UPDATE:-0}" == 1 ]]; then
+  if [[ "${UPDATE:-0}" == 1 && "$cli" == "${clis[0]}" ]]; then
     cp "$got" "$want"
     echo "updated $want"
   elif [[ ! -f "$want" ]]; then
-    echo "FAIL $name: $want is missing (UPDATE=1 writes it)"
-    failed+=("$name")
+    echo "FAIL $cli $name: $want is missing (UPDATE=1 writes it)"
+    failed+=("$cli:$name")
   elif ! diff -u "$want" "$got"; then
-    echo "FAIL $name: the outputs differ from $want (diff above)"
-    failed+=("$name")
+    echo "FAIL $cli $name: the outputs differ from $want (diff above)"
+    failed+=("$cli:$name")
   else
-    echo "ok   $name"
+    echo "ok   $cli $name"
   fi
 }
 
-for name in kitchen-sink kubernetes overlays validation values-layering; do
-  check "$name" "examples/$name"
-done
-for dir in examples/data-sources/*/ examples/functions/*/; do
-  name="${dir#examples/}"
-  name="${name%/}"
-  work="$tmp/snippets/$name"
-  mkdir -p "$work"
-  cp -R "$dir". "$work/"
-  rm -f "$work/outputs.txt"
-  cp examples/provider/provider.tf "$work/"
-  check "$name" "$work"
+for cli in "${clis[@]}"; do
+  start=$SECONDS
+  for name in kitchen-sink kubernetes overlays validation values-layering; do
+    check "$cli" "$name" "examples/$name"
+  done
+  for dir in examples/data-sources/*/ examples/functions/*/; do
+    name="${dir#examples/}"
+    name="${name%/}"
+    work="$tmp/snippets/$cli/$name"
+    mkdir -p "$work"
+    cp -R "$dir". "$work/"
+    rm -f "$work/outputs.txt"
+    cp examples/provider/provider.tf "$work/"
+    check "$cli" "$name" "$work"
+  done
+  echo "$cli: every example in $((SECONDS - start))s"
 done
 
 if ((${#failed[@]})); then
   echo "examples failed: ${failed[*]}"
   exit 1
 fi
-echo "every example applied and gave its outputs.txt"
+echo "every example applied with ${clis[*]} and gave its outputs.txt"

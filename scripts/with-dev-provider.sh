@@ -25,8 +25,17 @@
 # CI log), or CI=true, -no-color goes after its subcommand, so the output
 # holds no colour codes.
 #
+# OpenTofu: when COMMAND is `tofu`, or CELYAML_CLI names the OpenTofu CLI
+# (a path, or `tofu` on PATH), that CLI is used instead of Terraform: its
+# directory comes first on PATH and it installs the modules. OpenTofu reads
+# the same TF_CLI_CONFIG_FILE, and resolves "celyaml/celyaml" in
+# dev_overrides and in required_providers alike, to
+# registry.opentofu.org/celyaml/celyaml, so the same configuration serves
+# both. COMMAND finds the CLI's absolute path in CELYAML_CLI.
+#
 # Example:
 #   scripts/with-dev-provider.sh examples/kubernetes terraform plan -input=false
+#   scripts/with-dev-provider.sh examples/kubernetes tofu plan -input=false
 set -euo pipefail
 
 if (( $# < 2 )); then
@@ -43,8 +52,20 @@ if [[ ! -d "$dir" ]]; then
 fi
 dir="$(cd "$dir" && pwd)"
 
-tf="$("$root/scripts/find-terraform.sh")"
+if [[ -z "${CELYAML_CLI:-}" && "$(basename "$1")" == tofu ]]; then
+  CELYAML_CLI="$1"
+fi
+if [[ -n "${CELYAML_CLI:-}" && "$(basename "$CELYAML_CLI")" != terraform ]]; then
+  if ! tf="$(command -v "$CELYAML_CLI")"; then
+    echo "error: CELYAML_CLI=$CELYAML_CLI is not an executable (scripts/build-tofu.sh builds OpenTofu and prints its path)" >&2
+    exit 1
+  fi
+  tf="$(cd "$(dirname "$tf")" && pwd)/$(basename "$tf")"
+else
+  tf="$("$root/scripts/find-terraform.sh")"
+fi
 tfdir="$(dirname "$tf")"
+export CELYAML_CLI="$tf"
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/celyaml-dev.XXXXXX")"
 cleanup() {
@@ -89,7 +110,7 @@ export TF_CLI_CONFIG_FILE="$tmp/terraformrc"
 export TF_DATA_DIR="$tmp/data"
 export CHECKPOINT_DISABLE=1
 export TF_IN_AUTOMATION=1
-# Terraform resolved above comes first, so COMMAND runs the same binary.
+# The CLI resolved above comes first, so COMMAND runs the same binary.
 export PATH="$tfdir:$PATH"
 
 # Work on a copy, without state or .terraform left over from a manual run.
@@ -99,10 +120,10 @@ tar -C "$dir" --exclude=.terraform --exclude='*.tfstate' --exclude='*.tfstate.*'
 cd "$tmp/work"
 if grep -rqsE --include='*.tf' '^[[:space:]]*module[[:space:]]+"' .; then
   # Installs local modules into TF_DATA_DIR/modules only.
-  terraform get -no-color >/dev/null
+  "$tf" get -no-color >/dev/null
 fi
 
-if [[ "$(basename "$1")" == terraform ]] && { [[ ! -t 1 ]] || [[ "${CI:-}" == true ]]; }; then
+if [[ "$(basename "$1")" == terraform || "$(basename "$1")" == tofu ]] && { [[ ! -t 1 ]] || [[ "${CI:-}" == true ]]; }; then
   args=("$1")
   shift
   add=1

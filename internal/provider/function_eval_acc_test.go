@@ -103,7 +103,7 @@ func TestAccEvalFunction_errorShowsTheExpression(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: terraformHeader + `
 output "bad" {
-  value = provider::celyaml::eval("1 + 1.0", null)
+  value = provider::celyaml::eval("1 + 1.0", {})
 }
 `,
 			ExpectError: errorRe("Error in function call", "<inline>:1:1: no matching overload for int + double", "| 1 + 1.0", "| ..^", "^ marks where the expression fails."),

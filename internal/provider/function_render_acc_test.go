@@ -19,11 +19,11 @@ output "one" {
 }
 
 output "many" {
-  value = provider::celyaml::render("a: 1\n---\nb: [x, 2.5]\n", null)
+  value = provider::celyaml::render("a: 1\n---\nb: [x, 2.5]\n", {})
 }
 
 output "none" {
-  value = provider::celyaml::render("$if: \"false\"\n$then: {a: 1}\n", null)
+  value = provider::celyaml::render("$if: \"false\"\n$then: {a: 1}\n", {})
 }
 `,
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -89,7 +89,7 @@ resource "terraform_data" "doc" {
 }
 
 output "whole_template_unknown" {
-  value = provider::celyaml::render(terraform_data.flag.output ? "a: 1\n" : "a: 2\n", null)
+  value = provider::celyaml::render(terraform_data.flag.output ? "a: 1\n" : "a: 2\n", {})
 }
 `,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -144,7 +144,7 @@ func TestAccRenderFunction_errorPointsAtTheLine(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: terraformHeader + `
 output "bad" {
-  value = provider::celyaml::render("kind: x\nsum:\n  $eval: \"$${{ 1 + 1.0 }}\"\n", null)
+  value = provider::celyaml::render("kind: x\nsum:\n  $eval: \"$${{ 1 + 1.0 }}\"\n", {})
 }
 `,
 			ExpectError: errorRe("Error in function call", "<inline>:3:10: sum.$eval: no matching overload for int + double"),

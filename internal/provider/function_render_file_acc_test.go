@@ -119,7 +119,7 @@ func TestAccRenderFileFunction_errorPointsAtTheLine(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: terraformHeader + `
 output "bad" {
-  value = provider::celyaml::render_file("${path.module}/testdata/files/broken.yaml", null)
+  value = provider::celyaml::render_file("${path.module}/testdata/files/broken.yaml", {})
 }
 `,
 			ExpectError: errorRe("Error in function call", "testdata/files/broken.yaml:4:12: data.sum.$eval: no matching overload for int + double"),

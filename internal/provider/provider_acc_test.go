@@ -16,9 +16,11 @@ import (
 )
 
 // Acceptance tests run the real Terraform CLI (v1.11.4 at
-// /usr/local/bin/terraform) against the provider served in-process. They
-// run with TF_ACC=1 and never download anything: terraform_data is built
-// into Terraform, and the provider is attached, not installed.
+// /usr/local/bin/terraform) against the provider served in-process, and
+// again the OpenTofu CLI when TF_ACC_TERRAFORM_PATH names it
+// (opentofu_test.go). They run with TF_ACC=1 and never download anything:
+// terraform_data is built into Terraform and OpenTofu, and the provider is
+// attached, not installed.
 
 // defaultTerraform is used when TF_ACC_TERRAFORM_PATH is unset and no
 // terraform is on PATH.
@@ -62,6 +64,7 @@ func accTest(t *testing.T, tc resource.TestCase) {
 		t.Fatalf("no Terraform CLI: put terraform on PATH or set TF_ACC_TERRAFORM_PATH (%v)", err)
 	}
 	t.Setenv("TF_ACC_PROVIDER_NAMESPACE", "celyaml")
+	openTofu := prepareCLI(t)
 
 	pkgDir, err := os.Getwd()
 	if err != nil {
@@ -115,7 +118,7 @@ func accTest(t *testing.T, tc resource.TestCase) {
 			ProtoV6ProviderFactories: factories,
 		})
 	}
-	resource.Test(t, tc)
+	runAcceptance(t, tc, openTofu)
 }
 
 // needsEmptyFinalState reports whether a configuration leaves modules or
