@@ -73,7 +73,7 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if err := in.checkSchemas(f.schemas, docs); err != nil {
 		return err
 	}
-	r, err := newRendered(docs)
+	r, err := newRendered(docs, src.Text)
 	if err != nil {
 		return problem(err)
 	}
@@ -112,7 +112,9 @@ type rendered struct {
 	ids    []string
 }
 
-func newRendered(docs []engine.Document) (*rendered, error) {
+// text is the template's text: the ID parts it writes may be shown in an
+// error, as the data source shows them (reference §6).
+func newRendered(docs []engine.Document, text []byte) (*rendered, error) {
 	r := &rendered{docs: make([]engine.Value, len(docs))}
 	origins := make([]engine.Pos, len(docs))
 	for i, d := range docs {
@@ -122,7 +124,7 @@ func newRendered(docs []engine.Document) (*rendered, error) {
 	if r.stream, r.spans, err = engine.EncodeYAMLStreamSpans(r.docs); err != nil {
 		return nil, err
 	}
-	if r.ids, err = manifestIDs(r.docs, origins); err != nil {
+	if r.ids, err = manifestIDs(r.docs, origins, text); err != nil {
 		return nil, err
 	}
 	return r, nil
