@@ -56,44 +56,32 @@ const chunk = 256 << 10
 // *Error (not a regular file, too large), a *fs.PathError from the system,
 // or the context's error.
 func Read(ctx context.Context, name string, limit int) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	st, err := os.Stat(name)
-	if err != nil {
-		return nil, err
-	}
-	if err := check(name, st, limit); err != nil {
-		return nil, err
-	}
-	f, err := openNoBlock(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if err := check(name, st, limit); err != nil {
-		return nil, err
-	}
-	return readAll(ctx, name, f, st.Size(), limit)
+	return read(ctx, name, limit, os.Stat, func(name string) (fs.File, error) { return openNoBlock(name) })
 }
 
 // ReadFS is Read over an fs.FS, for tests and embedded templates: the same
 // checks through fs.Stat and the open file's Stat.
 func ReadFS(ctx context.Context, fsys fs.FS, name string, limit int) ([]byte, error) {
+	return read(ctx, name, limit,
+		func(name string) (fs.FileInfo, error) { return fs.Stat(fsys, name) },
+		fsys.Open)
+}
+
+// read checks name's kind and size before opening it, opens it, checks the
+// open file again (it may have been swapped in between) and reads it.
+func read(ctx context.Context, name string, limit int,
+	stat func(string) (fs.FileInfo, error), open func(string) (fs.File, error)) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	st, err := fs.Stat(fsys, name)
+	st, err := stat(name)
 	if err != nil {
 		return nil, err
 	}
 	if err := check(name, st, limit); err != nil {
 		return nil, err
 	}
-	f, err := fsys.Open(name)
+	f, err := open(name)
 	if err != nil {
 		return nil, err
 	}
