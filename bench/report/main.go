@@ -348,8 +348,8 @@ func other(t *table, s samples) {
 	}
 }
 
-// commandLine reports the celyaml command as whole processes (issue 17's
-// goals): the N=10000 render against the yaml.v3 floor process, and a
+// commandLine reports the celyaml command as whole processes (the CLI guide's
+// performance figures): the N=10000 render against the yaml.v3 floor process, and a
 // ten-line template with its package initialisation.
 func commandLine(t *table, s samples) {
 	floor := s.get("cli_floor_10000", "ms")

@@ -21,7 +21,7 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs testdata/script/*.txtar: each command and flag of
-// CLI.md, with the exact standard output, standard error and exit code.
+// the CLI guide (docs/guides/cli.md), with the exact standard output, standard error and exit code.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:  "testdata/script",

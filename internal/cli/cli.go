@@ -3,7 +3,7 @@
 // provider, so template authors iterate without Terraform and CI checks
 // templates without a plan. It lives here, not in package main, so the
 // provider's tests can prove both print the same bytes. Its interface is
-// fixed by CLI.md: commands render, eval, check, schema and version;
+// fixed by the CLI guide (docs/guides/cli.md): commands render, eval, check, schema and version;
 // exit code 0 on success, 1 when the template or the values have a
 // problem, 2 when the command line is wrong. Only results go to standard
 // output.
@@ -21,7 +21,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit codes, as CLI.md fixes them.
+// Exit codes, as the CLI guide fixes them.
 const (
 	exitOK      = 0
 	exitProblem = 1

@@ -18,8 +18,8 @@ import (
 )
 
 // --schemas: the rendered documents are checked against CRDs and OpenAPI
-// documents as the provider's validate function checks them (PROVIDER.md,
-// "Validation"), with the same message on failure.
+// documents as the provider's validate function checks them (the validating
+// guide, docs/guides/validating.md), with the same message on failure.
 
 // schemaFiles lists the files under each path: a file as it is, a
 // directory's .yaml, .yml and .json files in name order.

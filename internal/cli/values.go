@@ -85,7 +85,7 @@ func (in *inputs) readStdin(what string) ([]byte, error) {
 }
 
 // vars reads the values files and applies the settings, by the merge rule
-// (LANGUAGE.md §9), and returns the root variables.
+// (reference §9), and returns the root variables.
 func (in *inputs) vars() (map[string]engine.Value, error) {
 	acc, err := in.layered()
 	if err != nil {

@@ -1,5 +1,5 @@
 // Package manifest computes the manifest ID of a rendered document, the
-// key PROVIDER.md fixes for the data source's `manifests`, the
+// key the data source page (docs/data-sources/render.md) fixes for the data source's `manifests`, the
 // manifests() function and `celyaml render -o manifests`:
 // group/Kind/namespace/name, where group is the part of apiVersion before
 // "/" (or "_" for the core group and a missing apiVersion) and namespace is
