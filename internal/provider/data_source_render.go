@@ -131,35 +131,33 @@ func (d *renderDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 					"`metadata.name` are left out. Two documents with the same key are an error, even when " +
 					"`manifests` is not read; it names the key and where the template produced each document. Use it as `for_each = data.celyaml_render.x.manifests`.",
 			},
-			"sensitive_yaml": schema.StringAttribute{
-				Computed: true, Sensitive: true,
-				MarkdownDescription: "`yaml`, marked sensitive; set only with `sensitive = true`.",
-			},
-			"sensitive_json": schema.StringAttribute{
-				Computed: true, Sensitive: true,
-				MarkdownDescription: "`json`, marked sensitive; set only with `sensitive = true`.",
-			},
-			"sensitive_result": schema.DynamicAttribute{
-				Computed: true, Sensitive: true,
-				MarkdownDescription: "`result`, marked sensitive; set only with `sensitive = true`.",
-			},
-			"sensitive_documents": schema.DynamicAttribute{
-				Computed: true, Sensitive: true,
-				MarkdownDescription: "`documents`, marked sensitive; set only with `sensitive = true`.",
-			},
-			"sensitive_yaml_documents": schema.ListAttribute{
-				Computed: true, Sensitive: true,
-				ElementType:         types.StringType,
-				MarkdownDescription: "`yaml_documents`, marked sensitive; set only with `sensitive = true`.",
-			},
-			"sensitive_manifests": schema.DynamicAttribute{
-				Computed: true, Sensitive: true,
-				MarkdownDescription: "`manifests`, marked sensitive; set only with `sensitive = true`. Its keys are " +
-					"sensitive too, and Terraform refuses sensitive `for_each` keys: when the IDs are not secret, " +
-					"write `for_each = toset(nonsensitive(keys(data.celyaml_render.x.sensitive_manifests)))` and " +
-					"read `data.celyaml_render.x.sensitive_manifests[each.key]`.",
-			},
 		},
+	}
+	addSensitiveTwins(resp.Schema.Attributes)
+}
+
+// addSensitiveTwins adds to attrs, for each result attribute, its
+// sensitive_ twin: the same type, marked sensitive.
+func addSensitiveTwins(attrs map[string]schema.Attribute) {
+	for _, name := range resultAttributes {
+		desc := "`" + name + "`, marked sensitive; set only with `sensitive = true`."
+		var twin schema.Attribute
+		switch a := attrs[name].(type) {
+		case schema.StringAttribute:
+			twin = schema.StringAttribute{Computed: true, Sensitive: true, MarkdownDescription: desc}
+		case schema.ListAttribute:
+			twin = schema.ListAttribute{Computed: true, Sensitive: true, ElementType: a.ElementType, MarkdownDescription: desc}
+		case schema.DynamicAttribute:
+			if name == "manifests" {
+				desc += " Its keys are sensitive too, and Terraform refuses sensitive `for_each` keys: when the IDs are not secret, " +
+					"write `for_each = toset(nonsensitive(keys(data.celyaml_render.x.sensitive_manifests)))` and " +
+					"read `data.celyaml_render.x.sensitive_manifests[each.key]`."
+			}
+			twin = schema.DynamicAttribute{Computed: true, Sensitive: true, MarkdownDescription: desc}
+		default:
+			continue // every result attribute is one of the kinds above; a test checks each twin is served
+		}
+		attrs["sensitive_"+name] = twin
 	}
 }
 
