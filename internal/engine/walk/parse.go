@@ -1,4 +1,4 @@
-package engine
+package walk
 
 import (
 	"bytes"
@@ -237,4 +237,12 @@ func lastMappingColon(line string) int {
 		}
 	}
 	return col
+}
+
+// CachedFiles is how many compiled texts the engine keeps, for the tests
+// that check a text is compiled once.
+func (e *Engine) CachedFiles() int {
+	e.files.mu.Lock()
+	defer e.files.mu.Unlock()
+	return len(e.files.m)
 }

@@ -1,4 +1,4 @@
-package engine
+package walk
 
 import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"

@@ -1,4 +1,4 @@
-package engine
+package walk
 
 import (
 	"go.yaml.in/yaml/v3"
