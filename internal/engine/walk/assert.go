@@ -81,3 +81,16 @@ func (r *renderer) checkAsserts(a *assertDir, sc *scope, fr *frame) (bool, error
 	}
 	return false, nil
 }
+
+func (a *assertDir) run(r *renderer, sc *scope, fr *frame) (*scope, bool, error) {
+	unknown, err := r.checkAsserts(a, sc, fr)
+	return sc, unknown, err
+}
+
+func init() {
+	register(directive{rank: 30, name: "$assert", kind: dirPrelude,
+		prelude: func(c *compiler, d dirSet, p kvPair, path string) (prelude, *compileError) {
+			return compileAssert(p.k, p.v, d.value("$msg"), joinPath(path, "$assert"))
+		}})
+	register(directive{rank: 40, name: "$msg", kind: dirPartner, needs: "$assert"})
+}

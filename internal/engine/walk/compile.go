@@ -276,3 +276,17 @@ func stringScalar(n *yaml.Node) (string, bool) {
 	}
 	return n.Value, true
 }
+
+// boolScalar gives the value of n when it is a YAML bool.
+func boolScalar(n *yaml.Node) (bool, bool) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+		return false, false
+	}
+	v, _ := yamlnode.Scalar(n)
+	b, ok := v.(bool)
+	return b, ok
+}
+
+// forSyntax is the form of $for: "x in EXPR" or "a, b in EXPR" (the
+// names, then " in "); $for compiles it and check reads it.
+var forSyntax = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\s+in\s`)

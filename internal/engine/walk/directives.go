@@ -2,6 +2,7 @@ package walk
 
 import (
 	"go.yaml.in/yaml/v3"
+	"slices"
 )
 
 // The directive table: every $-key of the language, what it needs beside
@@ -41,6 +42,9 @@ const (
 
 // directive describes one directive.
 type directive struct {
+	// rank places the directive in the table: the order of evaluation,
+	// of the partner checks and of "did you mean" (see directiveTable).
+	rank int
 	name string
 	kind dirKind
 	// needs is the directive this one cannot stand without in its mapping
@@ -55,8 +59,11 @@ type directive struct {
 	// body marks a directive whose value is a body ($then, $else, $do):
 	// one written with no value at all is an error (reference §2).
 	body bool
-	// prelude compiles a prelude directive into m.
-	prelude func(c *compiler, m *mapNode, d dirSet, p kvPair, path string) *compileError
+	// prelude compiles a prelude directive (nil: it does nothing), and
+	// binds says it binds names, which makes a mapping of preludes only
+	// a preamble (reference §1).
+	prelude func(c *compiler, d dirSet, p kvPair, path string) (prelude, *compileError)
+	binds   bool
 	// produce compiles a producer. path is the mapping's path.
 	produce func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError)
 	// only limits where the directive may stand (0: anywhere), and
@@ -72,82 +79,28 @@ type directive struct {
 
 // directiveTable lists the directives in evaluation order: preludes, then
 // producers, each partner after the directive it belongs to. The order is
-// also the order of the missing-partner checks and of "did you mean". It is
-// filled by init because its compile functions reach the compiler, which
-// reads the table.
+// also the order of the missing-partner checks and of "did you mean". Each
+// directive's file fills in its entries with register, at their rank.
 var directiveTable []directive
 
 // directiveNames are the names of directiveTable, in its order.
 var directiveNames []string
 
-func init() {
-	directiveTable = []directive{
-		{name: "$schema", kind: dirPrelude,
-			prelude: func(c *compiler, m *mapNode, d dirSet, p kvPair, path string) (err *compileError) {
-				m.schema, err = compileSchemaDir(p.k, p.v, joinPath(path, "$schema"))
-				return err
-			}},
-		{name: "$let", kind: dirPrelude,
-			prelude: func(c *compiler, m *mapNode, d dirSet, p kvPair, path string) (err *compileError) {
-				m.lets, err = c.lets(p.k, p.v, joinPath(path, "$let"))
-				return err
-			}},
-		{name: "$assert", kind: dirPrelude,
-			prelude: func(c *compiler, m *mapNode, d dirSet, p kvPair, path string) (err *compileError) {
-				m.asserts, err = compileAssert(p.k, p.v, d.value("$msg"), joinPath(path, "$assert"))
-				return err
-			}},
-		{name: "$msg", kind: dirPartner, needs: "$assert"},
-		{name: "$if", kind: dirProducer, needs: "$then", patchable: true,
-			missing: "$if without $then: write the value to use when the condition is true under $then",
-			produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
-				return c.ifDir(p.k, p.v, d["$then"], d["$else"], joinPath(path, "$if"))
-			}},
-		{name: "$then", kind: dirPartner, needs: "$if", body: true},
-		{name: "$else", kind: dirPartner, needs: "$if", body: true},
-		{name: "$for", kind: dirProducer, needs: "$do",
-			missing: "$for without $do: write the body to render for each element under $do",
-			produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
-				return c.forDir(p.k, p.v, d["$do"], joinPath(path, "$for"))
-			}},
-		{name: "$do", kind: dirPartner, needs: "$for", body: true},
-		{name: "$eval", kind: dirProducer,
-			produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
-				return compileEval(p.k, p.v, joinPath(path, "$eval"))
-			}},
-		{name: "$key", kind: dirProducer, needs: "$value", patchable: true,
-			missing: "$key without $value: $key and $value make one entry together",
-			produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
-				return c.kvDir(p.k, p.v, d.value("$value"), path)
-			}},
-		{name: "$value", kind: dirPartner, needs: "$key",
-			missing: "$value without $key: $key and $value make one entry together"},
-		{name: "$include", kind: dirProducer,
-			produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
-				return c.includeDir(p.k, p.v, d.value("$with"), joinPath(path, "$include"))
-			}},
-		{name: "$with", kind: dirPartner, needs: "$include"},
-		{name: "$overlay", kind: dirOverlay, only: atOverlayRoot,
-			misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
-			overlay:   func(c *compiler, n *yaml.Node, keys mappingKeys) (tnode, *compileError) { return c.overlay(n, keys) }},
-		{name: "$expects", kind: dirPartner, only: atOverlayRoot | atEditItem,
-			misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"},
-		{name: "$match", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$match"),
-			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
-				return c.matchEdit(d, p, rest, path)
-			}},
-		{name: "$remove", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$remove"),
-			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
-				return c.removeEdit(d, p, rest, path)
-			}},
-		{name: "$append", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$append"), body: true,
-			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
-				return c.appendEdit(d, p, rest, path)
-			}},
+// register adds d to the directive table at its rank. Each directive
+// registers itself from its own file; the rank, not the order in which
+// the files register, places it.
+func register(d directive) {
+	i := 0
+	for i < len(directiveTable) && directiveTable[i].rank < d.rank {
+		i++
 	}
-	for _, d := range directiveTable {
-		directiveNames = append(directiveNames, d.name)
+	for _, o := range directiveTable {
+		if o.name == d.name || o.rank == d.rank {
+			panic("directive " + d.name + " registered twice, or at the rank of " + o.name)
+		}
 	}
+	directiveTable = slices.Insert(directiveTable, i, d)
+	directiveNames = slices.Insert(directiveNames, i, d.name)
 }
 
 // lookupDirective gives the table entry of a directive name.
@@ -158,11 +111,6 @@ func lookupDirective(name string) (*directive, bool) {
 		}
 	}
 	return nil, false
-}
-
-// editMisplaced is the error for list edit d outside an edit list.
-func editMisplaced(d string) string {
-	return "unknown directive " + d + ": " + d + " is a list edit, a directive only in an item of a sequence in an overlay's patch; to output a key " + d + " as data, write $" + d
 }
 
 // missingMsg is the error for directive d standing without d.needs.

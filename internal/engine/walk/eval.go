@@ -179,3 +179,10 @@ func (d *evalDir) multi(r *renderer, sc *scope, fr *frame, _ position, dst []Val
 	v, ok, err := d.value(r, sc, fr)
 	return appendIf(dst, v, ok, err)
 }
+
+func init() {
+	register(directive{rank: 100, name: "$eval", kind: dirProducer,
+		produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
+			return compileEval(p.k, p.v, joinPath(path, "$eval"))
+		}})
+}

@@ -1,7 +1,6 @@
 package walk
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
@@ -26,8 +25,6 @@ type forDir struct {
 	bodySeq bool
 	path    string
 }
-
-var forSyntax = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\s+in\s`)
 
 func (c *compiler) forDir(key, spec *yaml.Node, doP kvPair, path string) (producer, *compileError) {
 	do := doP.v
@@ -179,7 +176,7 @@ func (d *forDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
 	// A body that is only $key/$value sets its entry directly, without
 	// building a one-entry mapping per iteration.
 	var kv *kvDir
-	if m, ok := d.body.(*mapNode); ok && m.replaces() && m.schema == nil && m.lets == nil && m.asserts == nil {
+	if m, ok := d.body.(*mapNode); ok && m.replaces() && len(m.preludes) == 0 {
 		kv, _ = m.prods[0].(*kvDir)
 	}
 	n, unknown, err := d.iterate(r, sc, fr, func(it *scope) error {
@@ -259,4 +256,45 @@ func (d *forDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst []Va
 		return dst, errUnknownShape
 	}
 	return dst, err
+}
+
+// writesKey reports whether the body writes key k itself.
+func (d *forDir) writesKey(k string) bool { return writesKey(d.body, k) }
+
+// forDupMsg is the error for two iterations of a value-position $for that
+// give the same key. When the body writes the key itself, the key is
+// named, and the list the user probably meant is shown as an item.
+func forDupMsg(d *forDir, k string) string {
+	if !writesKey(d.body, k) {
+		return "duplicate key: two iterations of this $for produce the same key (the key is not shown, as it may hold a variable's value)"
+	}
+	return "duplicate key " + quote(k) + ": every iteration of this $for writes it, and in value position the iterations merge into one mapping; to build a list, write the $for as an item: `" + listKey(d.path) + ": [ {$for: …, $do: …} ]`"
+}
+
+// listKey is the key a value-position directive stands under, from its
+// path ("spec.ports.$for" gives "ports"), or "key" at a document root.
+func listKey(path string) string {
+	end := len(path)
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] != '.' {
+			continue
+		}
+		if path[i+1] != '$' {
+			return path[i+1 : end]
+		}
+		end = i
+	}
+	if end > 0 && path[0] != '$' {
+		return path[:end]
+	}
+	return "key"
+}
+
+func init() {
+	register(directive{rank: 80, name: "$for", kind: dirProducer, needs: "$do",
+		missing: "$for without $do: write the body to render for each element under $do",
+		produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
+			return c.forDir(p.k, p.v, d["$do"], joinPath(path, "$for"))
+		}})
+	register(directive{rank: 90, name: "$do", kind: dirPartner, needs: "$for", body: true})
 }

@@ -144,17 +144,30 @@ func isPlain(t tnode) bool {
 	case *constNode, *seqNode:
 		return true
 	case *mapNode:
-		return !t.replaces() && t.asserts == nil
+		return !t.replaces() && !hasAssert(t)
 	}
 	return false
 }
 
-// boolScalar gives the value of n when it is a YAML bool.
-func boolScalar(n *yaml.Node) (bool, bool) {
-	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
-		return false, false
+// writesKey reports whether a branch writes key k itself.
+func (d *ifDir) writesKey(k string) bool { return writesKey(d.then, k) || writesKey(d.els, k) }
+
+// hasAssert reports whether m has an $assert.
+func hasAssert(m *mapNode) bool {
+	for _, p := range m.preludes {
+		if _, ok := p.(*assertDir); ok {
+			return true
+		}
 	}
-	v, _ := yamlnode.Scalar(n)
-	b, ok := v.(bool)
-	return b, ok
+	return false
+}
+
+func init() {
+	register(directive{rank: 50, name: "$if", kind: dirProducer, needs: "$then", patchable: true,
+		missing: "$if without $then: write the value to use when the condition is true under $then",
+		produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
+			return c.ifDir(p.k, p.v, d["$then"], d["$else"], joinPath(path, "$if"))
+		}})
+	register(directive{rank: 60, name: "$then", kind: dirPartner, needs: "$if", body: true})
+	register(directive{rank: 70, name: "$else", kind: dirPartner, needs: "$if", body: true})
 }

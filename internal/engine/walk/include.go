@@ -1,15 +1,9 @@
 package walk
 
 import (
-	"context"
 	"errors"
-	"io/fs"
-	"path/filepath"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 )
 
 // $include renders another file in the current scope plus the $with
@@ -59,27 +53,8 @@ func (d *includeDir) open(r *renderer, sc *scope, fr *frame) (opened, error) {
 	if err != nil || unknown {
 		return opened{unknown: unknown}, err
 	}
-	shown := p
-	if !filepath.IsAbs(p) {
-		shown = filepath.Join(fr.dir, p)
-	}
-	resolved := filepath.Clean(shown)
-	if err := d.checkNesting(r, fr, resolved); err != nil {
-		return opened{}, err
-	}
-	f, err := d.load(r, fr, shown, resolved)
+	f, nf, err := r.openFile(fr, d.key, d.pathN, d.path, p)
 	if err != nil {
-		return opened{}, err
-	}
-	inc := Pos{File: fr.file, Line: d.key.Line, Column: d.key.Column}
-	chain := make([]Pos, 0, len(fr.chain)+1)
-	chain = append(append(chain, inc), fr.chain...)
-	nf := &frame{file: filepath.ToSlash(shown), dir: filepath.Dir(shown), real: resolved, chain: chain,
-		files: append(append(make([]string, 0, len(fr.files)+1), fr.files...), resolved)}
-	if f.err != nil {
-		return opened{}, r.compileErr(nf, f.err)
-	}
-	if err := r.checkDepth(f, nf); err != nil {
 		return opened{}, err
 	}
 	inner, err := d.withScope(r, sc, fr)
@@ -112,44 +87,6 @@ func (d *includeDir) filePath(r *renderer, sc *scope, fr *frame) (path string, u
 	return p, false, nil
 }
 
-// checkNesting refuses a file already on the include chain, and an include
-// past MaxIncludeDepth.
-func (d *includeDir) checkNesting(r *renderer, fr *frame, resolved string) error {
-	for _, f := range fr.files {
-		if f == resolved {
-			chain := append(append([]string{}, fr.files...), resolved)
-			for i := range chain {
-				chain[i] = filepath.ToSlash(chain[i])
-			}
-			return r.errAt(fr, d.key, d.path, "include cycle: "+strings.Join(chain, " -> ")+"; recursion is not supported")
-		}
-	}
-	if len(fr.chain)+1 > r.e.opts.MaxIncludeDepth {
-		return r.limitErr(fr, d.key, d.path, "MaxIncludeDepth", "includes nest deeper than MaxIncludeDepth ("+itoa(r.e.opts.MaxIncludeDepth)+")")
-	}
-	return nil
-}
-
-// load reads and compiles the file, at most once per render.
-func (d *includeDir) load(r *renderer, fr *frame, shown, resolved string) (*compiledFile, error) {
-	if f := r.files[resolved]; f != nil {
-		return f, nil
-	}
-	text, err := r.e.opts.Loader.ReadFile(r.ctx, shown, r.e.opts.MaxTemplateBytes)
-	if errors.Is(err, fileread.ErrTooLarge) {
-		return nil, r.limitErr(fr, d.pathN, d.path, "MaxTemplateBytes", "included file "+quote(filepath.ToSlash(shown))+" is larger than MaxTemplateBytes ("+itoa(r.e.opts.MaxTemplateBytes)+" bytes)")
-	}
-	if err != nil {
-		return nil, r.errAt(fr, d.pathN, d.path, "cannot read included file "+quote(filepath.ToSlash(shown))+": "+loadErrText(err))
-	}
-	f := r.e.files.get(text)
-	if r.files == nil {
-		r.files = map[string]*compiledFile{}
-	}
-	r.files[resolved] = f
-	return f, nil
-}
-
 // withScope binds the $with entries, rendered in the includer's scope.
 func (d *includeDir) withScope(r *renderer, sc *scope, fr *frame) (*scope, error) {
 	if len(d.with) == 0 {
@@ -168,27 +105,6 @@ func (d *includeDir) withScope(r *renderer, sc *scope, fr *frame) (*scope, error
 		inner.bindValue(e.name, v)
 	}
 	return inner, nil
-}
-
-func loadErrText(err error) string {
-	var fe *fileread.Error
-	switch {
-	case errors.As(err, &fe):
-		return fe.Reason
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return "cancelled: " + err.Error()
-	case errors.Is(err, fs.ErrNotExist):
-		return "file does not exist"
-	case errors.Is(err, ErrOutsideRoots):
-		return ErrOutsideRoots.Error()
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 func (d *includeDir) value(r *renderer, sc *scope, fr *frame) (Value, bool, error) {
@@ -250,4 +166,12 @@ func (d *includeDir) multi(r *renderer, sc *scope, fr *frame, pos position, dst 
 		}
 	}
 	return dst, nil
+}
+
+func init() {
+	register(directive{rank: 130, name: "$include", kind: dirProducer,
+		produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
+			return c.includeDir(p.k, p.v, d.value("$with"), joinPath(path, "$include"))
+		}})
+	register(directive{rank: 140, name: "$with", kind: dirPartner, needs: "$include"})
 }

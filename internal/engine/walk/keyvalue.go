@@ -92,3 +92,32 @@ func (d *kvDir) multi(r *renderer, sc *scope, fr *frame, _ position, dst []Value
 	v, ok, err := d.value(r, sc, fr)
 	return appendIf(dst, v, ok, err)
 }
+
+// writesKey reports whether the $key is the literal k.
+func (d *kvDir) writesKey(k string) bool {
+	c, ok := d.k.(*constNode)
+	return ok && keyText(c.v) == k
+}
+
+// keyText is the text a literal $key gives, or "" when it gives none.
+func keyText(v Value) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	return ""
+}
+
+func init() {
+	register(directive{rank: 110, name: "$key", kind: dirProducer, needs: "$value", patchable: true,
+		missing: "$key without $value: $key and $value make one entry together",
+		produce: func(c *compiler, d dirSet, p kvPair, path string) (producer, *compileError) {
+			return c.kvDir(p.k, p.v, d.value("$value"), path)
+		}})
+	register(directive{rank: 120, name: "$value", kind: dirPartner, needs: "$key",
+		missing: "$value without $key: $key and $value make one entry together"})
+}

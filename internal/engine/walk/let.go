@@ -18,8 +18,21 @@ type letEntry struct {
 	path string
 }
 
-func (c *compiler) lets(key, n *yaml.Node, path string) ([]letEntry, *compileError) {
-	return c.bindings(key, n, path, "$let takes a mapping from variable names to expressions", true)
+// lets is a compiled $let: its entries, in order.
+type lets []letEntry
+
+// compileLet compiles $let; a $let without entries gives nil.
+func (c *compiler) compileLet(key, n *yaml.Node, path string) (prelude, *compileError) {
+	l, err := c.bindings(key, n, path, "$let takes a mapping from variable names to expressions", true)
+	if err != nil || len(l) == 0 {
+		return nil, err
+	}
+	return lets(l), nil
+}
+
+func (l lets) run(r *renderer, sc *scope, fr *frame) (*scope, bool, error) {
+	sc, err := r.bindLets(l, sc, fr)
+	return sc, false, err
 }
 
 // bindings compiles the entries of $let or $with: a mapping from variable
@@ -84,4 +97,11 @@ func (r *renderer) bindLets(lets []letEntry, sc *scope, fr *frame) (*scope, erro
 		inner.bindValue(e.name, v)
 	}
 	return inner, nil
+}
+
+func init() {
+	register(directive{rank: 20, name: "$let", kind: dirPrelude, binds: true,
+		prelude: func(c *compiler, d dirSet, p kvPair, path string) (prelude, *compileError) {
+			return c.compileLet(p.k, p.v, joinPath(path, "$let"))
+		}})
 }

@@ -247,3 +247,23 @@ func (op *editOp) patchItem(r *renderer, fr *frame, it, patch Value, patched boo
 	}
 	return nil, r.errAt(fr, op.key, op.path, "the keys beside $match make the patch of each matching item and must give a mapping (or nothing), got "+valueKind(patch))
 }
+
+func init() {
+	register(directive{rank: 170, name: "$match", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$match"),
+		edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+			return c.matchEdit(d, p, rest, path)
+		}})
+	register(directive{rank: 180, name: "$remove", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$remove"),
+		edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+			return c.removeEdit(d, p, rest, path)
+		}})
+	register(directive{rank: 190, name: "$append", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$append"), body: true,
+		edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+			return c.appendEdit(d, p, rest, path)
+		}})
+}
+
+// editMisplaced is the error for list edit d outside an edit list.
+func editMisplaced(d string) string {
+	return "unknown directive " + d + ": " + d + " is a list edit, a directive only in an item of a sequence in an overlay's patch; to output a key " + d + " as data, write $" + d
+}

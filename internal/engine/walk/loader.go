@@ -107,3 +107,25 @@ func (l FSLoader) ReadFile(ctx context.Context, name string, limit int) ([]byte,
 	}
 	return fileread.ReadFS(ctx, l.FS, p, limit)
 }
+
+// loadErrText says why a file could not be read, without its contents.
+func loadErrText(err error) string {
+	var fe *fileread.Error
+	switch {
+	case errors.As(err, &fe):
+		return fe.Reason
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "cancelled: " + err.Error()
+	case errors.Is(err, fs.ErrNotExist):
+		return "file does not exist"
+	case errors.Is(err, ErrOutsideRoots):
+		return ErrOutsideRoots.Error()
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -27,6 +27,13 @@ type producer interface {
 	multi(r *renderer, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error)
 }
 
+// prelude is what a prelude directive ($schema, $let, $assert) compiles
+// to. run gives the scope the rest of the mapping renders in; unknown
+// when it cannot be decided yet whether the mapping renders.
+type prelude interface {
+	run(r *renderer, sc *scope, fr *frame) (next *scope, unknown bool, err error)
+}
+
 // mapEntry is one key of a mapping, in template order: a regular key, or
 // the place of a producer.
 type mapEntry struct {
@@ -37,11 +44,12 @@ type mapEntry struct {
 }
 
 type mapNode struct {
-	n        *yaml.Node
-	path     string
-	schema   *schemaDir
-	lets     []letEntry
-	asserts  *assertDir
+	n    *yaml.Node
+	path string
+	// preludes are what $schema, $let and $assert compiled to, in
+	// directive order; binds is set when one of them binds names ($let).
+	preludes []prelude
+	binds    bool
 	prods    []producer // in directive order
 	entries  []mapEntry // in template order
 	nRegular int
@@ -268,7 +276,14 @@ func (c *compiler) directive(m *mapNode, d *directive, dirs dirSet, p kvPair, pa
 	defer func() { c.patch = inPatch }()
 	switch d.kind {
 	case dirPrelude:
-		return d.prelude(c, m, dirs, p, path)
+		pr, err := d.prelude(c, dirs, p, path)
+		if err != nil {
+			return err
+		}
+		if pr != nil {
+			m.preludes = append(m.preludes, pr)
+			m.binds = m.binds || d.binds
+		}
 	case dirProducer:
 		prod, err := d.produce(c, dirs, p, path)
 		if err != nil {
@@ -334,23 +349,12 @@ func (c *compiler) plainMapping(n *yaml.Node, path string, regular []kvPair) (tn
 // prelude runs $schema, $let and $assert. unknown is true when an $assert
 // cannot be decided yet, which makes the whole mapping unknown.
 func (r *renderer) prelude(m *mapNode, sc *scope, fr *frame) (*scope, bool, error) {
-	if m.schema != nil {
-		var err error
-		if sc, err = r.checkSchema(m.schema, sc, fr); err != nil {
-			return nil, false, err
-		}
-	}
-	if len(m.lets) > 0 {
-		var err error
-		if sc, err = r.bindLets(m.lets, sc, fr); err != nil {
-			return nil, false, err
-		}
-	}
-	if m.asserts != nil {
-		unknown, err := r.checkAsserts(m.asserts, sc, fr)
+	for _, p := range m.preludes {
+		next, unknown, err := p.run(r, sc, fr)
 		if err != nil || unknown {
 			return nil, unknown, err
 		}
+		sc = next
 	}
 	return sc, false, nil
 }

@@ -55,7 +55,7 @@ func isStatic(t tnode) bool {
 	case *editSeq:
 		return true
 	case *mapNode:
-		if len(t.prods) > 0 || t.lets != nil || t.asserts != nil || t.schema != nil {
+		if len(t.prods) > 0 || len(t.preludes) > 0 {
 			return false
 		}
 		for _, e := range t.entries {
@@ -386,4 +386,12 @@ func manifestID(doc Value) (string, bool) {
 
 func (o *overlayNode) misplaced(r *renderer, fr *frame) error {
 	return r.errAt(fr, o.guard.key, "$overlay", "an overlay document stands only in the stream, where it edits the other documents; here a file of overlays is included into a value or a sequence: include it at a document root")
+}
+
+func init() {
+	register(directive{rank: 150, name: "$overlay", kind: dirOverlay, only: atOverlayRoot,
+		misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
+		overlay:   func(c *compiler, n *yaml.Node, keys mappingKeys) (tnode, *compileError) { return c.overlay(n, keys) }})
+	register(directive{rank: 160, name: "$expects", kind: dirPartner, only: atOverlayRoot | atEditItem,
+		misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"})
 }

@@ -285,7 +285,7 @@ func (r *renderer) preamble(d tnode, sc *scope, fr *frame) (next *scope, pre boo
 // only $schema, $let and $assert, and at least $let.
 func isPreamble(t tnode) bool {
 	m, ok := t.(*mapNode)
-	return ok && len(m.prods) == 0 && m.nRegular == 0 && len(m.lets) > 0
+	return ok && len(m.prods) == 0 && m.nRegular == 0 && m.binds
 }
 
 // docOrigin is the position of what produced the documents of root d:

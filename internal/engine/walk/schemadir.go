@@ -60,3 +60,15 @@ func (r *renderer) checkSchema(d *schemaDir, sc *scope, fr *frame) (*scope, erro
 	}
 	return inner, nil
 }
+
+func (d *schemaDir) run(r *renderer, sc *scope, fr *frame) (*scope, bool, error) {
+	sc, err := r.checkSchema(d, sc, fr)
+	return sc, false, err
+}
+
+func init() {
+	register(directive{rank: 10, name: "$schema", kind: dirPrelude,
+		prelude: func(c *compiler, d dirSet, p kvPair, path string) (prelude, *compileError) {
+			return compileSchemaDir(p.k, p.v, joinPath(path, "$schema"))
+		}})
+}
