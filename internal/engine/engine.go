@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 
+	// The directives register themselves against the walker's table.
+	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/directive"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
 

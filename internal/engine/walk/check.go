@@ -49,14 +49,14 @@ type checker struct {
 	texts    [][]byte
 }
 
-func (ck *checker) add(fr *frame, c *compileError) {
-	r := &renderer{e: ck.e}
+func (ck *checker) add(fr *Frame, c *CompileError) {
+	r := &Renderer{e: ck.e}
 	err := r.compileErr(fr, c).(*Error) //nolint:forcetypeassert // compileErr builds an *Error
 	ck.problems = append(ck.problems, Problem{Err: err})
 }
 
 // file checks one template file's text.
-func (ck *checker) file(fr *frame, text []byte) {
+func (ck *checker) file(fr *Frame, text []byte) {
 	if fr.real != "" {
 		if ck.seen[fr.real] {
 			return
@@ -90,14 +90,14 @@ func (ck *checker) file(fr *frame, text []byte) {
 
 // document compiles doc until it compiles, each error excising the
 // mapping that holds it.
-func (ck *checker) document(fr *frame, doc *yaml.Node) {
+func (ck *checker) document(fr *Frame, doc *yaml.Node) {
 	for range maxProblemsPerDocument {
 		_, cerr := newCompiler().document(doc)
 		if cerr == nil {
 			return
 		}
 		ck.add(fr, cerr)
-		if cerr.node == nil || !excise(doc, cerr.node) {
+		if cerr.Node == nil || !excise(doc, cerr.Node) {
 			return
 		}
 	}
@@ -144,7 +144,7 @@ var exprKeys = map[string]bool{"$eval": true, "$if": true, "$for": true, "$let":
 
 // walk visits the plain data of n with the variables in scope, warning on
 // forgotten $eval, and checks literal $include paths.
-func (ck *checker) walk(fr *frame, n *yaml.Node, scope []string, inExpr bool, path string) {
+func (ck *checker) walk(fr *Frame, n *yaml.Node, scope []string, inExpr bool, path string) {
 	switch n.Kind {
 	case yaml.DocumentNode:
 		for _, c := range n.Content {
@@ -152,17 +152,17 @@ func (ck *checker) walk(fr *frame, n *yaml.Node, scope []string, inExpr bool, pa
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			ck.walk(fr, c, scope, inExpr, path+"["+itoa(i)+"]")
+			ck.walk(fr, c, scope, inExpr, path+"["+Itoa(i)+"]")
 		}
 	case yaml.MappingNode:
 		scope = mappingScope(n, scope)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			p := joinPath(path, k.Value)
+			p := JoinPath(path, k.Value)
 			if k.Value == "$include" {
 				ck.include(fr, v, p)
 			}
-			ck.exprs(fr, k.Value, deref(v), scope, p)
+			ck.exprs(fr, k.Value, Deref(v), scope, p)
 			ck.walk(fr, v, scope, inExpr || exprKeys[k.Value], p)
 		}
 	case yaml.ScalarNode:
@@ -172,8 +172,8 @@ func (ck *checker) walk(fr *frame, n *yaml.Node, scope []string, inExpr bool, pa
 		for _, m := range plainVar.FindAllStringSubmatch(n.Value, -1) {
 			if ck.inScope(m[1], scope) {
 				ck.problems = append(ck.problems, Problem{Warning: true, Err: &Error{
-					Pos: Pos{File: fr.file, Line: n.Line, Column: n.Column}, Path: path, Offset: -1, Chain: fr.chain,
-					Msg: "plain string holds ${{ " + m[1] + " }} and " + m[1] + " is a variable in scope, but a plain string is not evaluated: write $eval: " + quote(n.Value) + " to interpolate it"}})
+					Pos: Pos{File: fr.File, Line: n.Line, Column: n.Column}, Path: path, Offset: -1, Chain: fr.Chain,
+					Msg: "plain string holds ${{ " + m[1] + " }} and " + m[1] + " is a variable in scope, but a plain string is not evaluated: write $eval: " + Quote(n.Value) + " to interpolate it"}})
 			}
 		}
 	}
@@ -204,7 +204,7 @@ func preludeOnly(m *yaml.Node) bool {
 // mappingScope adds the names a mapping's $schema, $let and $for declare.
 func mappingScope(n *yaml.Node, scope []string) []string {
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i].Value, deref(n.Content[i+1])
+		k, v := n.Content[i].Value, Deref(n.Content[i+1])
 		switch {
 		case (k == "$let" || k == "$schema") && v.Kind == yaml.MappingNode:
 			for j := 0; j < len(v.Content); j += 2 {
@@ -215,7 +215,7 @@ func mappingScope(n *yaml.Node, scope []string) []string {
 		case k == "$match" || k == "$remove":
 			scope = append(scope, "item") // the item being edited (reference §8)
 		case k == "$for" && v.Kind == yaml.ScalarNode:
-			if m := forSyntax.FindStringSubmatch(v.Value); m != nil {
+			if m := ForSyntax.FindStringSubmatch(v.Value); m != nil {
 				scope = append(scope, m[1])
 				if m[2] != "" {
 					scope = append(scope, m[2])
@@ -228,8 +228,8 @@ func mappingScope(n *yaml.Node, scope []string) []string {
 
 // include checks the file a literal $include names, and the files it
 // includes in turn.
-func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
-	v = deref(v)
+func (ck *checker) include(fr *Frame, v *yaml.Node, path string) {
+	v = Deref(v)
 	if v.Kind != yaml.ScalarNode || strings.Contains(v.Value, "${{") || v.Value == "" {
 		return
 	}
@@ -239,11 +239,11 @@ func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
 	}
 	text, err := ck.e.opts.Loader.ReadFile(ck.ctx, p, ck.e.opts.MaxTemplateBytes)
 	if err != nil {
-		ck.add(fr, cerr(v, path, "cannot read included file "+quote(v.Value)+": "+loadErrText(err)))
+		ck.add(fr, CompileErrorAt(v, path, "cannot read included file "+Quote(v.Value)+": "+loadErrText(err)))
 		return
 	}
-	chain := append([]Pos{{File: fr.file, Line: v.Line, Column: v.Column}}, fr.chain...)
-	ck.file(&frame{file: p, dir: filepath.Dir(p), real: filepath.Clean(p), chain: chain}, text)
+	chain := append([]Pos{{File: fr.File, Line: v.Line, Column: v.Column}}, fr.Chain...)
+	ck.file(&Frame{File: p, dir: filepath.Dir(p), real: filepath.Clean(p), Chain: chain}, text)
 }
 
 // exprs compiles the CEL expressions a directive's value holds, for their
@@ -251,7 +251,7 @@ func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
 // $match, $remove) and the
 // ${{ }} segments of $eval and $msg. An unclosed ${{ is the compiler's to
 // report.
-func (ck *checker) exprs(fr *frame, dir string, v *yaml.Node, scope []string, path string) {
+func (ck *checker) exprs(fr *Frame, dir string, v *yaml.Node, scope []string, path string) {
 	reported := map[string]bool{} // an undeclared name once per directive
 	bare := func(n *yaml.Node, text string, off int, path string) {
 		declared := func(name string) bool { return ck.inScope(name, scope) }
@@ -259,51 +259,51 @@ func (ck *checker) exprs(fr *frame, dir string, v *yaml.Node, scope []string, pa
 			if o >= 0 {
 				o += off
 			}
-			ck.problems = append(ck.problems, Problem{Err: &Error{Pos: Pos{File: fr.file, Line: n.Line, Column: n.Column},
-				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.chain}})
+			ck.problems = append(ck.problems, Problem{Err: &Error{Pos: Pos{File: fr.File, Line: n.Line, Column: n.Column},
+				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.Chain}})
 		}
 		if _, xerr := ck.e.progs.Compile(text, declared); xerr != nil {
 			report(xerr.Msg, xerr.Offset)
 			return
 		}
-		if len(fr.chain) > 0 {
+		if len(fr.Chain) > 0 {
 			return // an included file's variables come from its $include
 		}
 		names, _ := ck.e.progs.FreeNames(text)
 		for _, fn := range names {
 			if !declared(fn.Name) && !reported[path+"\x00"+fn.Name] {
 				reported[path+"\x00"+fn.Name] = true
-				report(quote(fn.Name)+" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it", fn.Offset)
+				report(Quote(fn.Name)+" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it", fn.Offset)
 			}
 		}
 	}
-	s, isStr := stringScalar(v)
+	s, isStr := StringScalar(v)
 	switch dir {
 	case "$if", "$assert", "$overlay", "$match", "$remove":
 		if isStr {
 			bare(v, s, 0, path)
 		} else if v.Kind == yaml.SequenceNode && dir == "$assert" {
 			for i, c := range v.Content {
-				if cs, ok := stringScalar(deref(c)); ok {
-					bare(deref(c), cs, 0, path+"["+itoa(i)+"]")
+				if cs, ok := StringScalar(Deref(c)); ok {
+					bare(Deref(c), cs, 0, path+"["+Itoa(i)+"]")
 				}
 			}
 		}
 	case "$for":
-		if m := forSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
+		if m := ForSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
 			bare(v, s[m[1]:], m[1], path)
 		}
 	case "$let":
 		for i := 0; v.Kind == yaml.MappingNode && i+1 < len(v.Content); i += 2 {
-			if es, ok := stringScalar(deref(v.Content[i+1])); ok {
-				bare(deref(v.Content[i+1]), es, 0, joinPath(path, v.Content[i].Value))
+			if es, ok := StringScalar(Deref(v.Content[i+1])); ok {
+				bare(Deref(v.Content[i+1]), es, 0, JoinPath(path, v.Content[i].Value))
 			}
 		}
 	case "$eval", "$msg":
-		segs, xerr := scanSegments(s)
+		segs, xerr := ScanSegments(s)
 		for _, sg := range segs {
-			if isStr && xerr == nil && sg.expr {
-				bare(v, sg.text, sg.off, path)
+			if isStr && xerr == nil && sg.Expr {
+				bare(v, sg.Text, sg.Off, path)
 			}
 		}
 	}

@@ -16,40 +16,40 @@ import (
 // mapNodes whose directives are checked up front, so a misspelt directive or
 // a missing partner is reported even in a branch that is not taken.
 
-// tnode is a compiled template node: *constNode, *seqNode or *mapNode.
-type tnode interface{}
+// Node is a compiled template node: *constNode, *seqNode or *mapNode.
+type Node interface{}
 
-// constNode is plain data: no directive anywhere below it.
-type constNode struct {
+// ConstNode is plain data: no directive anywhere below it.
+type ConstNode struct {
 	n     *yaml.Node // where it is written, for limit errors
 	path  string
-	v     Value
+	Value Value
 	nodes int // output nodes it holds, saturating
 	bytes int // rough size of its text, saturating
 }
 
-// seqNode is a sequence with directives in some of its items.
-type seqNode struct {
+// SeqNode is a sequence with directives in some of its items.
+type SeqNode struct {
 	n     *yaml.Node
 	path  string
-	elems []tnode
+	elems []Node
 }
 
-// exprRef is one CEL expression in the template.
-type exprRef struct {
-	text  string     // the expression
-	shown string     // the template text shown with a caret in errors
-	off   int        // offset of text within shown
-	node  *yaml.Node // where it is written
-	path  string     // directive path
-	// bare names the directive that takes the expression as a whole string
+// ExprRef is one CEL expression in the template.
+type ExprRef struct {
+	Text  string     // the expression
+	Shown string     // the template text shown with a caret in errors
+	Off   int        // offset of text within shown
+	Node  *yaml.Node // where it is written
+	Path  string     // directive path
+	// Bare names the directive that takes the expression as a whole string
 	// ("$if", "$let", ...), for hints about the mistakes made there: "" for
 	// a ${{ }} segment.
-	bare string
-	// fast is set when the expression is only a variable or a chain of
+	Bare string
+	// Fast is set when the expression is only a variable or a chain of
 	// field selections (`v`, `svc.name`): it is then read directly from
 	// the scope, without running a CEL program.
-	fast []string
+	Fast []string
 	// eq is set when the expression compares such a chain with a string
 	// literal (`doc.kind == 'Deployment'`), the usual condition of an
 	// overlay and a list edit: a string found there is compared directly.
@@ -82,10 +82,10 @@ func eqPath(text string) *eqFast {
 	return &eqFast{path: path, lit: m[2] + m[3]}
 }
 
-// newExprRef prepares an expression.
-func newExprRef(x exprRef) *exprRef {
-	x.fast = identPath(x.text)
-	x.eq = eqPath(x.text)
+// NewExprRef prepares an expression.
+func NewExprRef(x ExprRef) *ExprRef {
+	x.Fast = identPath(x.Text)
+	x.eq = eqPath(x.Text)
 	return &x
 }
 
@@ -105,18 +105,18 @@ func identPath(text string) []string {
 	return parts
 }
 
-// compileError is an error found while compiling; it gets its file and
+// CompileError is an error found while compiling; it gets its file and
 // include chain when a render reaches the file.
-type compileError struct {
-	node         *yaml.Node
+type CompileError struct {
+	Node         *yaml.Node
 	line, column int // used when node is nil
-	path, msg    string
-	expr         string
-	offset       int
+	Path, Msg    string
+	Expr         string
+	Offset       int
 }
 
-type compiler struct {
-	aliases map[aliasKey]tnode
+type Compiler struct {
+	aliases map[aliasKey]Node
 	active  map[*yaml.Node]bool
 	// patch is set while compiling an overlay's patch, where a sequence
 	// of list edits edits the document (reference §8).
@@ -131,37 +131,37 @@ type aliasKey struct {
 	patch bool
 }
 
-func newCompiler() *compiler {
-	return &compiler{aliases: map[aliasKey]tnode{}, active: map[*yaml.Node]bool{}}
+func newCompiler() *Compiler {
+	return &Compiler{aliases: map[aliasKey]Node{}, active: map[*yaml.Node]bool{}}
 }
 
-func cerr(n *yaml.Node, path, msg string) *compileError {
-	return &compileError{node: n, path: path, msg: msg, offset: -1}
+func CompileErrorAt(n *yaml.Node, path, msg string) *CompileError {
+	return &CompileError{Node: n, Path: path, Msg: msg, Offset: -1}
 }
 
-func fromNodeError(e *yamlnode.Error, path string) *compileError {
-	return &compileError{node: e.Node, path: path, msg: e.Msg, offset: -1}
+func FromNodeError(e *yamlnode.Error, path string) *CompileError {
+	return &CompileError{Node: e.Node, Path: path, Msg: e.Msg, Offset: -1}
 }
 
-func (c *compiler) document(doc *yaml.Node) (tnode, *compileError) {
+func (c *Compiler) document(doc *yaml.Node) (Node, *CompileError) {
 	if doc.Kind != yaml.DocumentNode {
-		return c.node(doc, "")
+		return c.Compile(doc, "")
 	}
 	if len(doc.Content) == 0 {
-		return &constNode{n: doc, v: nil, nodes: 1}, nil
+		return &ConstNode{n: doc, Value: nil, nodes: 1}, nil
 	}
-	if root := deref(doc.Content[0]); isOverlayRoot(root) {
-		keys, err := readKeys(root, "", atOverlayRoot)
+	if root := Deref(doc.Content[0]); isOverlayRoot(root) {
+		keys, err := readKeys(root, "", AtOverlayRoot)
 		if err != nil {
 			return nil, err
 		}
 		d, _ := lookupDirective("$overlay")
 		return d.overlay(c, root, keys)
 	}
-	return c.node(doc.Content[0], "")
+	return c.Compile(doc.Content[0], "")
 }
 
-func joinPath(path, key string) string {
+func JoinPath(path, key string) string {
 	if path == "" {
 		return key
 	}
@@ -175,28 +175,28 @@ func addSat(a, b int) int {
 	return a + b
 }
 
-// deref follows an alias.
-func deref(n *yaml.Node) *yaml.Node {
+// Deref follows an alias.
+func Deref(n *yaml.Node) *yaml.Node {
 	for i := 0; n.Kind == yaml.AliasNode && n.Alias != nil && i < 100; i++ {
 		n = n.Alias
 	}
 	return n
 }
 
-func (c *compiler) node(n *yaml.Node, path string) (tnode, *compileError) {
+func (c *Compiler) Compile(n *yaml.Node, path string) (Node, *CompileError) {
 	switch n.Kind {
 	case yaml.AliasNode:
 		if n.Alias == nil {
-			return nil, cerr(n, path, "alias to an unknown anchor")
+			return nil, CompileErrorAt(n, path, "alias to an unknown anchor")
 		}
 		if t, ok := c.aliases[aliasKey{n.Alias, c.patch}]; ok {
 			return t, nil
 		}
 		if c.active[n.Alias] {
-			return nil, cerr(n, path, "alias *"+n.Value+" refers to a node that contains it")
+			return nil, CompileErrorAt(n, path, "alias *"+n.Value+" refers to a node that contains it")
 		}
 		c.active[n.Alias] = true
-		t, err := c.node(n.Alias, path)
+		t, err := c.Compile(n.Alias, path)
 		delete(c.active, n.Alias)
 		if err != nil {
 			return nil, err
@@ -206,13 +206,13 @@ func (c *compiler) node(n *yaml.Node, path string) (tnode, *compileError) {
 	case yaml.ScalarNode:
 		v, err := yamlnode.Scalar(n)
 		if err != nil {
-			return nil, fromNodeError(err, path)
+			return nil, FromNodeError(err, path)
 		}
 		b := 8
 		if s, ok := v.(string); ok {
 			b = len(s)
 		}
-		return &constNode{n: n, path: path, v: v, nodes: 1, bytes: b}, nil
+		return &ConstNode{n: n, path: path, Value: v, nodes: 1, bytes: b}, nil
 	case yaml.SequenceNode:
 		return c.sequence(n, path)
 	case yaml.MappingNode:
@@ -220,10 +220,10 @@ func (c *compiler) node(n *yaml.Node, path string) (tnode, *compileError) {
 	case yaml.DocumentNode:
 		return c.document(n)
 	}
-	return nil, cerr(n, path, "unsupported YAML node")
+	return nil, CompileErrorAt(n, path, "unsupported YAML node")
 }
 
-func (c *compiler) sequence(n *yaml.Node, path string) (tnode, *compileError) {
+func (c *Compiler) sequence(n *yaml.Node, path string) (Node, *CompileError) {
 	if c.patch {
 		if t, err := c.editList(n, path); t != nil || err != nil {
 			return t, err
@@ -233,29 +233,29 @@ func (c *compiler) sequence(n *yaml.Node, path string) (tnode, *compileError) {
 		c.patch = false
 		defer func() { c.patch = true }()
 	}
-	elems := make([]tnode, len(n.Content))
-	consts := make([]*constNode, 0, len(n.Content))
+	elems := make([]Node, len(n.Content))
+	consts := make([]*ConstNode, 0, len(n.Content))
 	for i, e := range n.Content {
-		t, err := c.node(e, path+"["+itoa(i)+"]")
+		t, err := c.Compile(e, path+"["+Itoa(i)+"]")
 		if err != nil {
 			return nil, err
 		}
 		elems[i] = t
-		if k, ok := t.(*constNode); ok {
+		if k, ok := t.(*ConstNode); ok {
 			consts = append(consts, k)
 		}
 	}
 	if len(consts) < len(elems) {
-		return &seqNode{n: n, path: path, elems: elems}, nil
+		return &SeqNode{n: n, path: path, elems: elems}, nil
 	}
 	out := make([]Value, len(consts))
-	cn := &constNode{n: n, path: path, nodes: 1, bytes: 2}
+	cn := &ConstNode{n: n, path: path, nodes: 1, bytes: 2}
 	for i, k := range consts {
-		out[i] = k.v
+		out[i] = k.Value
 		cn.nodes = addSat(cn.nodes, k.nodes)
 		cn.bytes = addSat(cn.bytes, k.bytes+3)
 	}
-	cn.v = out
+	cn.Value = out
 	return cn, nil
 }
 
@@ -265,9 +265,9 @@ func suggest(k string) string {
 	return hint.Nearest(k, directiveNames, 3, true)
 }
 
-// stringScalar returns the text of n if it is a string scalar.
-func stringScalar(n *yaml.Node) (string, bool) {
-	n = deref(n)
+// StringScalar returns the text of n if it is a string scalar.
+func StringScalar(n *yaml.Node) (string, bool) {
+	n = Deref(n)
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
 		return "", false
 	}
@@ -277,8 +277,8 @@ func stringScalar(n *yaml.Node) (string, bool) {
 	return n.Value, true
 }
 
-// boolScalar gives the value of n when it is a YAML bool.
-func boolScalar(n *yaml.Node) (bool, bool) {
+// BoolScalar gives the value of n when it is a YAML bool.
+func BoolScalar(n *yaml.Node) (bool, bool) {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
 		return false, false
 	}
@@ -287,6 +287,6 @@ func boolScalar(n *yaml.Node) (bool, bool) {
 	return b, ok
 }
 
-// forSyntax is the form of $for: "x in EXPR" or "a, b in EXPR" (the
+// ForSyntax is the form of $for: "x in EXPR" or "a, b in EXPR" (the
 // names, then " in "); $for compiles it and check reads it.
-var forSyntax = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\s+in\s`)
+var ForSyntax = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\s+in\s`)

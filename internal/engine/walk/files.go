@@ -13,12 +13,12 @@ import (
 // compiles it (at most once per render, through the engine's cache) and
 // gives the frame it renders in.
 
-// openFile resolves p, the path an $include at key gives (pathN is where
+// OpenFile resolves p, the path an $include at key gives (pathN is where
 // the path is written, path the directive's path), against the including
 // file's directory; refuses a file already on the include chain and an
 // include past MaxIncludeDepth; reads and compiles the file; and gives it
 // with the frame it renders in.
-func (r *renderer) openFile(fr *frame, key, pathN *yaml.Node, path, p string) (*compiledFile, *frame, error) {
+func (r *Renderer) OpenFile(fr *Frame, key, pathN *yaml.Node, path, p string) (*CompiledFile, *Frame, error) {
 	shown := p
 	if !filepath.IsAbs(p) {
 		shown = filepath.Join(fr.dir, p)
@@ -31,10 +31,10 @@ func (r *renderer) openFile(fr *frame, key, pathN *yaml.Node, path, p string) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	inc := Pos{File: fr.file, Line: key.Line, Column: key.Column}
-	chain := make([]Pos, 0, len(fr.chain)+1)
-	chain = append(append(chain, inc), fr.chain...)
-	nf := &frame{file: filepath.ToSlash(shown), dir: filepath.Dir(shown), real: resolved, chain: chain,
+	inc := Pos{File: fr.File, Line: key.Line, Column: key.Column}
+	chain := make([]Pos, 0, len(fr.Chain)+1)
+	chain = append(append(chain, inc), fr.Chain...)
+	nf := &Frame{File: filepath.ToSlash(shown), dir: filepath.Dir(shown), real: resolved, Chain: chain,
 		files: append(append(make([]string, 0, len(fr.files)+1), fr.files...), resolved)}
 	if f.err != nil {
 		return nil, nil, r.compileErr(nf, f.err)
@@ -47,37 +47,37 @@ func (r *renderer) openFile(fr *frame, key, pathN *yaml.Node, path, p string) (*
 
 // checkNesting refuses a file already on the include chain, and an include
 // past MaxIncludeDepth.
-func (r *renderer) checkNesting(fr *frame, key *yaml.Node, path, resolved string) error {
+func (r *Renderer) checkNesting(fr *Frame, key *yaml.Node, path, resolved string) error {
 	for _, f := range fr.files {
 		if f == resolved {
 			chain := append(append([]string{}, fr.files...), resolved)
 			for i := range chain {
 				chain[i] = filepath.ToSlash(chain[i])
 			}
-			return r.errAt(fr, key, path, "include cycle: "+strings.Join(chain, " -> ")+"; recursion is not supported")
+			return r.ErrAt(fr, key, path, "include cycle: "+strings.Join(chain, " -> ")+"; recursion is not supported")
 		}
 	}
-	if len(fr.chain)+1 > r.e.opts.MaxIncludeDepth {
-		return r.limitErr(fr, key, path, "MaxIncludeDepth", "includes nest deeper than MaxIncludeDepth ("+itoa(r.e.opts.MaxIncludeDepth)+")")
+	if len(fr.Chain)+1 > r.e.opts.MaxIncludeDepth {
+		return r.LimitErr(fr, key, path, "MaxIncludeDepth", "includes nest deeper than MaxIncludeDepth ("+Itoa(r.e.opts.MaxIncludeDepth)+")")
 	}
 	return nil
 }
 
 // load reads and compiles the file, at most once per render.
-func (r *renderer) load(fr *frame, pathN *yaml.Node, path, shown, resolved string) (*compiledFile, error) {
+func (r *Renderer) load(fr *Frame, pathN *yaml.Node, path, shown, resolved string) (*CompiledFile, error) {
 	if f := r.files[resolved]; f != nil {
 		return f, nil
 	}
 	text, err := r.e.opts.Loader.ReadFile(r.ctx, shown, r.e.opts.MaxTemplateBytes)
 	if errors.Is(err, fileread.ErrTooLarge) {
-		return nil, r.limitErr(fr, pathN, path, "MaxTemplateBytes", "included file "+quote(filepath.ToSlash(shown))+" is larger than MaxTemplateBytes ("+itoa(r.e.opts.MaxTemplateBytes)+" bytes)")
+		return nil, r.LimitErr(fr, pathN, path, "MaxTemplateBytes", "included file "+Quote(filepath.ToSlash(shown))+" is larger than MaxTemplateBytes ("+Itoa(r.e.opts.MaxTemplateBytes)+" bytes)")
 	}
 	if err != nil {
-		return nil, r.errAt(fr, pathN, path, "cannot read included file "+quote(filepath.ToSlash(shown))+": "+loadErrText(err))
+		return nil, r.ErrAt(fr, pathN, path, "cannot read included file "+Quote(filepath.ToSlash(shown))+": "+loadErrText(err))
 	}
 	f := r.e.files.get(text)
 	if r.files == nil {
-		r.files = map[string]*compiledFile{}
+		r.files = map[string]*CompiledFile{}
 	}
 	r.files[resolved] = f
 	return f, nil

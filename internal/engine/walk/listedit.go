@@ -29,18 +29,18 @@ type editOp struct {
 	key    *yaml.Node
 	guard  guarded     // $match and $remove
 	expect expectation // $match and $remove
-	value  tnode       // $append
+	value  Node        // $append
 	path   string
 }
 
 // editDir gives the list edit directive of mapping n, or "".
 func editDir(n *yaml.Node) string {
-	n = deref(n)
+	n = Deref(n)
 	if n.Kind != yaml.MappingNode {
 		return ""
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := deref(n.Content[i])
+		k := Deref(n.Content[i])
 		for _, d := range editDirs {
 			if k.Kind == yaml.ScalarNode && k.Value == d {
 				return d
@@ -52,7 +52,7 @@ func editDir(n *yaml.Node) string {
 
 // editList compiles sequence n as an edit list, or gives nil when no item
 // of it is a list edit. An empty sequence is a plain value.
-func (c *compiler) editList(n *yaml.Node, path string) (tnode, *compileError) {
+func (c *Compiler) editList(n *yaml.Node, path string) (Node, *CompileError) {
 	edits := 0
 	for _, it := range n.Content {
 		if editDir(it) != "" {
@@ -64,11 +64,11 @@ func (c *compiler) editList(n *yaml.Node, path string) (tnode, *compileError) {
 	}
 	s := &editSeq{n: n, path: path}
 	for i, it := range n.Content {
-		ip := path + "[" + itoa(i) + "]"
+		ip := path + "[" + Itoa(i) + "]"
 		if editDir(it) == "" {
-			return nil, cerr(it, ip, "this sequence mixes list edits ($match, $remove, $append) with plain items: in an overlay's patch a sequence either edits the document's sequence, every item a list edit, or replaces it, with no list edits")
+			return nil, CompileErrorAt(it, ip, "this sequence mixes list edits ($match, $remove, $append) with plain items: in an overlay's patch a sequence either edits the document's sequence, every item a list edit, or replaces it, with no list edits")
 		}
-		op, err := c.editItem(deref(it), ip)
+		op, err := c.editItem(Deref(it), ip)
 		if err != nil {
 			return nil, err
 		}
@@ -79,51 +79,51 @@ func (c *compiler) editList(n *yaml.Node, path string) (tnode, *compileError) {
 }
 
 // editItem compiles one list edit item.
-func (c *compiler) editItem(n *yaml.Node, path string) (*editOp, *compileError) {
-	keys, err := readKeys(n, path, atEditItem)
+func (c *Compiler) editItem(n *yaml.Node, path string) (*editOp, *CompileError) {
+	keys, err := readKeys(n, path, AtEditItem)
 	if err != nil {
 		return nil, err
 	}
-	var found *directive
+	var found *Directive
 	for i := range directiveTable {
 		d := &directiveTable[i]
-		p, ok := keys.dirs[d.name]
-		if !ok || d.kind != dirEdit {
+		p, ok := keys.dirs[d.Name]
+		if !ok || d.Kind != KindEdit {
 			continue
 		}
 		if found != nil {
-			return nil, cerr(p.k, joinPath(path, d.name), "one list edit per item: this item has both "+found.name+" and "+d.name+"; write them as two items")
+			return nil, CompileErrorAt(p.K, JoinPath(path, d.Name), "one list edit per item: this item has both "+found.Name+" and "+d.Name+"; write them as two items")
 		}
 		found = d
 	}
-	p := keys.dirs[found.name]
-	return found.edit(c, keys.dirs, p, without(n, found.name, "$expects"), joinPath(path, found.name))
+	p := keys.dirs[found.Name]
+	return found.edit(c, keys.dirs, p, without(n, found.Name, "$expects"), JoinPath(path, found.Name))
 }
 
-func (c *compiler) matchEdit(dirs dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+func (c *Compiler) matchEdit(dirs DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
 	op, err := c.selectingEdit("$match", dirs, p, path)
 	if err != nil || len(rest.Content) == 0 {
 		return op, err // no keys beside $match: matching items stay as they are
 	}
-	if op.guard.body, err = c.node(rest, path); err != nil {
+	if op.guard.body, err = c.Compile(rest, path); err != nil {
 		return nil, err
 	}
 	op.guard.static = isStatic(op.guard.body)
 	return op, nil
 }
 
-func (c *compiler) removeEdit(dirs dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+func (c *Compiler) removeEdit(dirs DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
 	if len(rest.Content) > 0 {
-		return nil, cerr(rest.Content[0], path, "a $remove item holds only $remove and $expects; to change the items it selects, use $match")
+		return nil, CompileErrorAt(rest.Content[0], path, "a $remove item holds only $remove and $expects; to change the items it selects, use $match")
 	}
 	return c.selectingEdit("$remove", dirs, p, path)
 }
 
 // selectingEdit compiles what $match and $remove share: the expression
 // that selects items, and $expects.
-func (c *compiler) selectingEdit(dir string, dirs dirSet, p kvPair, path string) (*editOp, *compileError) {
-	op := &editOp{dir: dir, key: p.k, path: path}
-	var err *compileError
+func (c *Compiler) selectingEdit(dir string, dirs DirSet, p KVPair, path string) (*editOp, *CompileError) {
+	op := &editOp{dir: dir, key: p.K, path: path}
+	var err *CompileError
 	if op.guard, err = c.guard(p, path, dir); err != nil {
 		return nil, err
 	}
@@ -133,19 +133,19 @@ func (c *compiler) selectingEdit(dir string, dirs dirSet, p kvPair, path string)
 	return op, nil
 }
 
-func (c *compiler) appendEdit(dirs dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+func (c *Compiler) appendEdit(dirs DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
 	if e, ok := dirs["$expects"]; ok {
-		return nil, cerr(e.k, joinPath(path, "$expects"), "$append adds one item and matches nothing, so it takes no $expects")
+		return nil, CompileErrorAt(e.K, JoinPath(path, "$expects"), "$append adds one item and matches nothing, so it takes no $expects")
 	}
 	if len(rest.Content) > 0 {
-		return nil, cerr(rest.Content[0], path, "an $append item holds only $append: indent the item to add under $append")
+		return nil, CompileErrorAt(rest.Content[0], path, "an $append item holds only $append: indent the item to add under $append")
 	}
-	op := &editOp{dir: "$append", key: p.k, path: path}
+	op := &editOp{dir: "$append", key: p.K, path: path}
 	inPatch := c.patch
 	c.patch = false // the item added is a plain template
 	defer func() { c.patch = inPatch }()
-	var err *compileError
-	op.value, err = c.node(p.v, path)
+	var err *CompileError
+	op.value, err = c.Compile(p.V, path)
 	return op, err
 }
 
@@ -153,9 +153,9 @@ func (c *compiler) appendEdit(dirs dirSet, p kvPair, rest *yaml.Node, path strin
 // sequence it edits: merge.Onto hands it that sequence.
 type listEdit struct {
 	seq *editSeq
-	r   *renderer
-	sc  *scope
-	fr  *frame
+	r   *Renderer
+	sc  *Scope
+	fr  *Frame
 }
 
 var _ merge.Edit = (*listEdit)(nil)
@@ -172,7 +172,7 @@ func (l *listEdit) Edit(base Value) (Value, error) {
 	case Unknown:
 		return Unknown{}, nil
 	default:
-		return nil, l.r.errAt(l.fr, l.seq.n, l.seq.path, "these list edits edit a sequence, but the document holds "+valueKind(b)+" here")
+		return nil, l.r.ErrAt(l.fr, l.seq.n, l.seq.path, "these list edits edit a sequence, but the document holds "+ValueKind(b)+" here")
 	}
 	for _, op := range l.seq.ops {
 		var unknown bool
@@ -189,9 +189,9 @@ func (l *listEdit) Edit(base Value) (Value, error) {
 
 // apply runs one edit on items and returns the new items; it never
 // changes items itself.
-func (op *editOp) apply(r *renderer, sc *scope, fr *frame, items []Value) ([]Value, bool, error) {
+func (op *editOp) apply(r *Renderer, sc *Scope, fr *Frame, items []Value) ([]Value, bool, error) {
 	if op.dir == "$append" {
-		v, ok, err := r.value(op.value, sc, fr)
+		v, ok, err := r.Value(op.value, sc, fr)
 		if err != nil || !ok {
 			return items, false, err
 		}
@@ -199,14 +199,14 @@ func (op *editOp) apply(r *renderer, sc *scope, fr *frame, items []Value) ([]Val
 	}
 	out := make([]Value, 0, len(items))
 	matched := 0
-	inner := newScopeCap(sc, 1) // one for every item: nothing keeps it
+	inner := NewScope(sc, 1) // one for every item: nothing keeps it
 	var cache patchCache
 	for _, it := range items {
 		if err := r.step(fr, op.key, op.path); err != nil {
 			return nil, false, err
 		}
-		inner.bindValue("item", it)
-		d, patch, patched, err := op.guard.run(r, inner, fr, &cache)
+		inner.BindValue("item", it)
+		d, patch, patched, err := op.guard.Run(r, inner, fr, &cache)
 		switch {
 		case err != nil:
 			return nil, false, err
@@ -230,14 +230,14 @@ func (op *editOp) apply(r *renderer, sc *scope, fr *frame, items []Value) ([]Val
 		if op.expect.key != nil {
 			at = op.expect.key
 		}
-		return nil, false, r.errAt(fr, at, op.path, "this "+op.dir+" expects "+op.expect.String()+" matching "+plural(op.expect.n, "item")+
+		return nil, false, r.ErrAt(fr, at, op.path, "this "+op.dir+" expects "+op.expect.String()+" matching "+plural(op.expect.n, "item")+
 			", and "+strconv.Itoa(matched)+" of the "+strconv.Itoa(len(items))+" items matched"+expectsHint(op.expect))
 	}
 	return out, false, nil
 }
 
 // patchItem merges a $match's patch onto a matching item.
-func (op *editOp) patchItem(r *renderer, fr *frame, it, patch Value, patched bool) (Value, error) {
+func (op *editOp) patchItem(r *Renderer, fr *Frame, it, patch Value, patched bool) (Value, error) {
 	if !patched || patch == nil {
 		return it, nil
 	}
@@ -245,20 +245,20 @@ func (op *editOp) patchItem(r *renderer, fr *frame, it, patch Value, patched boo
 	case *Map, Unknown:
 		return merge.Onto(it, patch)
 	}
-	return nil, r.errAt(fr, op.key, op.path, "the keys beside $match make the patch of each matching item and must give a mapping (or nothing), got "+valueKind(patch))
+	return nil, r.ErrAt(fr, op.key, op.path, "the keys beside $match make the patch of each matching item and must give a mapping (or nothing), got "+ValueKind(patch))
 }
 
 func init() {
-	register(directive{rank: 170, name: "$match", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$match"),
-		edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+	Register(Directive{Rank: 170, Name: "$match", Kind: KindEdit, only: AtEditItem, misplaced: editMisplaced("$match"),
+		edit: func(c *Compiler, d DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
 			return c.matchEdit(d, p, rest, path)
 		}})
-	register(directive{rank: 180, name: "$remove", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$remove"),
-		edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+	Register(Directive{Rank: 180, Name: "$remove", Kind: KindEdit, only: AtEditItem, misplaced: editMisplaced("$remove"),
+		edit: func(c *Compiler, d DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
 			return c.removeEdit(d, p, rest, path)
 		}})
-	register(directive{rank: 190, name: "$append", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$append"), body: true,
-		edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
+	Register(Directive{Rank: 190, Name: "$append", Kind: KindEdit, only: AtEditItem, misplaced: editMisplaced("$append"), Body: true,
+		edit: func(c *Compiler, d DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
 			return c.appendEdit(d, p, rest, path)
 		}})
 }

@@ -15,23 +15,23 @@ import (
 // replaces the mapping. Otherwise every producer must give a mapping (or
 // nothing) and its entries merge where the producer's key stands.
 
-// producer is a directive that produces content.
-type producer interface {
-	// keyNode is the directive's key in the template.
-	keyNode() *yaml.Node
-	// name is the directive, e.g. "$if".
-	name() string
-	// value renders in value position: a value, or nothing (false).
-	value(r *renderer, sc *scope, fr *frame) (Value, bool, error)
-	// multi renders in item or stream position, appending to dst.
-	multi(r *renderer, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error)
+// Producer is a directive that produces content.
+type Producer interface {
+	// KeyNode is the directive's key in the template.
+	KeyNode() *yaml.Node
+	// Name is the directive, e.g. "$if".
+	Name() string
+	// Value renders in value position: a value, or nothing (false).
+	Value(r *Renderer, sc *Scope, fr *Frame) (Value, bool, error)
+	// Multi renders in item or stream position, appending to dst.
+	Multi(r *Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
 }
 
-// prelude is what a prelude directive ($schema, $let, $assert) compiles
+// Prelude is what a prelude directive ($schema, $let, $assert) compiles
 // to. run gives the scope the rest of the mapping renders in; unknown
 // when it cannot be decided yet whether the mapping renders.
-type prelude interface {
-	run(r *renderer, sc *scope, fr *frame) (next *scope, unknown bool, err error)
+type Prelude interface {
+	Run(r *Renderer, sc *Scope, fr *Frame) (next *Scope, unknown bool, err error)
 }
 
 // mapEntry is one key of a mapping, in template order: a regular key, or
@@ -39,18 +39,18 @@ type prelude interface {
 type mapEntry struct {
 	name string     // output key of a regular entry
 	key  *yaml.Node // the key in the template
-	val  tnode      // value of a regular entry
+	val  Node       // value of a regular entry
 	prod int        // index into mapNode.prods, or -1
 }
 
-type mapNode struct {
+type MapNode struct {
 	n    *yaml.Node
 	path string
-	// preludes are what $schema, $let and $assert compiled to, in
+	// Preludes are what $schema, $let and $assert compiled to, in
 	// directive order; binds is set when one of them binds names ($let).
-	preludes []prelude
+	Preludes []Prelude
 	binds    bool
-	prods    []producer // in directive order
+	Prods    []Producer // in directive order
 	entries  []mapEntry // in template order
 	nRegular int
 	// slip is a hint for the merge error when a regular key is spelt like
@@ -58,9 +58,9 @@ type mapNode struct {
 	slip string
 }
 
-// replaces reports whether the single producer's result replaces the
+// Replaces reports whether the single producer's result replaces the
 // mapping.
-func (m *mapNode) replaces() bool { return len(m.prods) == 1 && m.nRegular == 0 }
+func (m *MapNode) Replaces() bool { return len(m.Prods) == 1 && m.nRegular == 0 }
 
 // isDirectiveLike reports whether a key claims to be a directive: "$"
 // followed by a letter or "_". Other keys, such as "${{ x }}" or "$", are
@@ -73,21 +73,21 @@ func isDirectiveLike(k string) bool {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 }
 
-// kvPair is one key and value of a mapping being compiled.
-type kvPair struct {
-	k, v *yaml.Node
+// KVPair is one key and value of a mapping being compiled.
+type KVPair struct {
+	K, V *yaml.Node
 	key  string // the output key, or the directive
 	dir  bool   // key is a directive
 }
 
 // mappingKeys are the keys of a mapping being compiled, sorted out.
 type mappingKeys struct {
-	regular []kvPair // regular keys, template order
-	dirs    dirSet   // directives by name
-	order   []kvPair // every pair, template order
+	regular []KVPair // regular keys, template order
+	dirs    DirSet   // directives by name
+	order   []KVPair // every pair, template order
 }
 
-func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
+func (c *Compiler) mapping(n *yaml.Node, path string) (Node, *CompileError) {
 	keys, err := readKeys(n, path, 0)
 	if err != nil {
 		return nil, err
@@ -101,7 +101,7 @@ func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
 	if err := checkBodies(keys, path); err != nil {
 		return nil, err
 	}
-	m := &mapNode{n: n, path: path, slip: partnerSlip(keys)}
+	m := &MapNode{n: n, path: path, slip: partnerSlip(keys)}
 	prodIndex, err := c.directives(m, keys.dirs, path)
 	if err != nil {
 		return nil, err
@@ -116,20 +116,20 @@ func (c *compiler) mapping(n *yaml.Node, path string) (tnode, *compileError) {
 // written out with one $ less, or a directive of the table. A key written
 // twice, an unknown directive, or one that cannot stand in this place (at
 // is where n stands) is an error.
-func readKeys(n *yaml.Node, path string, at dirPlace) (mappingKeys, *compileError) {
-	keys := mappingKeys{dirs: dirSet{}}
+func readKeys(n *yaml.Node, path string, at Place) (mappingKeys, *CompileError) {
+	keys := mappingKeys{dirs: DirSet{}}
 	seen := make(map[string]*yaml.Node, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		key, kerr := yamlnode.Key(k)
 		if kerr != nil {
-			return keys, fromNodeError(kerr, path)
+			return keys, FromNodeError(kerr, path)
 		}
 		if prev, dup := seen[key]; dup {
-			return keys, cerr(k, joinPath(path, key), yamlnode.DupKeyMsg(key, prev))
+			return keys, CompileErrorAt(k, JoinPath(path, key), yamlnode.DupKeyMsg(key, prev))
 		}
 		seen[key] = k
-		p := kvPair{k: deref(k), v: v, key: key}
+		p := KVPair{K: Deref(k), V: v, key: key}
 		switch {
 		case strings.HasPrefix(key, "$$"):
 			p.key = key[1:]
@@ -137,10 +137,10 @@ func readKeys(n *yaml.Node, path string, at dirPlace) (mappingKeys, *compileErro
 		case isDirectiveLike(key):
 			d, ok := lookupDirective(key)
 			if !ok {
-				return keys, cerr(k, joinPath(path, key), unknownDirectiveMsg(key))
+				return keys, CompileErrorAt(k, JoinPath(path, key), unknownDirectiveMsg(key))
 			}
 			if d.only != 0 && d.only&at == 0 {
-				return keys, cerr(k, joinPath(path, key), d.misplaced)
+				return keys, CompileErrorAt(k, JoinPath(path, key), d.misplaced)
 			}
 			p.dir = true
 			keys.dirs[key] = p
@@ -189,22 +189,22 @@ func (k mappingKeys) hasBare(d string) bool {
 // checkPartners fails on a directive whose partner is missing: partners
 // without their directive first ($then without $if), then directives
 // without their partner ($if without $then), each in table order.
-func checkPartners(keys mappingKeys, path string) *compileError {
-	for _, kind := range []dirKind{dirPartner, dirProducer} {
+func checkPartners(keys mappingKeys, path string) *CompileError {
+	for _, kind := range []Kind{KindPartner, KindProducer} {
 		for i := range directiveTable {
 			d := &directiveTable[i]
-			p, ok := keys.dirs[d.name]
-			if !ok || d.kind != kind || d.needs == "" {
+			p, ok := keys.dirs[d.Name]
+			if !ok || d.Kind != kind || d.Needs == "" {
 				continue
 			}
-			if _, ok := keys.dirs[d.needs]; ok {
+			if _, ok := keys.dirs[d.Needs]; ok {
 				continue
 			}
 			msg := d.missingMsg()
-			if keys.hasBare(d.needs) {
-				msg += "; the key " + d.needs[1:] + " here has no $: write " + d.needs
+			if keys.hasBare(d.Needs) {
+				msg += "; the key " + d.Needs[1:] + " here has no $: write " + d.Needs
 			}
-			return cerr(p.k, joinPath(path, d.name), msg)
+			return CompileErrorAt(p.K, JoinPath(path, d.Name), msg)
 		}
 	}
 	return nil
@@ -214,15 +214,15 @@ func checkPartners(keys mappingKeys, path string) *compileError {
 // all: `$then:` followed by a line that is not indented under it, which
 // YAML reads as an empty value and the lines below as keys of the mapping
 // itself. An explicit `$then: null` is allowed.
-func checkBodies(keys mappingKeys, path string) *compileError {
+func checkBodies(keys mappingKeys, path string) *CompileError {
 	for i := range directiveTable {
 		d := &directiveTable[i]
-		p, ok := keys.dirs[d.name]
-		if !ok || !d.body {
+		p, ok := keys.dirs[d.Name]
+		if !ok || !d.Body {
 			continue
 		}
-		if v := p.v; v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" && v.Value == "" && v.Style&yaml.TaggedStyle == 0 {
-			return cerr(p.k, joinPath(path, d.name), d.name+" has no value: the lines meant as its body are probably not indented under it; indent them, or write "+d.name+": null for nothing")
+		if v := p.V; v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null" && v.Value == "" && v.Style&yaml.TaggedStyle == 0 {
+			return CompileErrorAt(p.K, JoinPath(path, d.Name), d.Name+" has no value: the lines meant as its body are probably not indented under it; indent them, or write "+d.Name+": null for nothing")
 		}
 	}
 	return nil
@@ -234,18 +234,18 @@ func checkBodies(keys mappingKeys, path string) *compileError {
 func partnerSlip(keys mappingKeys) string {
 	for i := range directiveTable {
 		d := &directiveTable[i]
-		if d.kind != dirPartner {
+		if d.Kind != KindPartner {
 			continue
 		}
-		owner, ok := lookupDirective(d.needs)
-		if !ok || owner.kind != dirProducer {
+		owner, ok := lookupDirective(d.Needs)
+		if !ok || owner.Kind != KindProducer {
 			continue
 		}
-		if _, has := keys.dirs[d.needs]; !has || !keys.hasBare(d.name) {
+		if _, has := keys.dirs[d.Needs]; !has || !keys.hasBare(d.Name) {
 			continue
 		}
-		if _, has := keys.dirs[d.name]; !has {
-			return "; the key " + d.name[1:] + " here is a regular key: did you mean " + d.name + "?"
+		if _, has := keys.dirs[d.Name]; !has {
+			return "; the key " + d.Name[1:] + " here is a regular key: did you mean " + d.Name + "?"
 		}
 	}
 	return ""
@@ -253,11 +253,11 @@ func partnerSlip(keys mappingKeys) string {
 
 // directives compiles the mapping's preludes and producers in table order,
 // and gives each producer's index in m.prods.
-func (c *compiler) directives(m *mapNode, dirs dirSet, path string) (map[string]int, *compileError) {
+func (c *Compiler) directives(m *MapNode, dirs DirSet, path string) (map[string]int, *CompileError) {
 	prodIndex := map[string]int{}
 	for i := range directiveTable {
 		d := &directiveTable[i]
-		p, ok := dirs[d.name]
+		p, ok := dirs[d.Name]
 		if !ok {
 			continue
 		}
@@ -270,46 +270,46 @@ func (c *compiler) directives(m *mapNode, dirs dirSet, path string) (map[string]
 
 // directive compiles one prelude or producer into m. Only a patchable
 // producer's bodies stay part of an overlay's patch.
-func (c *compiler) directive(m *mapNode, d *directive, dirs dirSet, p kvPair, path string, prodIndex map[string]int) *compileError {
+func (c *Compiler) directive(m *MapNode, d *Directive, dirs DirSet, p KVPair, path string, prodIndex map[string]int) *CompileError {
 	inPatch := c.patch
-	c.patch = inPatch && d.patchable
+	c.patch = inPatch && d.Patchable
 	defer func() { c.patch = inPatch }()
-	switch d.kind {
-	case dirPrelude:
-		pr, err := d.prelude(c, dirs, p, path)
+	switch d.Kind {
+	case KindPrelude:
+		pr, err := d.Prelude(c, dirs, p, path)
 		if err != nil {
 			return err
 		}
 		if pr != nil {
-			m.preludes = append(m.preludes, pr)
-			m.binds = m.binds || d.binds
+			m.Preludes = append(m.Preludes, pr)
+			m.binds = m.binds || d.Binds
 		}
-	case dirProducer:
-		prod, err := d.produce(c, dirs, p, path)
+	case KindProducer:
+		prod, err := d.Produce(c, dirs, p, path)
 		if err != nil {
 			return err
 		}
-		prodIndex[d.name] = len(m.prods)
-		m.prods = append(m.prods, prod)
+		prodIndex[d.Name] = len(m.Prods)
+		m.Prods = append(m.Prods, prod)
 	}
 	return nil
 }
 
 // entries lays out the mapping in template order: each regular key, and
 // each producer where its key stands.
-func (c *compiler) entries(m *mapNode, order []kvPair, prodIndex map[string]int, path string) *compileError {
+func (c *Compiler) entries(m *MapNode, order []KVPair, prodIndex map[string]int, path string) *CompileError {
 	for _, p := range order {
 		if p.dir {
 			if i, ok := prodIndex[p.key]; ok {
-				m.entries = append(m.entries, mapEntry{key: p.k, prod: i})
+				m.entries = append(m.entries, mapEntry{key: p.K, prod: i})
 			}
 			continue // a partner or a prelude directive
 		}
-		t, err := c.node(p.v, joinPath(path, p.key))
+		t, err := c.Compile(p.V, JoinPath(path, p.key))
 		if err != nil {
 			return err
 		}
-		m.entries = append(m.entries, mapEntry{name: p.key, key: p.k, val: t, prod: -1})
+		m.entries = append(m.entries, mapEntry{name: p.key, key: p.K, val: t, prod: -1})
 		m.nRegular++
 	}
 	return nil
@@ -317,40 +317,40 @@ func (c *compiler) entries(m *mapNode, order []kvPair, prodIndex map[string]int,
 
 // plainMapping compiles a mapping without directives: a constant when all
 // its values are constant.
-func (c *compiler) plainMapping(n *yaml.Node, path string, regular []kvPair) (tnode, *compileError) {
-	m := &mapNode{n: n, path: path}
-	consts := make([]*constNode, 0, len(regular))
+func (c *Compiler) plainMapping(n *yaml.Node, path string, regular []KVPair) (Node, *CompileError) {
+	m := &MapNode{n: n, path: path}
+	consts := make([]*ConstNode, 0, len(regular))
 	for _, p := range regular {
-		t, err := c.node(p.v, joinPath(path, p.key))
+		t, err := c.Compile(p.V, JoinPath(path, p.key))
 		if err != nil {
 			return nil, err
 		}
-		if k, ok := t.(*constNode); ok {
+		if k, ok := t.(*ConstNode); ok {
 			consts = append(consts, k)
 		}
-		m.entries = append(m.entries, mapEntry{name: p.key, key: p.k, val: t, prod: -1})
+		m.entries = append(m.entries, mapEntry{name: p.key, key: p.K, val: t, prod: -1})
 		m.nRegular++
 	}
 	if len(consts) < len(m.entries) {
 		return m, nil
 	}
 	out := NewMap(len(m.entries))
-	cn := &constNode{n: n, path: path, nodes: 1, bytes: 2}
+	cn := &ConstNode{n: n, path: path, nodes: 1, bytes: 2}
 	for i, e := range m.entries {
 		k := consts[i]
-		out.Set(e.name, k.v)
+		out.Set(e.name, k.Value)
 		cn.nodes = addSat(cn.nodes, k.nodes+1)
 		cn.bytes = addSat(cn.bytes, k.bytes+len(e.name)+3)
 	}
-	cn.v = out
+	cn.Value = out
 	return cn, nil
 }
 
 // prelude runs $schema, $let and $assert. unknown is true when an $assert
 // cannot be decided yet, which makes the whole mapping unknown.
-func (r *renderer) prelude(m *mapNode, sc *scope, fr *frame) (*scope, bool, error) {
-	for _, p := range m.preludes {
-		next, unknown, err := p.run(r, sc, fr)
+func (r *Renderer) prelude(m *MapNode, sc *Scope, fr *Frame) (*Scope, bool, error) {
+	for _, p := range m.Preludes {
+		next, unknown, err := p.Run(r, sc, fr)
 		if err != nil || unknown {
 			return nil, unknown, err
 		}
@@ -359,7 +359,7 @@ func (r *renderer) prelude(m *mapNode, sc *scope, fr *frame) (*scope, bool, erro
 	return sc, false, nil
 }
 
-func (r *renderer) mapValue(m *mapNode, sc *scope, fr *frame) (Value, bool, error) {
+func (r *Renderer) mapValue(m *MapNode, sc *Scope, fr *Frame) (Value, bool, error) {
 	sc, unknown, err := r.prelude(m, sc, fr)
 	if err != nil {
 		return nil, false, err
@@ -367,39 +367,39 @@ func (r *renderer) mapValue(m *mapNode, sc *scope, fr *frame) (Value, bool, erro
 	if unknown {
 		return Unknown{}, true, nil
 	}
-	if m.replaces() {
-		return m.prods[0].value(r, sc, fr)
+	if m.Replaces() {
+		return m.Prods[0].Value(r, sc, fr)
 	}
 	return r.merge(m, sc, fr)
 }
 
-func (r *renderer) mapMulti(m *mapNode, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
+func (r *Renderer) mapMulti(m *MapNode, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error) {
 	sc, unknown, err := r.prelude(m, sc, fr)
 	if err != nil {
 		return dst, err
 	}
 	if unknown {
-		if m.replaces() {
-			return dst, errUnknownShape
+		if m.Replaces() {
+			return dst, ErrUnknownShape
 		}
 		return append(dst, Unknown{}), nil
 	}
-	if m.replaces() {
-		return m.prods[0].multi(r, sc, fr, pos, dst)
+	if m.Replaces() {
+		return m.Prods[0].Multi(r, sc, fr, pos, dst)
 	}
 	v, ok, err := r.merge(m, sc, fr)
-	return appendIf(dst, v, ok, err)
+	return AppendIf(dst, v, ok, err)
 }
 
 // merge builds the mapping from its producers and regular keys.
-func (r *renderer) merge(m *mapNode, sc *scope, fr *frame) (Value, bool, error) {
+func (r *Renderer) merge(m *MapNode, sc *Scope, fr *Frame) (Value, bool, error) {
 	var small [4]*Map
 	results := small[:0]
-	if len(m.prods) > len(small) {
-		results = make([]*Map, 0, len(m.prods))
+	if len(m.Prods) > len(small) {
+		results = make([]*Map, 0, len(m.Prods))
 	}
-	for _, p := range m.prods {
-		v, ok, err := p.value(r, sc, fr)
+	for _, p := range m.Prods {
+		v, ok, err := p.Value(r, sc, fr)
 		if err != nil {
 			return nil, false, err
 		}
@@ -417,8 +417,8 @@ func (r *renderer) merge(m *mapNode, sc *scope, fr *frame) (Value, bool, error) 
 			if m.nRegular == 0 {
 				why = "has several producers"
 			}
-			return nil, false, r.errAt(fr, p.keyNode(), joinPath(m.path, p.name()),
-				"this mapping "+why+", so "+p.name()+" must give a mapping to merge into it (or nothing), got "+valueKind(v)+m.slip)
+			return nil, false, r.ErrAt(fr, p.KeyNode(), JoinPath(m.path, p.Name()),
+				"this mapping "+why+", so "+p.Name()+" must give a mapping to merge into it (or nothing), got "+ValueKind(v)+m.slip)
 		}
 	}
 	size := m.nRegular
@@ -437,7 +437,7 @@ func (r *renderer) merge(m *mapNode, sc *scope, fr *frame) (Value, bool, error) 
 			}
 			continue
 		}
-		v, ok, err := r.value(e.val, sc, fr)
+		v, ok, err := r.Value(e.val, sc, fr)
 		if err != nil {
 			return nil, false, err
 		}
@@ -448,7 +448,7 @@ func (r *renderer) merge(m *mapNode, sc *scope, fr *frame) (Value, bool, error) 
 			return nil, false, r.dupErr(m, results, ei, e.name, fr)
 		}
 	}
-	if err := r.count(fr, m.n, m.path, 1, 2); err != nil {
+	if err := r.Count(fr, m.n, m.path, 1, 2); err != nil {
 		return nil, false, err
 	}
 	return out, true, nil
@@ -456,17 +456,17 @@ func (r *renderer) merge(m *mapNode, sc *scope, fr *frame) (Value, bool, error) 
 
 // entryWrites reports whether entry e is a place where the template
 // writes key k itself (see writesKey).
-func (m *mapNode) entryWrites(e mapEntry, k string) bool {
-	return e.prod < 0 || producerWritesKey(m.prods[e.prod], k)
+func (m *MapNode) entryWrites(e mapEntry, k string) bool {
+	return e.prod < 0 || producerWritesKey(m.Prods[e.prod], k)
 }
 
 // dupErr reports key k, given again by entry ei, naming the entry that gave
 // it first. The key is printed only when one of the two places writes it
 // in the template: a produced key may hold a variable's value.
-func (r *renderer) dupErr(m *mapNode, results []*Map, ei int, k string, fr *frame) error {
+func (r *Renderer) dupErr(m *MapNode, results []*Map, ei int, k string, fr *Frame) error {
 	where := func(e mapEntry) string {
 		if e.prod >= 0 {
-			return origin(m.prods[e.prod].name(), e.key)
+			return origin(m.Prods[e.prod].Name(), e.key)
 		}
 		return origin("", e.key)
 	}
@@ -479,7 +479,7 @@ func (r *renderer) dupErr(m *mapNode, results []*Map, ei int, k string, fr *fram
 	}
 	e := m.entries[ei]
 	if m.entryWrites(first, k) || m.entryWrites(e, k) {
-		return r.errAt(fr, e.key, joinPath(m.path, k), "duplicate key "+quote(k)+": "+where(first)+", and again "+where(e))
+		return r.ErrAt(fr, e.key, JoinPath(m.path, k), "duplicate key "+Quote(k)+": "+where(first)+", and again "+where(e))
 	}
-	return r.errAt(fr, e.key, m.path, "duplicate key: "+where(first)+", and again "+where(e)+" (the key is not shown, as it may hold a variable's value)")
+	return r.ErrAt(fr, e.key, m.path, "duplicate key: "+where(first)+", and again "+where(e)+" (the key is not shown, as it may hold a variable's value)")
 }

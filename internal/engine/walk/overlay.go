@@ -30,9 +30,9 @@ type overlayNode struct {
 type guarded struct {
 	dir       string     // "$overlay" or "$match"
 	key       *yaml.Node // the directive's key
-	cond      *exprRef
+	cond      *ExprRef
 	constCond *bool // a YAML bool written as the condition
-	body      tnode // the mapping without the directive and $expects; nil when that is empty
+	body      Node  // the mapping without the directive and $expects; nil when that is empty
 	// static marks a body of plain data and list edits only: it renders
 	// to the same patch for every target, since its list edits read doc
 	// and item only when they run, from the scope the caller reuses.
@@ -48,14 +48,14 @@ type patchCache struct {
 }
 
 // isStatic reports whether t is plain data and list edits only.
-func isStatic(t tnode) bool {
+func isStatic(t Node) bool {
 	switch t := t.(type) {
-	case nil, *constNode:
+	case nil, *ConstNode:
 		return true
 	case *editSeq:
 		return true
-	case *mapNode:
-		if len(t.prods) > 0 || len(t.preludes) > 0 {
+	case *MapNode:
+		if len(t.Prods) > 0 || len(t.Preludes) > 0 {
 			return false
 		}
 		for _, e := range t.entries {
@@ -103,17 +103,17 @@ func isOverlayRoot(n *yaml.Node) bool {
 		return false
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := deref(n.Content[i]); k.Kind == yaml.ScalarNode && k.Value == "$overlay" {
+		if k := Deref(n.Content[i]); k.Kind == yaml.ScalarNode && k.Value == "$overlay" {
 			return true
 		}
 	}
 	return false
 }
 
-func (c *compiler) overlay(n *yaml.Node, keys mappingKeys) (tnode, *compileError) {
+func (c *Compiler) overlay(n *yaml.Node, keys mappingKeys) (Node, *CompileError) {
 	p := keys.dirs["$overlay"]
 	o := &overlayNode{n: n}
-	var err *compileError
+	var err *CompileError
 	if o.guard, err = c.guard(p, "$overlay", "$overlay"); err != nil {
 		return nil, err
 	}
@@ -124,7 +124,7 @@ func (c *compiler) overlay(n *yaml.Node, keys mappingKeys) (tnode, *compileError
 	defer func() { c.patch = false }()
 	edits := c.edits
 	if rest := without(n, "$overlay", "$expects"); len(rest.Content) > 0 {
-		if o.guard.body, err = c.node(rest, ""); err != nil {
+		if o.guard.body, err = c.Compile(rest, ""); err != nil {
 			return nil, err
 		}
 	}
@@ -134,48 +134,48 @@ func (c *compiler) overlay(n *yaml.Node, keys mappingKeys) (tnode, *compileError
 }
 
 // guard compiles the condition of directive p (dir) at path.
-func (c *compiler) guard(p kvPair, path, dir string) (guarded, *compileError) {
-	g := guarded{dir: dir, key: p.k}
-	cn := deref(p.v)
-	if s, ok := stringScalar(cn); ok {
-		g.cond = newExprRef(exprRef{text: s, shown: s, node: cn, path: path, bare: dir})
+func (c *Compiler) guard(p KVPair, path, dir string) (guarded, *CompileError) {
+	g := guarded{dir: dir, key: p.K}
+	cn := Deref(p.V)
+	if s, ok := StringScalar(cn); ok {
+		g.cond = NewExprRef(ExprRef{Text: s, Shown: s, Node: cn, Path: path, Bare: dir})
 		return g, nil
 	}
-	if b, ok := boolScalar(cn); ok {
+	if b, ok := BoolScalar(cn); ok {
 		g.constCond = &b
 		return g, nil
 	}
-	return g, cerr(cn, path, dir+" takes a CEL expression string that gives a bool, got "+yamlnode.AKind(cn))
+	return g, CompileErrorAt(cn, path, dir+" takes a CEL expression string that gives a bool, got "+yamlnode.AKind(cn))
 }
 
 var expectsForm = regexp.MustCompile(`^([0-9]{1,9})(\+?)$`)
 
 // compileExpects reads the $expects beside the directive at path, or the
 // default "1+".
-func compileExpects(dirs dirSet, path string) (expectation, *compileError) {
+func compileExpects(dirs DirSet, path string) (expectation, *CompileError) {
 	p, ok := dirs["$expects"]
 	if !ok {
 		return expectation{n: 1, atLeast: true}, nil
 	}
-	v := deref(p.v)
+	v := Deref(p.V)
 	msg := `$expects takes how many items must match: an int (exactly that many) or a string "N+" (at least N), got `
 	if v.Kind != yaml.ScalarNode {
-		return expectation{}, cerr(v, joinPath(path, "$expects"), msg+yamlnode.AKind(v))
+		return expectation{}, CompileErrorAt(v, JoinPath(path, "$expects"), msg+yamlnode.AKind(v))
 	}
 	switch v.ShortTag() {
 	case "!!int":
 		if m := expectsForm.FindStringSubmatch(v.Value); m != nil {
 			n, _ := strconv.Atoi(m[1])
-			return expectation{n: n, key: p.k}, nil
+			return expectation{n: n, key: p.K}, nil
 		}
 	case "!!str":
 		if m := expectsForm.FindStringSubmatch(v.Value); m != nil && m[2] == "+" {
 			n, _ := strconv.Atoi(m[1])
-			return expectation{n: n, atLeast: true, key: p.k}, nil
+			return expectation{n: n, atLeast: true, key: p.K}, nil
 		}
-		return expectation{}, cerr(v, joinPath(path, "$expects"), msg+quote(v.Value))
+		return expectation{}, CompileErrorAt(v, JoinPath(path, "$expects"), msg+Quote(v.Value))
 	}
-	return expectation{}, cerr(v, joinPath(path, "$expects"), msg+yamlnode.AKind(v))
+	return expectation{}, CompileErrorAt(v, JoinPath(path, "$expects"), msg+yamlnode.AKind(v))
 }
 
 // without is mapping n without the given keys.
@@ -183,7 +183,7 @@ func without(n *yaml.Node, keys ...string) *yaml.Node {
 	out := *n
 	out.Content = make([]*yaml.Node, 0, len(n.Content))
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := deref(n.Content[i])
+		k := Deref(n.Content[i])
 		drop := false
 		for _, d := range keys {
 			drop = drop || (k.Kind == yaml.ScalarNode && k.Value == d)
@@ -199,8 +199,8 @@ func without(n *yaml.Node, keys ...string) *yaml.Node {
 // file it stands in.
 type pendingOverlay struct {
 	o  *overlayNode
-	sc *scope
-	fr *frame
+	sc *Scope
+	fr *Frame
 }
 
 // decision is what a guard decides for one target.
@@ -212,12 +212,12 @@ const (
 	undecided // the condition, or an $assert before it, reads an unknown value
 )
 
-// run decides the guard in scope sc and, when it holds, renders the patch:
+// Run decides the guard in scope sc and, when it holds, renders the patch:
 // a value, or nothing (patched false). A static guard's patch is rendered
 // once per cache.
-func (g *guarded) run(r *renderer, sc *scope, fr *frame, cache *patchCache) (d decision, patch Value, patched bool, err error) {
+func (g *guarded) Run(r *Renderer, sc *Scope, fr *Frame, cache *patchCache) (d decision, patch Value, patched bool, err error) {
 	body := g.body
-	if m, ok := body.(*mapNode); ok {
+	if m, ok := body.(*MapNode); ok {
 		var unknown bool
 		if sc, unknown, err = r.prelude(m, sc, fr); err != nil || unknown {
 			return undecided, nil, false, err
@@ -227,7 +227,7 @@ func (g *guarded) run(r *renderer, sc *scope, fr *frame, cache *patchCache) (d d
 	if g.constCond != nil {
 		yes = *g.constCond
 	} else {
-		v, unknown, err := r.evalBool(g.cond, sc, fr, g.dir)
+		v, unknown, err := r.EvalBool(g.cond, sc, fr, g.dir)
 		if err != nil || unknown {
 			return undecided, nil, false, err
 		}
@@ -238,7 +238,7 @@ func (g *guarded) run(r *renderer, sc *scope, fr *frame, cache *patchCache) (d d
 	}
 	if g.static && cache.ready {
 		// Each document gets the patch's nodes: count them at each use.
-		return decidedYes, cache.v, cache.ok, r.count(fr, g.key, g.dir, cache.nodes, cache.bytes)
+		return decidedYes, cache.v, cache.ok, r.Count(fr, g.key, g.dir, cache.nodes, cache.bytes)
 	}
 	defer func() {
 		if g.static && err == nil {
@@ -247,26 +247,26 @@ func (g *guarded) run(r *renderer, sc *scope, fr *frame, cache *patchCache) (d d
 			*cache = patchCache{v: patch, ok: patched, ready: true, nodes: o.nodes, bytes: o.bytes}
 		}
 	}()
-	if m, ok := body.(*mapNode); ok {
-		if m.replaces() {
-			patch, patched, err = m.prods[0].value(r, sc, fr)
+	if m, ok := body.(*MapNode); ok {
+		if m.Replaces() {
+			patch, patched, err = m.Prods[0].Value(r, sc, fr)
 		} else {
 			patch, patched, err = r.merge(m, sc, fr)
 		}
 		return decidedYes, patch, patched, err
 	}
-	patch, patched, err = r.value(body, sc, fr)
+	patch, patched, err = r.Value(body, sc, fr)
 	return decidedYes, patch, patched, err
 }
 
 // applyOverlays applies the overlays reached in the stream to docs, in
 // stream order.
-func (r *renderer) applyOverlays(docs []Value) ([]Value, error) {
+func (r *Renderer) applyOverlays(docs []Value) ([]Value, error) {
 	for _, p := range r.overlays {
 		matched, unsure := 0, 0
 		// One scope for every document: nothing a patch gives keeps it,
 		// and a static patch's list edits read doc from it when they run.
-		sc := newScopeCap(p.sc, 1)
+		sc := NewScope(p.sc, 1)
 		var cache patchCache
 		for i, doc := range docs {
 			if err := r.step(p.fr, p.o.guard.key, "$overlay"); err != nil {
@@ -293,9 +293,9 @@ func (r *renderer) applyOverlays(docs []Value) ([]Value, error) {
 
 // overlayDoc applies one overlay to one document, in sc, a child of the
 // overlay's scope where doc is bound.
-func (r *renderer) overlayDoc(p pendingOverlay, sc *scope, cache *patchCache, doc Value) (Value, decision, error) {
-	sc.bindValue("doc", doc)
-	d, patch, patched, err := p.o.guard.run(r, sc, p.fr, cache)
+func (r *Renderer) overlayDoc(p pendingOverlay, sc *Scope, cache *patchCache, doc Value) (Value, decision, error) {
+	sc.BindValue("doc", doc)
+	d, patch, patched, err := p.o.guard.Run(r, sc, p.fr, cache)
 	switch {
 	case err != nil:
 		return nil, d, err
@@ -307,7 +307,7 @@ func (r *renderer) overlayDoc(p pendingOverlay, sc *scope, cache *patchCache, do
 	switch patch.(type) {
 	case *Map, Unknown:
 	default:
-		return nil, d, r.errAt(p.fr, p.o.n, "", "an overlay's patch must be a mapping (or nothing), got "+valueKind(patch))
+		return nil, d, r.ErrAt(p.fr, p.o.n, "", "an overlay's patch must be a mapping (or nothing), got "+ValueKind(patch))
 	}
 	out, err := merge.Onto(doc, patch)
 	return out, d, err
@@ -315,7 +315,7 @@ func (r *renderer) overlayDoc(p pendingOverlay, sc *scope, cache *patchCache, do
 
 // checkExpects checks the number of documents the overlay matched:
 // matched for sure, and up to unsure more whose match is not known yet.
-func (o *overlayNode) checkExpects(r *renderer, fr *frame, matched, unsure int) error {
+func (o *overlayNode) checkExpects(r *Renderer, fr *Frame, matched, unsure int) error {
 	ok, decided := o.expect.holds(matched, matched+unsure)
 	if ok || !decided {
 		return nil
@@ -324,7 +324,7 @@ func (o *overlayNode) checkExpects(r *renderer, fr *frame, matched, unsure int) 
 	if o.expect.key != nil {
 		at = o.expect.key
 	}
-	return r.errAt(fr, at, "$overlay", "this overlay expects "+o.expect.String()+" matching "+plural(o.expect.n, "document")+
+	return r.ErrAt(fr, at, "$overlay", "this overlay expects "+o.expect.String()+" matching "+plural(o.expect.n, "document")+
 		", and "+strconv.Itoa(matched)+" of the "+strconv.Itoa(r.docCount)+" rendered documents matched"+expectsHint(o.expect))
 }
 
@@ -365,7 +365,7 @@ func editingErr(err error, docs []Value, i int, written func() func(string) bool
 
 // written reports the strings that the render's templates, the main one
 // and every file it included, write (manifest.Written).
-func (r *renderer) written() func(string) bool {
+func (r *Renderer) written() func(string) bool {
 	var texts []string
 	if r.main != nil {
 		texts = append(texts, r.main.text)
@@ -384,14 +384,14 @@ func manifestID(doc Value) (string, bool) {
 	return id, err == nil && !skip && !unknown
 }
 
-func (o *overlayNode) misplaced(r *renderer, fr *frame) error {
-	return r.errAt(fr, o.guard.key, "$overlay", "an overlay document stands only in the stream, where it edits the other documents; here a file of overlays is included into a value or a sequence: include it at a document root")
+func (o *overlayNode) misplaced(r *Renderer, fr *Frame) error {
+	return r.ErrAt(fr, o.guard.key, "$overlay", "an overlay document stands only in the stream, where it edits the other documents; here a file of overlays is included into a value or a sequence: include it at a document root")
 }
 
 func init() {
-	register(directive{rank: 150, name: "$overlay", kind: dirOverlay, only: atOverlayRoot,
+	Register(Directive{Rank: 150, Name: "$overlay", Kind: KindOverlay, only: AtOverlayRoot,
 		misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
-		overlay:   func(c *compiler, n *yaml.Node, keys mappingKeys) (tnode, *compileError) { return c.overlay(n, keys) }})
-	register(directive{rank: 160, name: "$expects", kind: dirPartner, only: atOverlayRoot | atEditItem,
+		overlay:   func(c *Compiler, n *yaml.Node, keys mappingKeys) (Node, *CompileError) { return c.overlay(n, keys) }})
+	Register(Directive{Rank: 160, Name: "$expects", Kind: KindPartner, only: AtOverlayRoot | AtEditItem,
 		misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"})
 }

@@ -17,10 +17,10 @@ import (
 // A template is parsed and compiled once per distinct text: the compiled
 // form is immutable and shared by every render, across goroutines.
 
-// compiledFile is one parsed and compiled template file.
-type compiledFile struct {
-	docs    []tnode // one per YAML document, in order
-	err     *compileError
+// CompiledFile is one parsed and compiled template file.
+type CompiledFile struct {
+	Docs    []Node // one per YAML document, in order
+	err     *CompileError
 	depth   int        // deepest nesting of mappings and sequences
 	deepest *yaml.Node // a node at that depth
 	// preambles are the roots of the file's preamble documents, in order:
@@ -35,13 +35,13 @@ type compiledFile struct {
 // fileCache maps template text to its compiled form.
 type fileCache struct {
 	mu sync.Mutex
-	m  map[string]*compiledFile
+	m  map[string]*CompiledFile
 }
 
 // maxCachedFiles bounds the cache; past it, the cache starts over.
 const maxCachedFiles = 512
 
-func (c *fileCache) get(text []byte) *compiledFile {
+func (c *fileCache) get(text []byte) *CompiledFile {
 	c.mu.Lock()
 	f := c.m[string(text)]
 	c.mu.Unlock()
@@ -53,7 +53,7 @@ func (c *fileCache) get(text []byte) *compiledFile {
 	f.text = key
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= maxCachedFiles {
-		c.m = make(map[string]*compiledFile)
+		c.m = make(map[string]*CompiledFile)
 	}
 	c.m[key] = f
 	c.mu.Unlock()
@@ -63,8 +63,8 @@ func (c *fileCache) get(text []byte) *compiledFile {
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // compileFile parses text as a YAML stream and compiles each document.
-func compileFile(text []byte) *compiledFile {
-	f := &compiledFile{}
+func compileFile(text []byte) *CompiledFile {
+	f := &CompiledFile{}
 	if err := checkText(text); err != nil {
 		f.err = err
 		return f
@@ -78,7 +78,7 @@ func compileFile(text []byte) *compiledFile {
 			break
 		}
 		if err != nil {
-			f.docs = nil
+			f.Docs = nil
 			f.err = yamlParseError(err, text)
 			return f
 		}
@@ -87,13 +87,13 @@ func compileFile(text []byte) *compiledFile {
 		}
 		t, cerr := c.document(&doc)
 		if cerr != nil {
-			f.docs = nil
+			f.Docs = nil
 			f.err = cerr
 			return f
 		}
-		f.docs = append(f.docs, t)
+		f.Docs = append(f.Docs, t)
 		if isPreamble(t) {
-			f.preambles = append(f.preambles, t.(*mapNode).n) //nolint:forcetypeassert // isPreamble checked it
+			f.preambles = append(f.preambles, t.(*MapNode).n) //nolint:forcetypeassert // isPreamble checked it
 		}
 	}
 	return f
@@ -101,7 +101,7 @@ func compileFile(text []byte) *compiledFile {
 
 // checkText finds NUL bytes and invalid UTF-8 before the YAML parser does,
 // to report their exact line and column.
-func checkText(text []byte) *compileError {
+func checkText(text []byte) *CompileError {
 	if utf8.Valid(text) && bytes.IndexByte(text, 0) < 0 {
 		return nil
 	}
@@ -109,11 +109,11 @@ func checkText(text []byte) *compileError {
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c == 0 {
-			return &compileError{line: line, column: col, msg: "invalid YAML: NUL bytes are not allowed in a template", offset: -1}
+			return &CompileError{line: line, column: col, Msg: "invalid YAML: NUL bytes are not allowed in a template", Offset: -1}
 		}
 		r, size := utf8.DecodeRune(text[i:])
 		if r == utf8.RuneError && size <= 1 {
-			return &compileError{line: line, column: col, msg: "invalid YAML: the template is not valid UTF-8", offset: -1}
+			return &CompileError{line: line, column: col, Msg: "invalid YAML: the template is not valid UTF-8", Offset: -1}
 		}
 		if c == '\n' {
 			line, col = line+1, 1
@@ -145,7 +145,7 @@ func nodeDepth(n *yaml.Node, depth int) (int, *yaml.Node) {
 // one, "mapping values are not allowed" points at the ':' that is not
 // allowed, and a Go template action ({{ … }}, pasted from a Helm chart)
 // gets the CEL-YAML form.
-func yamlParseError(err error, text []byte) *compileError {
+func yamlParseError(err error, text []byte) *CompileError {
 	msg := err.Error()
 	line := 1
 	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
@@ -158,7 +158,7 @@ func yamlParseError(err error, text []byte) *compileError {
 	}
 	column := 1
 	if l, c, ok := helmAction(text); ok {
-		return &compileError{line: l, column: c, msg: "invalid YAML: " + msg + "; " + yamlnode.HelmActionHint}
+		return &CompileError{line: l, column: c, Msg: "invalid YAML: " + msg + "; " + yamlnode.HelmActionHint}
 	}
 	src := lineText(text, line)
 	switch {
@@ -171,7 +171,7 @@ func yamlParseError(err error, text []byte) *compileError {
 		}
 		msg += " (a key indented under a key whose value is already on its line, or a plain value holding ': ' that needs quotes)"
 	}
-	return &compileError{line: line, column: column, msg: "invalid YAML: " + msg}
+	return &CompileError{line: line, column: column, Msg: "invalid YAML: " + msg}
 }
 
 // helmAction finds the first Go template action "{{" outside quotes that

@@ -16,51 +16,54 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// position is where a node stands (reference §1).
-type position uint8
+// Position is where a node stands (reference §1).
+type Position uint8
 
 const (
-	posValue  position = iota // the value of a key, $value, or a $with/$let entry
-	posItem                   // an element of a sequence
-	posStream                 // the root of a document
+	PosValue  Position = iota // the value of a key, $value, or a $with/$let entry
+	PosItem                   // an element of a sequence
+	PosStream                 // the root of a document
 )
 
-// errUnknownShape says that how many items or documents a node gives
+// ErrUnknownShape says that how many items or documents a node gives
 // depends on an unknown value. The enclosing sequence (or the stream)
 // becomes unknown as a whole.
-var errUnknownShape = errors.New("shape depends on an unknown value")
+var ErrUnknownShape = errors.New("shape depends on an unknown value")
 
-// frame is the file being rendered and how it was reached.
-type frame struct {
-	file  string   // the file as shown in errors
+// Frame is the file being rendered and how it was reached.
+type Frame struct {
+	File  string   // the file as shown in errors
 	dir   string   // directory its $include paths resolve against
 	real  string   // cleaned path, for cycle detection ("" for inline)
-	chain []Pos    // $include positions that led here, innermost first
+	Chain []Pos    // $include positions that led here, innermost first
 	files []string // real paths of the files on the chain, outermost first
 }
 
-// renderer holds the state of one render.
-type renderer struct {
+// Renderer holds the state of one render.
+type Renderer struct {
 	e      *Engine
 	ctx    context.Context
 	budget uint64
 	nodes  int
 	bytes  int
-	files  map[string]*compiledFile // read and parsed at most once per render
+	files  map[string]*CompiledFile // read and parsed at most once per render
 	steps  int
 	// overlays are the overlays reached in the stream, in order; they
 	// apply once every document is rendered (reference §8).
 	overlays []pendingOverlay
 	docCount int           // documents the overlays edit
-	main     *compiledFile // the template rendered; with files, what it wrote
+	main     *CompiledFile // the template rendered; with files, what it wrote
 }
 
-func (e *Engine) newRenderer(ctx context.Context) *renderer {
+func (e *Engine) newRenderer(ctx context.Context) *Renderer {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &renderer{e: e, ctx: ctx, budget: e.opts.MaxCostPerRender}
+	return &Renderer{e: e, ctx: ctx, budget: e.opts.MaxCostPerRender}
 }
+
+// Options are the engine options the render runs under.
+func (r *Renderer) Options() *Options { return &r.e.opts }
 
 // Render renders a template with variables and returns its documents.
 // Documents that render to nothing or null are dropped. Errors are *Error.
@@ -98,10 +101,10 @@ func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[strin
 }
 
 // sourceFrame is the frame of a source's own file.
-func sourceFrame(src Source) *frame {
-	fr := &frame{file: src.Name, dir: src.BaseDir}
+func sourceFrame(src Source) *Frame {
+	fr := &Frame{File: src.Name, dir: src.BaseDir}
 	if src.Name == "" {
-		fr.file = InlineName
+		fr.File = InlineName
 	} else {
 		fr.dir = filepath.Dir(src.Name)
 		fr.real = filepath.Clean(src.Name)
@@ -135,7 +138,7 @@ func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
 			size = strconv.FormatInt(fe.Size, 10) + " bytes, more than"
 		}
 		return Source{}, &Error{Pos: Pos{File: path, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
-			Msg: "template is " + size + " MaxTemplateBytes (" + itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
+			Msg: "template is " + size + " MaxTemplateBytes (" + Itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
 	}
 	if err != nil {
 		return Source{}, &Error{Pos: Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + loadErrText(err), Offset: -1}
@@ -145,16 +148,16 @@ func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
 
 // render renders the documents of text and, with origins, the position of
 // the node that produced each.
-func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[string]Value, origins bool) ([]Value, []Pos, error) {
+func (e *Engine) render(ctx context.Context, fr *Frame, text []byte, vars map[string]Value, origins bool) ([]Value, []Pos, error) {
 	if len(text) > e.opts.MaxTemplateBytes {
-		return nil, nil, &Error{Pos: Pos{File: fr.file, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
-			Msg: "template is " + itoa(len(text)) + " bytes, more than MaxTemplateBytes (" + itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
+		return nil, nil, &Error{Pos: Pos{File: fr.File, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
+			Msg: "template is " + Itoa(len(text)) + " bytes, more than MaxTemplateBytes (" + Itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
 	}
 	r := e.newRenderer(ctx)
 	f := e.files.get(text)
 	r.main = f
 	if fr.real != "" {
-		r.files = map[string]*compiledFile{fr.real: f}
+		r.files = map[string]*CompiledFile{fr.real: f}
 	}
 	if f.err != nil {
 		return nil, nil, r.compileErr(fr, f.err)
@@ -163,11 +166,11 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 		return nil, nil, err
 	}
 	sc := rootScope(vars)
-	docs := make([]Value, 0, len(f.docs))
+	docs := make([]Value, 0, len(f.Docs))
 	var at []Pos
-	for _, d := range f.docs {
-		next, pre, err := r.preamble(d, sc, fr)
-		if errors.Is(err, errUnknownShape) {
+	for _, d := range f.Docs {
+		next, pre, err := r.Preamble(d, sc, fr)
+		if errors.Is(err, ErrUnknownShape) {
 			return []Value{UnknownStream}, nil, nil
 		}
 		if err != nil {
@@ -178,8 +181,8 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 			continue
 		}
 		n := len(docs)
-		docs, err = r.multi(d, sc, fr, posStream, docs)
-		if errors.Is(err, errUnknownShape) {
+		docs, err = r.Multi(d, sc, fr, PosStream, docs)
+		if errors.Is(err, ErrUnknownShape) {
 			return []Value{UnknownStream}, nil, nil
 		}
 		if err != nil {
@@ -209,23 +212,23 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 	return out, kept, nil
 }
 
-// countValue counts a value inserted whole (what an exact $eval gives,
+// CountValue counts a value inserted whole (what an exact $eval gives,
 // often a variable's value) with its real size. A value that holds
 // another many times by reference (`${{ x }}` for an x that holds the
 // value before it twice, level after level) is small in memory and may be
 // exponential once written, so it is counted as written. The walk stops
 // at the limits, so it costs at most what writing the value would.
-func (r *renderer) countValue(fr *frame, n *yaml.Node, path string, v Value) error {
+func (r *Renderer) CountValue(fr *Frame, n *yaml.Node, path string, v Value) error {
 	switch x := v.(type) {
 	case *Map, []Value:
 	case string:
-		return r.count(fr, n, path, 1, len(x))
+		return r.Count(fr, n, path, 1, len(x))
 	default:
-		return r.count(fr, n, path, 1, 8)
+		return r.Count(fr, n, path, 1, 8)
 	}
 	o := outputSize{maxNodes: r.e.opts.MaxNodes - r.nodes, maxBytes: r.e.opts.MaxOutputBytes - r.bytes}
 	o.add(v)
-	return r.count(fr, n, path, o.nodes, o.bytes)
+	return r.Count(fr, n, path, o.nodes, o.bytes)
 }
 
 // outputSize counts the nodes and bytes of values as the emitters write
@@ -261,53 +264,53 @@ func (o *outputSize) add(v Value) bool {
 	return o.nodes <= o.maxNodes && o.bytes <= o.maxBytes
 }
 
-// preamble runs document d when it is a preamble (reference §1): a root
+// Preamble runs document d when it is a preamble (reference §1): a root
 // mapping with only $schema, $let and $assert, and at least $let. It gives
 // no document; its bindings, $schema defaults included, are the scope of
 // the later documents of the same file. pre reports a preamble; an $assert
 // that cannot be decided yet gives errUnknownShape, since whether the
 // later documents render is not known.
-func (r *renderer) preamble(d tnode, sc *scope, fr *frame) (next *scope, pre bool, err error) {
+func (r *Renderer) Preamble(d Node, sc *Scope, fr *Frame) (next *Scope, pre bool, err error) {
 	if !isPreamble(d) {
 		return sc, false, nil
 	}
-	next, unknown, err := r.prelude(d.(*mapNode), sc, fr) //nolint:forcetypeassert // isPreamble checked it
+	next, unknown, err := r.prelude(d.(*MapNode), sc, fr) //nolint:forcetypeassert // isPreamble checked it
 	if err != nil {
 		return nil, true, err
 	}
 	if unknown {
-		return nil, true, errUnknownShape
+		return nil, true, ErrUnknownShape
 	}
 	return next, true, nil
 }
 
 // isPreamble reports whether document root t is a preamble: a mapping with
 // only $schema, $let and $assert, and at least $let.
-func isPreamble(t tnode) bool {
-	m, ok := t.(*mapNode)
-	return ok && len(m.prods) == 0 && m.nRegular == 0 && m.binds
+func isPreamble(t Node) bool {
+	m, ok := t.(*MapNode)
+	return ok && len(m.Prods) == 0 && m.nRegular == 0 && m.binds
 }
 
 // docOrigin is the position of what produced the documents of root d:
 // the key of its producer when that producer replaces the root ($for and
 // $include give several documents), otherwise the root itself.
-func docOrigin(d tnode, fr *frame) Pos {
+func docOrigin(d Node, fr *Frame) Pos {
 	var n *yaml.Node
 	switch t := d.(type) {
-	case *mapNode:
+	case *MapNode:
 		n = t.n
-		if t.replaces() {
-			n = t.prods[0].keyNode()
+		if t.Replaces() {
+			n = t.Prods[0].KeyNode()
 		}
-	case *seqNode:
+	case *SeqNode:
 		n = t.n
-	case *constNode:
+	case *ConstNode:
 		n = t.n
 	}
 	if n == nil {
-		return Pos{File: fr.file, Line: 1, Column: 1}
+		return Pos{File: fr.File, Line: 1, Column: 1}
 	}
-	return Pos{File: fr.file, Line: n.Line, Column: n.Column}
+	return Pos{File: fr.File, Line: n.Line, Column: n.Column}
 }
 
 func appendOrigins(at []Pos, p Pos, n int) []Pos {
@@ -319,16 +322,16 @@ func appendOrigins(at []Pos, p Pos, n int) []Pos {
 
 // rootScope binds the caller's variables; each gets its CEL form on first
 // use (scope.lookup).
-func rootScope(vars map[string]Value) *scope {
+func rootScope(vars map[string]Value) *Scope {
 	names := make([]string, 0, len(vars))
 	for k := range vars {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	sc := &scope{binds: make([]scopeVar, len(names))}
+	sc := &Scope{binds: make([]scopeVar, len(names))}
 	for i, k := range names {
 		sc.binds[i].name = k
-		sc.setValue(i, vars[k])
+		sc.SetValue(i, vars[k])
 	}
 	return sc
 }
@@ -337,15 +340,15 @@ func rootScope(vars map[string]Value) *scope {
 func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (Value, error) {
 	r := e.newRenderer(ctx)
 	sc := rootScope(vars)
-	fr := &frame{file: InlineName, dir: "."}
-	x := newExprRef(exprRef{text: expr, shown: expr, node: &yaml.Node{Line: 1, Column: 1}, bare: "eval()"})
-	v, err := r.evalExpr(x, sc, fr)
+	fr := &Frame{File: InlineName, dir: "."}
+	x := NewExprRef(ExprRef{Text: expr, Shown: expr, Node: &yaml.Node{Line: 1, Column: 1}, Bare: "eval()"})
+	v, err := r.EvalExpr(x, sc, fr)
 	if err != nil {
 		return nil, err
 	}
 	out, present, cerr := celenv.FromCELOutput(v)
 	if cerr != nil {
-		return nil, r.resultErr(fr, x, cerr)
+		return nil, r.ResultErr(fr, x, cerr)
 	}
 	if !present {
 		return nil, nil
@@ -353,31 +356,31 @@ func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (
 	return out, nil
 }
 
-// value renders t in value position.
-func (r *renderer) value(t tnode, sc *scope, fr *frame) (Value, bool, error) {
+// Value renders t in value position.
+func (r *Renderer) Value(t Node, sc *Scope, fr *Frame) (Value, bool, error) {
 	switch t := t.(type) {
-	case *constNode:
-		if err := r.count(fr, t.n, t.path, t.nodes, t.bytes); err != nil {
+	case *ConstNode:
+		if err := r.Count(fr, t.n, t.path, t.nodes, t.bytes); err != nil {
 			return nil, false, err
 		}
-		return t.v, true, nil
-	case *seqNode:
+		return t.Value, true, nil
+	case *SeqNode:
 		out := make([]Value, 0, len(t.elems))
 		for _, el := range t.elems {
 			var err error
-			out, err = r.multi(el, sc, fr, posItem, out)
-			if errors.Is(err, errUnknownShape) {
+			out, err = r.Multi(el, sc, fr, PosItem, out)
+			if errors.Is(err, ErrUnknownShape) {
 				return Unknown{}, true, nil
 			}
 			if err != nil {
 				return nil, false, err
 			}
 		}
-		if err := r.count(fr, t.n, t.path, 1, 2); err != nil {
+		if err := r.Count(fr, t.n, t.path, 1, 2); err != nil {
 			return nil, false, err
 		}
 		return out, true, nil
-	case *mapNode:
+	case *MapNode:
 		return r.mapValue(t, sc, fr)
 	case *editSeq:
 		return &listEdit{seq: t, r: r, sc: sc, fr: fr}, true, nil
@@ -387,91 +390,91 @@ func (r *renderer) value(t tnode, sc *scope, fr *frame) (Value, bool, error) {
 	return nil, false, nil
 }
 
-// multi renders t in item or stream position, appending what it gives.
-func (r *renderer) multi(t tnode, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
+// Multi renders t in item or stream position, appending what it gives.
+func (r *Renderer) Multi(t Node, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error) {
 	switch t := t.(type) {
-	case *mapNode:
+	case *MapNode:
 		return r.mapMulti(t, sc, fr, pos, dst)
 	case *overlayNode:
-		if pos != posStream {
+		if pos != PosStream {
 			return dst, t.misplaced(r, fr)
 		}
 		r.overlays = append(r.overlays, pendingOverlay{o: t, sc: sc, fr: fr})
 		return dst, nil
 	}
-	v, ok, err := r.value(t, sc, fr)
-	return appendIf(dst, v, ok, err)
+	v, ok, err := r.Value(t, sc, fr)
+	return AppendIf(dst, v, ok, err)
 }
 
-// appendIf adds what a value-position render gave to dst: the value, or
+// AppendIf adds what a value-position render gave to dst: the value, or
 // nothing.
-func appendIf(dst []Value, v Value, ok bool, err error) ([]Value, error) {
+func AppendIf(dst []Value, v Value, ok bool, err error) ([]Value, error) {
 	if err == nil && ok {
 		dst = append(dst, v)
 	}
 	return dst, err
 }
 
-// splice renders a body written as a YAML sequence in item or stream
+// Splice renders a body written as a YAML sequence in item or stream
 // position: its items are added in place.
-func (r *renderer) splice(body tnode, key *yaml.Node, path string, sc *scope, fr *frame, pos position, dst []Value) ([]Value, error) {
-	if pos == posStream {
-		return dst, r.errAt(fr, key, path, "a "+key.Value+" body written as a sequence cannot stand at a document root: documents are not lists; write a mapping per document, or put the sequence under a key")
+func (r *Renderer) Splice(body Node, key *yaml.Node, path string, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error) {
+	if pos == PosStream {
+		return dst, r.ErrAt(fr, key, path, "a "+key.Value+" body written as a sequence cannot stand at a document root: documents are not lists; write a mapping per document, or put the sequence under a key")
 	}
 	switch b := body.(type) {
-	case *constNode:
-		items, _ := b.v.([]Value)
-		if err := r.count(fr, key, path, b.nodes, b.bytes); err != nil {
+	case *ConstNode:
+		items, _ := b.Value.([]Value)
+		if err := r.Count(fr, key, path, b.nodes, b.bytes); err != nil {
 			return dst, err
 		}
 		return append(dst, items...), nil
-	case *seqNode:
+	case *SeqNode:
 		for _, el := range b.elems {
 			var err error
-			if dst, err = r.multi(el, sc, fr, posItem, dst); err != nil {
+			if dst, err = r.Multi(el, sc, fr, PosItem, dst); err != nil {
 				return dst, err
 			}
 		}
 		return dst, nil
 	}
-	return r.multi(body, sc, fr, pos, dst)
+	return r.Multi(body, sc, fr, pos, dst)
 }
 
-// count charges output nodes and bytes against the render's limits.
-func (r *renderer) count(fr *frame, n *yaml.Node, path string, nodes, bytes int) error {
+// Count charges output nodes and bytes against the render's limits.
+func (r *Renderer) Count(fr *Frame, n *yaml.Node, path string, nodes, bytes int) error {
 	r.nodes += nodes
 	r.bytes += bytes
 	if r.nodes > r.e.opts.MaxNodes {
-		return r.limitErr(fr, n, path, "MaxNodes", "the output has more than MaxNodes ("+itoa(r.e.opts.MaxNodes)+") nodes")
+		return r.LimitErr(fr, n, path, "MaxNodes", "the output has more than MaxNodes ("+Itoa(r.e.opts.MaxNodes)+") nodes")
 	}
 	if r.bytes > r.e.opts.MaxOutputBytes {
-		return r.limitErr(fr, n, path, "MaxOutputBytes", "the output is larger than MaxOutputBytes ("+itoa(r.e.opts.MaxOutputBytes)+" bytes)")
+		return r.LimitErr(fr, n, path, "MaxOutputBytes", "the output is larger than MaxOutputBytes ("+Itoa(r.e.opts.MaxOutputBytes)+" bytes)")
 	}
 	return nil
 }
 
 // checkDepth enforces MaxDepth on a compiled file.
-func (r *renderer) checkDepth(f *compiledFile, fr *frame) error {
+func (r *Renderer) checkDepth(f *CompiledFile, fr *Frame) error {
 	limit := r.e.opts.MaxDepth
 	if f.depth > limit {
-		return r.limitErr(fr, f.deepest, "", "MaxDepth", "the template nests deeper than MaxDepth ("+itoa(limit)+" levels of mappings and sequences)")
+		return r.LimitErr(fr, f.deepest, "", "MaxDepth", "the template nests deeper than MaxDepth ("+Itoa(limit)+" levels of mappings and sequences)")
 	}
 	if n := len(f.preambles); n > 0 && f.depth+n > limit {
 		// Each preamble nests the later documents one level deeper, and a
 		// lookup walks every level: unbounded, they would make a render
 		// quadratic in the file's size.
 		at := f.preambles[min(n-1, limit-f.depth)]
-		return r.limitErr(fr, at, "", "MaxDepth", "the template has "+itoa(n)+" preambles, each nesting the documents after it one level deeper, which with "+
-			itoa(f.depth)+" levels of mappings and sequences is deeper than MaxDepth ("+itoa(limit)+"); put their $let entries into fewer preambles")
+		return r.LimitErr(fr, at, "", "MaxDepth", "the template has "+Itoa(n)+" preambles, each nesting the documents after it one level deeper, which with "+
+			Itoa(f.depth)+" levels of mappings and sequences is deeper than MaxDepth ("+Itoa(limit)+"); put their $let entries into fewer preambles")
 	}
 	return nil
 }
 
-// tick is called once per $for iteration: it counts iterations against
+// Tick is called once per $for iteration: it counts iterations against
 // MaxIterations and notices cancellation.
-func (r *renderer) tick(fr *frame, n *yaml.Node, path string) error {
+func (r *Renderer) Tick(fr *Frame, n *yaml.Node, path string) error {
 	if r.steps+1 > r.e.opts.MaxIterations {
-		return r.limitErr(fr, n, path, "MaxIterations", "the render runs more than MaxIterations ("+itoa(r.e.opts.MaxIterations)+") $for iterations")
+		return r.LimitErr(fr, n, path, "MaxIterations", "the render runs more than MaxIterations ("+Itoa(r.e.opts.MaxIterations)+") $for iterations")
 	}
 	return r.pulse(fr, n, path)
 }
@@ -480,9 +483,9 @@ func (r *renderer) tick(fr *frame, n *yaml.Node, path string) error {
 // on: each costs one unit of the render's CEL budget, even when its
 // condition is a YAML bool, so that many overlays on many documents stop at
 // MaxCostPerRender instead of running for hours.
-func (r *renderer) step(fr *frame, n *yaml.Node, path string) error {
+func (r *Renderer) step(fr *Frame, n *yaml.Node, path string) error {
 	if r.budget == 0 {
-		return r.limitErr(fr, n, path, "MaxCostPerRender", "the render's CEL cost budget is used up (MaxCostPerRender), each overlay tried on each document costing one")
+		return r.LimitErr(fr, n, path, "MaxCostPerRender", "the render's CEL cost budget is used up (MaxCostPerRender), each overlay tried on each document costing one")
 	}
 	r.budget--
 	return r.pulse(fr, n, path)
@@ -490,59 +493,59 @@ func (r *renderer) step(fr *frame, n *yaml.Node, path string) error {
 
 // pulse is called once per step of any loop (a $for iteration, an overlay
 // or list edit tried on one target): it notices cancellation.
-func (r *renderer) pulse(fr *frame, n *yaml.Node, path string) error {
+func (r *Renderer) pulse(fr *Frame, n *yaml.Node, path string) error {
 	r.steps++
 	if r.steps&63 == 0 {
 		if err := r.ctx.Err(); err != nil {
-			return r.errAt(fr, n, path, "rendering cancelled: "+err.Error())
+			return r.ErrAt(fr, n, path, "rendering cancelled: "+err.Error())
 		}
 	}
 	return nil
 }
 
-func (r *renderer) limitErr(fr *frame, n *yaml.Node, path, limit, msg string) error {
-	e := r.errAt(fr, n, path, msg+"; raise the engine option "+limit+" if this is intended")
+func (r *Renderer) LimitErr(fr *Frame, n *yaml.Node, path, limit, msg string) error {
+	e := r.ErrAt(fr, n, path, msg+"; raise the engine option "+limit+" if this is intended")
 	e.Limit = limit
 	return e
 }
 
-// errAt builds an *Error at node n of the file in fr.
-func (r *renderer) errAt(fr *frame, n *yaml.Node, path, msg string) *Error {
-	p := Pos{File: fr.file, Line: 1, Column: 1}
+// ErrAt builds an *Error at node n of the file in fr.
+func (r *Renderer) ErrAt(fr *Frame, n *yaml.Node, path, msg string) *Error {
+	p := Pos{File: fr.File, Line: 1, Column: 1}
 	if n != nil && n.Line > 0 {
 		p.Line, p.Column = n.Line, n.Column
 	}
-	return &Error{Pos: p, Path: path, Msg: msg, Offset: -1, Chain: fr.chain}
+	return &Error{Pos: p, Path: path, Msg: msg, Offset: -1, Chain: fr.Chain}
 }
 
-// resultErr is the error for an expression's result as a whole, one that
+// ResultErr is the error for an expression's result as a whole, one that
 // cannot be converted or written out: the caret goes under the
 // expression's first character, past the spaces after "${{".
-func (r *renderer) resultErr(fr *frame, x *exprRef, err error) error {
-	off := x.off + len(x.text) - len(strings.TrimLeft(x.text, " \t\r\n"))
-	return &Error{Pos: Pos{File: fr.file, Line: x.node.Line, Column: x.node.Column}, Path: x.path,
-		Msg: err.Error(), Expr: x.shown, Offset: off, Chain: fr.chain}
+func (r *Renderer) ResultErr(fr *Frame, x *ExprRef, err error) error {
+	off := x.Off + len(x.Text) - len(strings.TrimLeft(x.Text, " \t\r\n"))
+	return &Error{Pos: Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}, Path: x.Path,
+		Msg: err.Error(), Expr: x.Shown, Offset: off, Chain: fr.Chain}
 }
 
-func (r *renderer) compileErr(fr *frame, c *compileError) error {
-	p := Pos{File: fr.file, Line: c.line, Column: c.column}
-	if c.node != nil {
-		p.Line, p.Column = c.node.Line, c.node.Column
+func (r *Renderer) compileErr(fr *Frame, c *CompileError) error {
+	p := Pos{File: fr.File, Line: c.line, Column: c.column}
+	if c.Node != nil {
+		p.Line, p.Column = c.Node.Line, c.Node.Column
 	}
 	if p.Line == 0 {
 		p.Line, p.Column = 1, 1
 	}
-	return &Error{Pos: p, Path: c.path, Msg: c.msg, Expr: c.expr, Offset: c.offset, Chain: fr.chain}
+	return &Error{Pos: p, Path: c.Path, Msg: c.Msg, Expr: c.Expr, Offset: c.Offset, Chain: fr.Chain}
 }
 
-// evalExpr compiles (through the cache) and evaluates one expression.
-func (r *renderer) evalExpr(x *exprRef, sc *scope, fr *frame) (ref.Val, error) {
-	if x.fast != nil {
-		if v, ok := r.fastPath(x.fast, sc); ok {
+// EvalExpr compiles (through the cache) and evaluates one expression.
+func (r *Renderer) EvalExpr(x *ExprRef, sc *Scope, fr *Frame) (ref.Val, error) {
+	if x.Fast != nil {
+		if v, ok := r.fastPath(x.Fast, sc); ok {
 			return v, nil
 		}
 	}
-	p, xerr := r.e.progs.Compile(x.text, sc.has)
+	p, xerr := r.e.progs.Compile(x.Text, sc.has)
 	if xerr == nil {
 		var v ref.Val
 		v, xerr = p.Eval(r.ctx, sc, &r.budget)
@@ -552,15 +555,15 @@ func (r *renderer) evalExpr(x *exprRef, sc *scope, fr *frame) (ref.Val, error) {
 	}
 	off := -1
 	if xerr.Offset >= 0 {
-		off = x.off + xerr.Offset
+		off = x.Off + xerr.Offset
 	}
-	p0 := Pos{File: fr.file, Line: x.node.Line, Column: x.node.Column}
+	p0 := Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}
 	msg, hinted := explain(xerr.Msg, sc)
 	if !hinted {
 		// A close name is the likelier mistake; one hint at a time.
-		msg += hint.Bare(x.bare, x.text, xerr.Msg)
+		msg += hint.Bare(x.Bare, x.Text, xerr.Msg)
 	}
-	return nil, &Error{Pos: p0, Path: x.path, Msg: msg, Expr: x.shown, Offset: off, Chain: fr.chain, Limit: xerr.Limit}
+	return nil, &Error{Pos: p0, Path: x.Path, Msg: msg, Expr: x.Shown, Offset: off, Chain: fr.Chain, Limit: xerr.Limit}
 }
 
 // explain rewrites two CEL messages users meet often into plain words:
@@ -568,7 +571,7 @@ func (r *renderer) evalExpr(x *exprRef, sc *scope, fr *frame) (ref.Val, error) {
 // spelling of a word from another language), and a CEL reserved word used
 // as a name. Names are template text or variable names, never values.
 // hinted reports that the message already says what was probably meant.
-func explain(msg string, sc *scope) (out string, hinted bool) {
+func explain(msg string, sc *Scope) (out string, hinted bool) {
 	const undeclared = "no such attribute(s): "
 	if rest, ok := strings.CutPrefix(msg, undeclared); ok {
 		name, _, _ := strings.Cut(rest, ".")
@@ -593,7 +596,7 @@ func explain(msg string, sc *scope) (out string, hinted bool) {
 }
 
 // closestName finds the name in scope nearest to name, if one is close.
-func closestName(name string, sc *scope) string {
+func closestName(name string, sc *Scope) string {
 	var names []string
 	seen := map[string]bool{}
 	for c := sc; c != nil; c = c.parent {
@@ -612,9 +615,9 @@ func closestName(name string, sc *scope) string {
 // (a missing name or key, a value that is not such a map, an exhausted
 // budget) returns false, and the expression runs through CEL, which gives
 // the exact result or error.
-func (r *renderer) fastPath(path []string, sc *scope) (ref.Val, bool) {
+func (r *Renderer) fastPath(path []string, sc *Scope) (ref.Val, bool) {
 	if len(path) > 1 {
-		v, ok := r.fastValue(path, sc)
+		v, ok := r.FastValue(path, sc)
 		if !ok {
 			return nil, false
 		}
@@ -623,7 +626,7 @@ func (r *renderer) fastPath(path []string, sc *scope) (ref.Val, bool) {
 	if r.budget < 1 {
 		return nil, false
 	}
-	v, ok := sc.lookup(path[0])
+	v, ok := sc.Lookup(path[0])
 	if !ok || v == nil || types.IsError(v) {
 		return nil, false
 	}
@@ -631,12 +634,12 @@ func (r *renderer) fastPath(path []string, sc *scope) (ref.Val, bool) {
 	return v, true
 }
 
-// fastValue reads a variable bound from an engine value, or a field chain
+// FastValue reads a variable bound from an engine value, or a field chain
 // whose root is such a value or a map from the template or the variables:
 // it returns the engine value stored there, exactly what CEL would give
 // back after converting it both ways (celenv.FromCEL(celenv.ToCEL(v)) is v for every kind
 // scope.setValue keeps).
-func (r *renderer) fastValue(path []string, sc *scope) (Value, bool) {
+func (r *Renderer) FastValue(path []string, sc *Scope) (Value, bool) {
 	cost := uint64(len(path))
 	if cost == 0 || r.budget < cost || cost > r.e.opts.MaxCostPerExpression {
 		return nil, false
@@ -674,13 +677,13 @@ func (r *renderer) fastValue(path []string, sc *scope) (Value, bool) {
 	return v, true
 }
 
-// evalBool evaluates a condition. unknown reports an undecidable one.
-func (r *renderer) evalBool(x *exprRef, sc *scope, fr *frame, what string) (val, unknown bool, err error) {
+// EvalBool evaluates a condition. unknown reports an undecidable one.
+func (r *Renderer) EvalBool(x *ExprRef, sc *Scope, fr *Frame, what string) (val, unknown bool, err error) {
 	if x.eq != nil && r.budget > 0 {
 		// A string compared with a literal needs no CEL program. Anything
 		// else found there (a number, a missing key) goes through CEL,
 		// which gives the exact result or error.
-		if v, ok := r.fastValue(x.eq.path, sc); ok {
+		if v, ok := r.FastValue(x.eq.path, sc); ok {
 			switch v := v.(type) {
 			case string:
 				r.budget--
@@ -690,7 +693,7 @@ func (r *renderer) evalBool(x *exprRef, sc *scope, fr *frame, what string) (val,
 			}
 		}
 	}
-	v, err := r.evalExpr(x, sc, fr)
+	v, err := r.EvalExpr(x, sc, fr)
 	if err != nil {
 		return false, false, err
 	}
@@ -700,13 +703,13 @@ func (r *renderer) evalBool(x *exprRef, sc *scope, fr *frame, what string) (val,
 	case *types.Unknown:
 		return false, true, nil
 	}
-	return false, false, &Error{Pos: Pos{File: fr.file, Line: x.node.Line, Column: x.node.Column}, Path: x.path,
-		Msg: what + " must be a bool, got " + celenv.TypeName(v) + "; " + hint.NoTruthiness, Expr: x.shown, Offset: -1, Chain: fr.chain}
+	return false, false, &Error{Pos: Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}, Path: x.Path,
+		Msg: what + " must be a bool, got " + celenv.TypeName(v) + "; " + hint.NoTruthiness, Expr: x.Shown, Offset: -1, Chain: fr.Chain}
 }
 
-// valueKind names the kind of an engine value, for messages. It never
+// ValueKind names the kind of an engine value, for messages. It never
 // shows the value itself.
-func valueKind(v Value) string {
+func ValueKind(v Value) string {
 	switch v.(type) {
 	case nil:
 		return "null"
@@ -730,5 +733,5 @@ func valueKind(v Value) string {
 	return "a value"
 }
 
-func itoa(i int) string     { return strconv.Itoa(i) }
-func quote(s string) string { return strconv.Quote(s) }
+func Itoa(i int) string     { return strconv.Itoa(i) }
+func Quote(s string) string { return strconv.Quote(s) }

@@ -7,14 +7,14 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
 )
 
-// segment is one piece of a string scanned for ${{ }}.
-type segment struct {
-	text string // literal text, or the expression between ${{ and }}
-	expr bool   // text is a CEL expression
-	off  int    // byte offset of text in the scanned string
+// Segment is one piece of a string scanned for ${{ }}.
+type Segment struct {
+	Text string // literal text, or the expression between ${{ and }}
+	Expr bool   // text is a CEL expression
+	Off  int    // byte offset of text in the scanned string
 }
 
-// scanSegments splits s into literal and ${{ }} segments.
+// ScanSegments splits s into literal and ${{ }} segments.
 //
 // Rules (reference §3):
 //   - A literal segment holds the text between expressions. Adjacent literal
@@ -35,14 +35,14 @@ type segment struct {
 // literal. The scan is a single pass over bytes, so invalid UTF-8 is
 // harmless, and a string without "${{" costs one strings.Index and one
 // one-element slice.
-func scanSegments(s string) ([]segment, *celenv.Error) {
+func ScanSegments(s string) ([]Segment, *celenv.Error) {
 	j := strings.Index(s, "${{")
 	if j < 0 {
-		return []segment{{text: s}}, nil
+		return []Segment{{Text: s}}, nil
 	}
 
 	var (
-		segs     []segment
+		segs     []Segment
 		pos      int             // s[pos:] is not consumed yet
 		litStart int             // offset of the pending literal
 		esc      strings.Builder // pending literal text, once it has an escape
@@ -52,11 +52,11 @@ func scanSegments(s string) ([]segment, *celenv.Error) {
 		switch {
 		case escaped:
 			esc.WriteString(s[pos:end])
-			segs = append(segs, segment{text: esc.String(), off: litStart})
+			segs = append(segs, Segment{Text: esc.String(), Off: litStart})
 			esc.Reset()
 			escaped = false
 		case end > pos:
-			segs = append(segs, segment{text: s[pos:end], off: pos})
+			segs = append(segs, Segment{Text: s[pos:end], Off: pos})
 		}
 	}
 
@@ -84,7 +84,7 @@ func scanSegments(s string) ([]segment, *celenv.Error) {
 			if lex.IsBlank(s[start:end]) {
 				return nil, &celenv.Error{Msg: "empty expression", Offset: j}
 			}
-			segs = append(segs, segment{text: s[start:end], expr: true, off: start})
+			segs = append(segs, Segment{Text: s[start:end], Expr: true, Off: start})
 			pos = end + 2
 		}
 		if k := strings.Index(s[pos:], "${{"); k >= 0 {

@@ -30,7 +30,7 @@ func FuzzScanSegments(f *testing.F) {
 		f.Add(string(tpl))
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		segs, err := scanSegments(s)
+		segs, err := ScanSegments(s)
 		if err != nil {
 			if err.Offset < 0 || err.Offset >= len(s) {
 				t.Fatalf("error offset %d out of range for %d bytes: %s", err.Offset, len(s), err.Msg)
@@ -43,38 +43,38 @@ func FuzzScanSegments(f *testing.F) {
 		var b strings.Builder
 		prevEnd := 0
 		for i, sg := range segs {
-			if sg.off < prevEnd || sg.off > len(s) {
-				t.Fatalf("segment %d: offset %d out of order or range (previous end %d, len %d)", i, sg.off, prevEnd, len(s))
+			if sg.Off < prevEnd || sg.Off > len(s) {
+				t.Fatalf("segment %d: offset %d out of order or range (previous end %d, len %d)", i, sg.Off, prevEnd, len(s))
 			}
-			if sg.expr {
-				end := sg.off + len(sg.text)
-				if sg.off < 3 || end+2 > len(s) || s[sg.off-3:sg.off] != "${{" || s[end:end+2] != "}}" {
-					t.Fatalf("segment %d: expression %q at %d is not enclosed in ${{ }}", i, sg.text, sg.off)
+			if sg.Expr {
+				end := sg.Off + len(sg.Text)
+				if sg.Off < 3 || end+2 > len(s) || s[sg.Off-3:sg.Off] != "${{" || s[end:end+2] != "}}" {
+					t.Fatalf("segment %d: expression %q at %d is not enclosed in ${{ }}", i, sg.Text, sg.Off)
 				}
-				if s[sg.off:end] != sg.text {
-					t.Fatalf("segment %d: expression text %q is not the input at %d", i, sg.text, sg.off)
+				if s[sg.Off:end] != sg.Text {
+					t.Fatalf("segment %d: expression text %q is not the input at %d", i, sg.Text, sg.Off)
 				}
-				if lex.IsBlank(sg.text) {
+				if lex.IsBlank(sg.Text) {
 					t.Fatalf("segment %d: blank expression accepted", i)
 				}
 				b.WriteString("${{")
-				b.WriteString(sg.text)
+				b.WriteString(sg.Text)
 				b.WriteString("}}")
 				prevEnd = end + 2
 				continue
 			}
-			if i > 0 && !segs[i-1].expr {
+			if i > 0 && !segs[i-1].Expr {
 				t.Fatalf("segments %d and %d are adjacent literals", i-1, i)
 			}
-			if sg.text == "" && len(segs) > 1 {
+			if sg.Text == "" && len(segs) > 1 {
 				t.Fatalf("segment %d: empty literal", i)
 			}
-			lit := strings.ReplaceAll(sg.text, "${{", "$${{")
-			if !strings.HasPrefix(s[sg.off:], lit) {
-				t.Fatalf("segment %d: literal %q (escaped %q) is not the input at %d", i, sg.text, lit, sg.off)
+			lit := strings.ReplaceAll(sg.Text, "${{", "$${{")
+			if !strings.HasPrefix(s[sg.Off:], lit) {
+				t.Fatalf("segment %d: literal %q (escaped %q) is not the input at %d", i, sg.Text, lit, sg.Off)
 			}
 			b.WriteString(lit)
-			prevEnd = sg.off + len(lit)
+			prevEnd = sg.Off + len(lit)
 		}
 		if b.String() != s {
 			t.Fatalf("segments do not rejoin to the input:\n got %q\nwant %q", b.String(), s)

@@ -6,12 +6,12 @@ import (
 	"github.com/google/cel-go/interpreter"
 )
 
-// scope is one level of the variable stack. Child nodes see their parents'
+// Scope is one level of the variable stack. Child nodes see their parents'
 // bindings; a binding shadows the same name further up. It implements
 // cel-go's interpreter.Activation, so a program evaluates against it
 // directly, without copying variables into a map.
-type scope struct {
-	parent *scope
+type Scope struct {
+	parent *Scope
 	binds  []scopeVar
 	// room for two bindings (the variables of a $for, a small $let), so a
 	// small scope is one allocation of 128 bytes
@@ -30,9 +30,9 @@ type scopeVar struct {
 	raw  Value
 }
 
-// newScopeCap returns a child scope with room for n bindings.
-func newScopeCap(parent *scope, n int) *scope {
-	s := &scope{parent: parent}
+// NewScope returns a child scope with room for n bindings.
+func NewScope(parent *Scope, n int) *Scope {
+	s := &Scope{parent: parent}
 	if n <= len(s.inline) {
 		s.binds = s.inline[:0]
 	} else {
@@ -41,20 +41,20 @@ func newScopeCap(parent *scope, n int) *scope {
 	return s
 }
 
-var _ interpreter.Activation = (*scope)(nil)
+var _ interpreter.Activation = (*Scope)(nil)
 
-// bind adds or replaces name in this level with a CEL value.
-func (s *scope) bind(name string, v ref.Val) {
-	s.set(s.slot(name), v)
+// Bind adds or replaces name in this level with a CEL value.
+func (s *Scope) Bind(name string, v ref.Val) {
+	s.Set(s.slot(name), v)
 }
 
-// bindValue adds or replaces name in this level with an engine value.
-func (s *scope) bindValue(name string, v Value) {
-	s.setValue(s.slot(name), v)
+// BindValue adds or replaces name in this level with an engine value.
+func (s *Scope) BindValue(name string, v Value) {
+	s.SetValue(s.slot(name), v)
 }
 
 // slot returns the index of name in this level, adding it if need be.
-func (s *scope) slot(name string) int {
+func (s *Scope) slot(name string) int {
 	for i := range s.binds {
 		if s.binds[i].name == name {
 			return i
@@ -64,25 +64,25 @@ func (s *scope) slot(name string) int {
 	return len(s.binds) - 1
 }
 
-// set gives binding i a CEL value.
-func (s *scope) set(i int, v ref.Val) {
+// Set gives binding i a CEL value.
+func (s *Scope) Set(i int, v ref.Val) {
 	s.binds[i].val, s.binds[i].raw = v, nil
 }
 
-// setValue gives binding i an engine value. Only the kinds that come back
+// SetValue gives binding i an engine value. Only the kinds that come back
 // unchanged from CEL (see celenv.FromCEL) are kept as they are; anything else, and
 // null, is converted at once.
-func (s *scope) setValue(i int, v Value) {
+func (s *Scope) SetValue(i int, v Value) {
 	switch v.(type) {
 	case string, int64, float64, bool, *Map, []Value, Unknown:
 		s.binds[i].val, s.binds[i].raw = nil, v
 	default:
-		s.set(i, celenv.ToCEL(v))
+		s.Set(i, celenv.ToCEL(v))
 	}
 }
 
 // find returns the innermost binding of name.
-func (s *scope) find(name string) *scopeVar {
+func (s *Scope) find(name string) *scopeVar {
 	for c := s; c != nil; c = c.parent {
 		for i := len(c.binds) - 1; i >= 0; i-- {
 			if c.binds[i].name == name {
@@ -93,8 +93,8 @@ func (s *scope) find(name string) *scopeVar {
 	return nil
 }
 
-// lookup finds the innermost scopeVar of name as a CEL value.
-func (s *scope) lookup(name string) (ref.Val, bool) {
+// Lookup finds the innermost scopeVar of name as a CEL value.
+func (s *Scope) Lookup(name string) (ref.Val, bool) {
 	b := s.find(name)
 	if b == nil {
 		return nil, false
@@ -106,13 +106,13 @@ func (s *scope) lookup(name string) (ref.Val, bool) {
 }
 
 // has reports whether name is bound anywhere in the chain.
-func (s *scope) has(name string) bool {
+func (s *Scope) has(name string) bool {
 	return s.find(name) != nil
 }
 
 // ResolveName implements interpreter.Activation.
-func (s *scope) ResolveName(name string) (any, bool) {
-	v, ok := s.lookup(name)
+func (s *Scope) ResolveName(name string) (any, bool) {
+	v, ok := s.Lookup(name)
 	if !ok {
 		return nil, false
 	}
@@ -121,4 +121,4 @@ func (s *scope) ResolveName(name string) (any, bool) {
 
 // Parent implements interpreter.Activation. The chain is walked by
 // ResolveName itself, so cel-go never needs to.
-func (s *scope) Parent() interpreter.Activation { return nil }
+func (s *Scope) Parent() interpreter.Activation { return nil }

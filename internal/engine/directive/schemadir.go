@@ -1,10 +1,11 @@
-package walk
+package directive
 
 import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -18,17 +19,17 @@ type schemaDir struct {
 	path string
 }
 
-func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *compileError) {
-	s, err := schema.Compile(deref(n))
+func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *walk.CompileError) {
+	s, err := schema.Compile(walk.Deref(n))
 	if err != nil {
-		return nil, fromNodeError(err, path)
+		return nil, walk.FromNodeError(err, path)
 	}
 	return &schemaDir{key: key, set: s, path: path}, nil
 }
 
-func (r *renderer) checkSchema(d *schemaDir, sc *scope, fr *frame) (*scope, error) {
-	defaults, failures, at := d.set.Check(func(name string) (Value, bool) {
-		v, ok := sc.lookup(name)
+func checkSchema(r *walk.Renderer, d *schemaDir, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, error) {
+	defaults, failures, at := d.set.Check(func(name string) (walk.Value, bool) {
+		v, ok := sc.Lookup(name)
 		if !ok {
 			return nil, false
 		}
@@ -49,26 +50,26 @@ func (r *renderer) checkSchema(d *schemaDir, sc *scope, fr *frame) (*scope, erro
 		if at != nil {
 			key = at // the entry of the (first) variable that failed: reference §4
 		}
-		return nil, r.errAt(fr, key, d.path, msg)
+		return nil, r.ErrAt(fr, key, d.path, msg)
 	}
 	if len(defaults) == 0 {
 		return sc, nil
 	}
-	inner := newScopeCap(sc, len(defaults))
+	inner := walk.NewScope(sc, len(defaults))
 	for _, b := range defaults {
-		inner.bindValue(b.Name, b.Value)
+		inner.BindValue(b.Name, b.Value)
 	}
 	return inner, nil
 }
 
-func (d *schemaDir) run(r *renderer, sc *scope, fr *frame) (*scope, bool, error) {
-	sc, err := r.checkSchema(d, sc, fr)
+func (d *schemaDir) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, bool, error) {
+	sc, err := checkSchema(r, d, sc, fr)
 	return sc, false, err
 }
 
 func init() {
-	register(directive{rank: 10, name: "$schema", kind: dirPrelude,
-		prelude: func(c *compiler, d dirSet, p kvPair, path string) (prelude, *compileError) {
-			return compileSchemaDir(p.k, p.v, joinPath(path, "$schema"))
+	walk.Register(walk.Directive{Rank: 10, Name: "$schema", Kind: walk.KindPrelude,
+		Prelude: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Prelude, *walk.CompileError) {
+			return compileSchemaDir(p.K, p.V, walk.JoinPath(path, "$schema"))
 		}})
 }
