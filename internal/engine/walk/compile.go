@@ -120,8 +120,8 @@ type Compiler struct {
 	active  map[*yaml.Node]bool
 	// patch is set while compiling an overlay's patch, where a sequence
 	// of list edits edits the document (reference §8).
-	patch bool
-	edits int // edit lists compiled so far
+	Patch bool
+	Edits int // edit lists compiled so far
 }
 
 // aliasKey is an anchored node as compiled in one context: in an overlay's
@@ -151,12 +151,12 @@ func (c *Compiler) document(doc *yaml.Node) (Node, *CompileError) {
 		return &ConstNode{n: doc, Value: nil, nodes: 1}, nil
 	}
 	if root := Deref(doc.Content[0]); isOverlayRoot(root) {
-		keys, err := readKeys(root, "", AtOverlayRoot)
+		keys, err := ReadKeys(root, "", AtOverlayRoot)
 		if err != nil {
 			return nil, err
 		}
 		d, _ := lookupDirective("$overlay")
-		return d.overlay(c, root, keys)
+		return d.Overlay(c, root, keys)
 	}
 	return c.Compile(doc.Content[0], "")
 }
@@ -189,7 +189,7 @@ func (c *Compiler) Compile(n *yaml.Node, path string) (Node, *CompileError) {
 		if n.Alias == nil {
 			return nil, CompileErrorAt(n, path, "alias to an unknown anchor")
 		}
-		if t, ok := c.aliases[aliasKey{n.Alias, c.patch}]; ok {
+		if t, ok := c.aliases[aliasKey{n.Alias, c.Patch}]; ok {
 			return t, nil
 		}
 		if c.active[n.Alias] {
@@ -201,7 +201,7 @@ func (c *Compiler) Compile(n *yaml.Node, path string) (Node, *CompileError) {
 		if err != nil {
 			return nil, err
 		}
-		c.aliases[aliasKey{n.Alias, c.patch}] = t
+		c.aliases[aliasKey{n.Alias, c.Patch}] = t
 		return t, nil
 	case yaml.ScalarNode:
 		v, err := yamlnode.Scalar(n)
@@ -224,14 +224,14 @@ func (c *Compiler) Compile(n *yaml.Node, path string) (Node, *CompileError) {
 }
 
 func (c *Compiler) sequence(n *yaml.Node, path string) (Node, *CompileError) {
-	if c.patch {
-		if t, err := c.editList(n, path); t != nil || err != nil {
+	if c.Patch && editList != nil {
+		if t, err := editList(c, n, path); t != nil || err != nil {
 			return t, err
 		}
 		// A sequence that is not an edit list replaces the document's:
 		// its items are plain templates.
-		c.patch = false
-		defer func() { c.patch = true }()
+		c.Patch = false
+		defer func() { c.Patch = true }()
 	}
 	elems := make([]Node, len(n.Content))
 	consts := make([]*ConstNode, 0, len(n.Content))
@@ -290,3 +290,26 @@ func BoolScalar(n *yaml.Node) (bool, bool) {
 // ForSyntax is the form of $for: "x in EXPR" or "a, b in EXPR" (the
 // names, then " in "); $for compiles it and check reads it.
 var ForSyntax = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\s+in\s`)
+
+// isOverlayRoot reports whether n, a document's root, is an overlay.
+func isOverlayRoot(n *yaml.Node) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := Deref(n.Content[i]); k.Kind == yaml.ScalarNode && k.Value == "$overlay" {
+			return true
+		}
+	}
+	return false
+}
+
+// editList compiles a sequence of an overlay's patch as an edit list, or
+// gives nil when no item of it is a list edit; the package that holds the
+// list edits sets it with RegisterEditList.
+var editList func(c *Compiler, n *yaml.Node, path string) (Node, *CompileError)
+
+// RegisterEditList sets how a sequence of an overlay's patch compiles.
+func RegisterEditList(f func(c *Compiler, n *yaml.Node, path string) (Node, *CompileError)) {
+	editList = f
+}

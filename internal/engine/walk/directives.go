@@ -69,13 +69,10 @@ type Directive struct {
 	Produce func(c *Compiler, d DirSet, p KVPair, path string) (Producer, *CompileError)
 	// only limits where the directive may stand (0: anywhere), and
 	// misplaced is the error elsewhere.
-	only      Place
-	misplaced string
+	Only      Place
+	Misplaced string
 	// overlay compiles an overlay document from its root mapping n.
-	overlay func(c *Compiler, n *yaml.Node, keys mappingKeys) (Node, *CompileError)
-	// edit compiles a list edit item; rest is the item without its
-	// directive and $expects.
-	edit func(c *Compiler, d DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError)
+	Overlay func(c *Compiler, n *yaml.Node, keys MappingKeys) (Node, *CompileError)
 }
 
 // directiveTable lists the directives in evaluation order: preludes, then

@@ -17,7 +17,7 @@ func WritesKey(t Node, k string) bool {
 		m, ok := t.Value.(*Map)
 		return ok && m.Has(k)
 	case *MapNode:
-		for _, e := range t.entries {
+		for _, e := range t.Entries {
 			if e.prod < 0 && e.name == k {
 				return true
 			}

@@ -2,6 +2,7 @@ package walk
 
 import (
 	"errors"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 	"path/filepath"
 	"strings"
 
@@ -81,4 +82,19 @@ func (r *Renderer) load(fr *Frame, pathN *yaml.Node, path, shown, resolved strin
 	}
 	r.files[resolved] = f
 	return f, nil
+}
+
+// Written reports the strings that the render's templates, the main one
+// and every file it included, write (manifest.Written).
+func (r *Renderer) Written() func(string) bool {
+	var texts []string
+	if r.main != nil {
+		texts = append(texts, r.main.text)
+	}
+	for _, f := range r.files {
+		if f != r.main {
+			texts = append(texts, f.text)
+		}
+	}
+	return manifest.Written(texts...)
 }

@@ -50,9 +50,9 @@ func editDir(n *yaml.Node) string {
 	return ""
 }
 
-// editList compiles sequence n as an edit list, or gives nil when no item
+// compileEditList compiles sequence n as an edit list, or gives nil when no item
 // of it is a list edit. An empty sequence is a plain value.
-func (c *Compiler) editList(n *yaml.Node, path string) (Node, *CompileError) {
+func compileEditList(c *Compiler, n *yaml.Node, path string) (Node, *CompileError) {
 	edits := 0
 	for _, it := range n.Content {
 		if editDir(it) != "" {
@@ -74,33 +74,32 @@ func (c *Compiler) editList(n *yaml.Node, path string) (Node, *CompileError) {
 		}
 		s.ops = append(s.ops, op)
 	}
-	c.edits++
+	c.Edits++
 	return s, nil
 }
 
 // editItem compiles one list edit item.
 func (c *Compiler) editItem(n *yaml.Node, path string) (*editOp, *CompileError) {
-	keys, err := readKeys(n, path, AtEditItem)
+	keys, err := ReadKeys(n, path, AtEditItem)
 	if err != nil {
 		return nil, err
 	}
-	var found *Directive
-	for i := range directiveTable {
-		d := &directiveTable[i]
-		p, ok := keys.dirs[d.Name]
-		if !ok || d.Kind != KindEdit {
+	found := ""
+	for _, d := range editDirs { // in the table's order
+		p, ok := keys.Dirs[d]
+		if !ok {
 			continue
 		}
-		if found != nil {
-			return nil, CompileErrorAt(p.K, JoinPath(path, d.Name), "one list edit per item: this item has both "+found.Name+" and "+d.Name+"; write them as two items")
+		if found != "" {
+			return nil, CompileErrorAt(p.K, JoinPath(path, d), "one list edit per item: this item has both "+found+" and "+d+"; write them as two items")
 		}
 		found = d
 	}
-	p := keys.dirs[found.Name]
-	return found.edit(c, keys.dirs, p, without(n, found.Name, "$expects"), JoinPath(path, found.Name))
+	p := keys.Dirs[found]
+	return editCompilers[found](c, keys.Dirs, p, without(n, found, "$expects"), JoinPath(path, found))
 }
 
-func (c *Compiler) matchEdit(dirs DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
+func matchEdit(c *Compiler, dirs DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
 	op, err := c.selectingEdit("$match", dirs, p, path)
 	if err != nil || len(rest.Content) == 0 {
 		return op, err // no keys beside $match: matching items stay as they are
@@ -112,7 +111,7 @@ func (c *Compiler) matchEdit(dirs DirSet, p KVPair, rest *yaml.Node, path string
 	return op, nil
 }
 
-func (c *Compiler) removeEdit(dirs DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
+func removeEdit(c *Compiler, dirs DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
 	if len(rest.Content) > 0 {
 		return nil, CompileErrorAt(rest.Content[0], path, "a $remove item holds only $remove and $expects; to change the items it selects, use $match")
 	}
@@ -133,7 +132,7 @@ func (c *Compiler) selectingEdit(dir string, dirs DirSet, p KVPair, path string)
 	return op, nil
 }
 
-func (c *Compiler) appendEdit(dirs DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
+func appendEdit(c *Compiler, dirs DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
 	if e, ok := dirs["$expects"]; ok {
 		return nil, CompileErrorAt(e.K, JoinPath(path, "$expects"), "$append adds one item and matches nothing, so it takes no $expects")
 	}
@@ -141,9 +140,9 @@ func (c *Compiler) appendEdit(dirs DirSet, p KVPair, rest *yaml.Node, path strin
 		return nil, CompileErrorAt(rest.Content[0], path, "an $append item holds only $append: indent the item to add under $append")
 	}
 	op := &editOp{dir: "$append", key: p.K, path: path}
-	inPatch := c.patch
-	c.patch = false // the item added is a plain template
-	defer func() { c.patch = inPatch }()
+	inPatch := c.Patch
+	c.Patch = false // the item added is a plain template
+	defer func() { c.Patch = inPatch }()
 	var err *CompileError
 	op.value, err = c.Compile(p.V, path)
 	return op, err
@@ -202,7 +201,7 @@ func (op *editOp) apply(r *Renderer, sc *Scope, fr *Frame, items []Value) ([]Val
 	inner := NewScope(sc, 1) // one for every item: nothing keeps it
 	var cache patchCache
 	for _, it := range items {
-		if err := r.step(fr, op.key, op.path); err != nil {
+		if err := r.Step(fr, op.key, op.path); err != nil {
 			return nil, false, err
 		}
 		inner.BindValue("item", it)
@@ -248,22 +247,33 @@ func (op *editOp) patchItem(r *Renderer, fr *Frame, it, patch Value, patched boo
 	return nil, r.ErrAt(fr, op.key, op.path, "the keys beside $match make the patch of each matching item and must give a mapping (or nothing), got "+ValueKind(patch))
 }
 
+// editCompilers compile each list edit, by its directive.
+var editCompilers = map[string]func(c *Compiler, d DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError){
+	"$match":  matchEdit,
+	"$remove": removeEdit,
+	"$append": appendEdit,
+}
+
 func init() {
-	Register(Directive{Rank: 170, Name: "$match", Kind: KindEdit, only: AtEditItem, misplaced: editMisplaced("$match"),
-		edit: func(c *Compiler, d DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
-			return c.matchEdit(d, p, rest, path)
-		}})
-	Register(Directive{Rank: 180, Name: "$remove", Kind: KindEdit, only: AtEditItem, misplaced: editMisplaced("$remove"),
-		edit: func(c *Compiler, d DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
-			return c.removeEdit(d, p, rest, path)
-		}})
-	Register(Directive{Rank: 190, Name: "$append", Kind: KindEdit, only: AtEditItem, misplaced: editMisplaced("$append"), Body: true,
-		edit: func(c *Compiler, d DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
-			return c.appendEdit(d, p, rest, path)
-		}})
+	Register(Directive{Rank: 170, Name: "$match", Kind: KindEdit, Only: AtEditItem, Misplaced: editMisplaced("$match")})
+	Register(Directive{Rank: 180, Name: "$remove", Kind: KindEdit, Only: AtEditItem, Misplaced: editMisplaced("$remove")})
+	Register(Directive{Rank: 190, Name: "$append", Kind: KindEdit, Only: AtEditItem, Misplaced: editMisplaced("$append"), Body: true})
 }
 
 // editMisplaced is the error for list edit d outside an edit list.
 func editMisplaced(d string) string {
 	return "unknown directive " + d + ": " + d + " is a list edit, a directive only in an item of a sequence in an overlay's patch; to output a key " + d + " as data, write $" + d
 }
+
+// Value gives the edit list as a merge.Edit on the document's sequence.
+func (s *editSeq) Value(r *Renderer, sc *Scope, fr *Frame) (Value, bool, error) {
+	return &listEdit{seq: s, r: r, sc: sc, fr: fr}, true, nil
+}
+
+// Multi adds the edit list as one item.
+func (s *editSeq) Multi(r *Renderer, sc *Scope, fr *Frame, _ Position, dst []Value) ([]Value, error) {
+	v, ok, err := s.Value(r, sc, fr)
+	return AppendIf(dst, v, ok, err)
+}
+
+func init() { RegisterEditList(compileEditList) }

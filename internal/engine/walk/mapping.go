@@ -34,12 +34,12 @@ type Prelude interface {
 	Run(r *Renderer, sc *Scope, fr *Frame) (next *Scope, unknown bool, err error)
 }
 
-// mapEntry is one key of a mapping, in template order: a regular key, or
+// MapEntry is one key of a mapping, in template order: a regular key, or
 // the place of a producer.
-type mapEntry struct {
+type MapEntry struct {
 	name string     // output key of a regular entry
 	key  *yaml.Node // the key in the template
-	val  Node       // value of a regular entry
+	Val  Node       // value of a regular entry
 	prod int        // index into mapNode.prods, or -1
 }
 
@@ -51,7 +51,7 @@ type MapNode struct {
 	Preludes []Prelude
 	binds    bool
 	Prods    []Producer // in directive order
-	entries  []mapEntry // in template order
+	Entries  []MapEntry // in template order
 	nRegular int
 	// slip is a hint for the merge error when a regular key is spelt like
 	// a missing directive of this mapping's producers (`else` for $else).
@@ -80,19 +80,19 @@ type KVPair struct {
 	dir  bool   // key is a directive
 }
 
-// mappingKeys are the keys of a mapping being compiled, sorted out.
-type mappingKeys struct {
+// MappingKeys are the keys of a mapping being compiled, sorted out.
+type MappingKeys struct {
 	regular []KVPair // regular keys, template order
-	dirs    DirSet   // directives by name
+	Dirs    DirSet   // directives by name
 	order   []KVPair // every pair, template order
 }
 
 func (c *Compiler) mapping(n *yaml.Node, path string) (Node, *CompileError) {
-	keys, err := readKeys(n, path, 0)
+	keys, err := ReadKeys(n, path, 0)
 	if err != nil {
 		return nil, err
 	}
-	if len(keys.dirs) == 0 {
+	if len(keys.Dirs) == 0 {
 		return c.plainMapping(n, path, keys.regular)
 	}
 	if err := checkPartners(keys, path); err != nil {
@@ -102,7 +102,7 @@ func (c *Compiler) mapping(n *yaml.Node, path string) (Node, *CompileError) {
 		return nil, err
 	}
 	m := &MapNode{n: n, path: path, slip: partnerSlip(keys)}
-	prodIndex, err := c.directives(m, keys.dirs, path)
+	prodIndex, err := c.directives(m, keys.Dirs, path)
 	if err != nil {
 		return nil, err
 	}
@@ -112,12 +112,12 @@ func (c *Compiler) mapping(n *yaml.Node, path string) (Node, *CompileError) {
 	return m, nil
 }
 
-// readKeys reads the keys of mapping n: each is a regular key, a $$key
+// ReadKeys reads the keys of mapping n: each is a regular key, a $$key
 // written out with one $ less, or a directive of the table. A key written
 // twice, an unknown directive, or one that cannot stand in this place (at
 // is where n stands) is an error.
-func readKeys(n *yaml.Node, path string, at Place) (mappingKeys, *CompileError) {
-	keys := mappingKeys{dirs: DirSet{}}
+func ReadKeys(n *yaml.Node, path string, at Place) (MappingKeys, *CompileError) {
+	keys := MappingKeys{Dirs: DirSet{}}
 	seen := make(map[string]*yaml.Node, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -139,11 +139,11 @@ func readKeys(n *yaml.Node, path string, at Place) (mappingKeys, *CompileError) 
 			if !ok {
 				return keys, CompileErrorAt(k, JoinPath(path, key), unknownDirectiveMsg(key))
 			}
-			if d.only != 0 && d.only&at == 0 {
-				return keys, CompileErrorAt(k, JoinPath(path, key), d.misplaced)
+			if d.Only != 0 && d.Only&at == 0 {
+				return keys, CompileErrorAt(k, JoinPath(path, key), d.Misplaced)
 			}
 			p.dir = true
-			keys.dirs[key] = p
+			keys.Dirs[key] = p
 		default:
 			keys.regular = append(keys.regular, p)
 		}
@@ -177,7 +177,7 @@ var schemaKeywords = []string{
 
 // hasBare reports whether a regular key is spelt like directive d without
 // its $, such as then for $then: a slip that would otherwise be data.
-func (k mappingKeys) hasBare(d string) bool {
+func (k MappingKeys) hasBare(d string) bool {
 	for _, r := range k.regular {
 		if r.key == d[1:] {
 			return true
@@ -189,15 +189,15 @@ func (k mappingKeys) hasBare(d string) bool {
 // checkPartners fails on a directive whose partner is missing: partners
 // without their directive first ($then without $if), then directives
 // without their partner ($if without $then), each in table order.
-func checkPartners(keys mappingKeys, path string) *CompileError {
+func checkPartners(keys MappingKeys, path string) *CompileError {
 	for _, kind := range []Kind{KindPartner, KindProducer} {
 		for i := range directiveTable {
 			d := &directiveTable[i]
-			p, ok := keys.dirs[d.Name]
+			p, ok := keys.Dirs[d.Name]
 			if !ok || d.Kind != kind || d.Needs == "" {
 				continue
 			}
-			if _, ok := keys.dirs[d.Needs]; ok {
+			if _, ok := keys.Dirs[d.Needs]; ok {
 				continue
 			}
 			msg := d.missingMsg()
@@ -214,10 +214,10 @@ func checkPartners(keys mappingKeys, path string) *CompileError {
 // all: `$then:` followed by a line that is not indented under it, which
 // YAML reads as an empty value and the lines below as keys of the mapping
 // itself. An explicit `$then: null` is allowed.
-func checkBodies(keys mappingKeys, path string) *CompileError {
+func checkBodies(keys MappingKeys, path string) *CompileError {
 	for i := range directiveTable {
 		d := &directiveTable[i]
-		p, ok := keys.dirs[d.Name]
+		p, ok := keys.Dirs[d.Name]
 		if !ok || !d.Body {
 			continue
 		}
@@ -231,7 +231,7 @@ func checkBodies(keys mappingKeys, path string) *CompileError {
 // partnerSlip is the hint for the merge error when a regular key is spelt
 // like a missing partner of one of the mapping's producers (else for
 // $else), or "".
-func partnerSlip(keys mappingKeys) string {
+func partnerSlip(keys MappingKeys) string {
 	for i := range directiveTable {
 		d := &directiveTable[i]
 		if d.Kind != KindPartner {
@@ -241,10 +241,10 @@ func partnerSlip(keys mappingKeys) string {
 		if !ok || owner.Kind != KindProducer {
 			continue
 		}
-		if _, has := keys.dirs[d.Needs]; !has || !keys.hasBare(d.Name) {
+		if _, has := keys.Dirs[d.Needs]; !has || !keys.hasBare(d.Name) {
 			continue
 		}
-		if _, has := keys.dirs[d.Name]; !has {
+		if _, has := keys.Dirs[d.Name]; !has {
 			return "; the key " + d.Name[1:] + " here is a regular key: did you mean " + d.Name + "?"
 		}
 	}
@@ -271,9 +271,9 @@ func (c *Compiler) directives(m *MapNode, dirs DirSet, path string) (map[string]
 // directive compiles one prelude or producer into m. Only a patchable
 // producer's bodies stay part of an overlay's patch.
 func (c *Compiler) directive(m *MapNode, d *Directive, dirs DirSet, p KVPair, path string, prodIndex map[string]int) *CompileError {
-	inPatch := c.patch
-	c.patch = inPatch && d.Patchable
-	defer func() { c.patch = inPatch }()
+	inPatch := c.Patch
+	c.Patch = inPatch && d.Patchable
+	defer func() { c.Patch = inPatch }()
 	switch d.Kind {
 	case KindPrelude:
 		pr, err := d.Prelude(c, dirs, p, path)
@@ -301,7 +301,7 @@ func (c *Compiler) entries(m *MapNode, order []KVPair, prodIndex map[string]int,
 	for _, p := range order {
 		if p.dir {
 			if i, ok := prodIndex[p.key]; ok {
-				m.entries = append(m.entries, mapEntry{key: p.K, prod: i})
+				m.Entries = append(m.Entries, MapEntry{key: p.K, prod: i})
 			}
 			continue // a partner or a prelude directive
 		}
@@ -309,7 +309,7 @@ func (c *Compiler) entries(m *MapNode, order []KVPair, prodIndex map[string]int,
 		if err != nil {
 			return err
 		}
-		m.entries = append(m.entries, mapEntry{name: p.key, key: p.K, val: t, prod: -1})
+		m.Entries = append(m.Entries, MapEntry{name: p.key, key: p.K, Val: t, prod: -1})
 		m.nRegular++
 	}
 	return nil
@@ -328,15 +328,15 @@ func (c *Compiler) plainMapping(n *yaml.Node, path string, regular []KVPair) (No
 		if k, ok := t.(*ConstNode); ok {
 			consts = append(consts, k)
 		}
-		m.entries = append(m.entries, mapEntry{name: p.key, key: p.K, val: t, prod: -1})
+		m.Entries = append(m.Entries, MapEntry{name: p.key, key: p.K, Val: t, prod: -1})
 		m.nRegular++
 	}
-	if len(consts) < len(m.entries) {
+	if len(consts) < len(m.Entries) {
 		return m, nil
 	}
-	out := NewMap(len(m.entries))
+	out := NewMap(len(m.Entries))
 	cn := &ConstNode{n: n, path: path, nodes: 1, bytes: 2}
-	for i, e := range m.entries {
+	for i, e := range m.Entries {
 		k := consts[i]
 		out.Set(e.name, k.Value)
 		cn.nodes = addSat(cn.nodes, k.nodes+1)
@@ -346,9 +346,9 @@ func (c *Compiler) plainMapping(n *yaml.Node, path string, regular []KVPair) (No
 	return cn, nil
 }
 
-// prelude runs $schema, $let and $assert. unknown is true when an $assert
+// RunPreludes runs $schema, $let and $assert. unknown is true when an $assert
 // cannot be decided yet, which makes the whole mapping unknown.
-func (r *Renderer) prelude(m *MapNode, sc *Scope, fr *Frame) (*Scope, bool, error) {
+func (r *Renderer) RunPreludes(m *MapNode, sc *Scope, fr *Frame) (*Scope, bool, error) {
 	for _, p := range m.Preludes {
 		next, unknown, err := p.Run(r, sc, fr)
 		if err != nil || unknown {
@@ -360,7 +360,7 @@ func (r *Renderer) prelude(m *MapNode, sc *Scope, fr *Frame) (*Scope, bool, erro
 }
 
 func (r *Renderer) mapValue(m *MapNode, sc *Scope, fr *Frame) (Value, bool, error) {
-	sc, unknown, err := r.prelude(m, sc, fr)
+	sc, unknown, err := r.RunPreludes(m, sc, fr)
 	if err != nil {
 		return nil, false, err
 	}
@@ -370,11 +370,11 @@ func (r *Renderer) mapValue(m *MapNode, sc *Scope, fr *Frame) (Value, bool, erro
 	if m.Replaces() {
 		return m.Prods[0].Value(r, sc, fr)
 	}
-	return r.merge(m, sc, fr)
+	return r.Merge(m, sc, fr)
 }
 
 func (r *Renderer) mapMulti(m *MapNode, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error) {
-	sc, unknown, err := r.prelude(m, sc, fr)
+	sc, unknown, err := r.RunPreludes(m, sc, fr)
 	if err != nil {
 		return dst, err
 	}
@@ -387,12 +387,12 @@ func (r *Renderer) mapMulti(m *MapNode, sc *Scope, fr *Frame, pos Position, dst 
 	if m.Replaces() {
 		return m.Prods[0].Multi(r, sc, fr, pos, dst)
 	}
-	v, ok, err := r.merge(m, sc, fr)
+	v, ok, err := r.Merge(m, sc, fr)
 	return AppendIf(dst, v, ok, err)
 }
 
-// merge builds the mapping from its producers and regular keys.
-func (r *Renderer) merge(m *MapNode, sc *Scope, fr *Frame) (Value, bool, error) {
+// Merge builds the mapping from its producers and regular keys.
+func (r *Renderer) Merge(m *MapNode, sc *Scope, fr *Frame) (Value, bool, error) {
 	var small [4]*Map
 	results := small[:0]
 	if len(m.Prods) > len(small) {
@@ -426,7 +426,7 @@ func (r *Renderer) merge(m *MapNode, sc *Scope, fr *Frame) (Value, bool, error) 
 		size += res.Len()
 	}
 	out := NewMap(size)
-	for ei, e := range m.entries {
+	for ei, e := range m.Entries {
 		if e.prod >= 0 {
 			res := results[e.prod]
 			for i := 0; i < res.Len(); i++ {
@@ -437,7 +437,7 @@ func (r *Renderer) merge(m *MapNode, sc *Scope, fr *Frame) (Value, bool, error) 
 			}
 			continue
 		}
-		v, ok, err := r.Value(e.val, sc, fr)
+		v, ok, err := r.Value(e.Val, sc, fr)
 		if err != nil {
 			return nil, false, err
 		}
@@ -456,7 +456,7 @@ func (r *Renderer) merge(m *MapNode, sc *Scope, fr *Frame) (Value, bool, error) 
 
 // entryWrites reports whether entry e is a place where the template
 // writes key k itself (see writesKey).
-func (m *MapNode) entryWrites(e mapEntry, k string) bool {
+func (m *MapNode) entryWrites(e MapEntry, k string) bool {
 	return e.prod < 0 || producerWritesKey(m.Prods[e.prod], k)
 }
 
@@ -464,20 +464,20 @@ func (m *MapNode) entryWrites(e mapEntry, k string) bool {
 // it first. The key is printed only when one of the two places writes it
 // in the template: a produced key may hold a variable's value.
 func (r *Renderer) dupErr(m *MapNode, results []*Map, ei int, k string, fr *Frame) error {
-	where := func(e mapEntry) string {
+	where := func(e MapEntry) string {
 		if e.prod >= 0 {
 			return origin(m.Prods[e.prod].Name(), e.key)
 		}
 		return origin("", e.key)
 	}
-	var first mapEntry
-	for _, e := range m.entries[:ei+1] {
+	var first MapEntry
+	for _, e := range m.Entries[:ei+1] {
 		if (e.prod >= 0 && results[e.prod].Has(k)) || (e.prod < 0 && e.name == k) {
 			first = e
 			break
 		}
 	}
-	e := m.entries[ei]
+	e := m.Entries[ei]
 	if m.entryWrites(first, k) || m.entryWrites(e, k) {
 		return r.ErrAt(fr, e.key, JoinPath(m.path, k), "duplicate key "+Quote(k)+": "+where(first)+", and again "+where(e))
 	}

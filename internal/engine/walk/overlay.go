@@ -58,8 +58,8 @@ func isStatic(t Node) bool {
 		if len(t.Prods) > 0 || len(t.Preludes) > 0 {
 			return false
 		}
-		for _, e := range t.entries {
-			if !isStatic(e.val) {
+		for _, e := range t.Entries {
+			if !isStatic(e.Val) {
 				return false
 			}
 		}
@@ -97,39 +97,26 @@ func (e expectation) holds(lo, hi int) (ok, decided bool) {
 	return false, e.n < lo || e.n > hi
 }
 
-// isOverlayRoot reports whether n, a document's root, is an overlay.
-func isOverlayRoot(n *yaml.Node) bool {
-	if n.Kind != yaml.MappingNode {
-		return false
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := Deref(n.Content[i]); k.Kind == yaml.ScalarNode && k.Value == "$overlay" {
-			return true
-		}
-	}
-	return false
-}
-
-func (c *Compiler) overlay(n *yaml.Node, keys mappingKeys) (Node, *CompileError) {
-	p := keys.dirs["$overlay"]
+func (c *Compiler) overlay(n *yaml.Node, keys MappingKeys) (Node, *CompileError) {
+	p := keys.Dirs["$overlay"]
 	o := &overlayNode{n: n}
 	var err *CompileError
 	if o.guard, err = c.guard(p, "$overlay", "$overlay"); err != nil {
 		return nil, err
 	}
-	if o.expect, err = compileExpects(keys.dirs, "$overlay"); err != nil {
+	if o.expect, err = compileExpects(keys.Dirs, "$overlay"); err != nil {
 		return nil, err
 	}
-	c.patch = true
-	defer func() { c.patch = false }()
-	edits := c.edits
+	c.Patch = true
+	defer func() { c.Patch = false }()
+	edits := c.Edits
 	if rest := without(n, "$overlay", "$expects"); len(rest.Content) > 0 {
 		if o.guard.body, err = c.Compile(rest, ""); err != nil {
 			return nil, err
 		}
 	}
 	o.guard.static = isStatic(o.guard.body)
-	o.edits = c.edits > edits
+	o.edits = c.Edits > edits
 	return o, nil
 }
 
@@ -219,7 +206,7 @@ func (g *guarded) Run(r *Renderer, sc *Scope, fr *Frame, cache *patchCache) (d d
 	body := g.body
 	if m, ok := body.(*MapNode); ok {
 		var unknown bool
-		if sc, unknown, err = r.prelude(m, sc, fr); err != nil || unknown {
+		if sc, unknown, err = r.RunPreludes(m, sc, fr); err != nil || unknown {
 			return undecided, nil, false, err
 		}
 	}
@@ -242,16 +229,15 @@ func (g *guarded) Run(r *Renderer, sc *Scope, fr *Frame, cache *patchCache) (d d
 	}
 	defer func() {
 		if g.static && err == nil {
-			o := outputSize{maxNodes: r.e.opts.MaxNodes, maxBytes: r.e.opts.MaxOutputBytes}
-			o.add(patch)
-			*cache = patchCache{v: patch, ok: patched, ready: true, nodes: o.nodes, bytes: o.bytes}
+			nodes, bytes := r.Size(patch)
+			*cache = patchCache{v: patch, ok: patched, ready: true, nodes: nodes, bytes: bytes}
 		}
 	}()
 	if m, ok := body.(*MapNode); ok {
 		if m.Replaces() {
 			patch, patched, err = m.Prods[0].Value(r, sc, fr)
 		} else {
-			patch, patched, err = r.merge(m, sc, fr)
+			patch, patched, err = r.Merge(m, sc, fr)
 		}
 		return decidedYes, patch, patched, err
 	}
@@ -259,34 +245,31 @@ func (g *guarded) Run(r *Renderer, sc *Scope, fr *Frame, cache *patchCache) (d d
 	return decidedYes, patch, patched, err
 }
 
-// applyOverlays applies the overlays reached in the stream to docs, in
-// stream order.
-func (r *Renderer) applyOverlays(docs []Value) ([]Value, error) {
-	for _, p := range r.overlays {
-		matched, unsure := 0, 0
-		// One scope for every document: nothing a patch gives keeps it,
-		// and a static patch's list edits read doc from it when they run.
-		sc := NewScope(p.sc, 1)
-		var cache patchCache
-		for i, doc := range docs {
-			if err := r.step(p.fr, p.o.guard.key, "$overlay"); err != nil {
-				return nil, err
-			}
-			next, d, err := r.overlayDoc(p, sc, &cache, doc)
-			if err != nil {
-				return nil, editingErr(err, docs, i, r.written)
-			}
-			switch d {
-			case decidedYes:
-				matched++
-			case undecided:
-				unsure++
-			}
-			docs[i] = next
-		}
-		if err := p.o.checkExpects(r, p.fr, matched, unsure); err != nil {
+// Apply applies the overlay to docs, every document the render gave.
+func (p pendingOverlay) Apply(r *Renderer, docs []Value) ([]Value, error) {
+	matched, unsure := 0, 0
+	// One scope for every document: nothing a patch gives keeps it,
+	// and a static patch's list edits read doc from it when they run.
+	sc := NewScope(p.sc, 1)
+	var cache patchCache
+	for i, doc := range docs {
+		if err := r.Step(p.fr, p.o.guard.key, "$overlay"); err != nil {
 			return nil, err
 		}
+		next, d, err := r.overlayDoc(p, sc, &cache, doc)
+		if err != nil {
+			return nil, editingErr(err, docs, i, r.Written)
+		}
+		switch d {
+		case decidedYes:
+			matched++
+		case undecided:
+			unsure++
+		}
+		docs[i] = next
+	}
+	if err := p.o.checkExpects(r, p.fr, matched, unsure, len(docs)); err != nil {
+		return nil, err
 	}
 	return docs, nil
 }
@@ -315,7 +298,7 @@ func (r *Renderer) overlayDoc(p pendingOverlay, sc *Scope, cache *patchCache, do
 
 // checkExpects checks the number of documents the overlay matched:
 // matched for sure, and up to unsure more whose match is not known yet.
-func (o *overlayNode) checkExpects(r *Renderer, fr *Frame, matched, unsure int) error {
+func (o *overlayNode) checkExpects(r *Renderer, fr *Frame, matched, unsure, docCount int) error {
 	ok, decided := o.expect.holds(matched, matched+unsure)
 	if ok || !decided {
 		return nil
@@ -325,7 +308,7 @@ func (o *overlayNode) checkExpects(r *Renderer, fr *Frame, matched, unsure int) 
 		at = o.expect.key
 	}
 	return r.ErrAt(fr, at, "$overlay", "this overlay expects "+o.expect.String()+" matching "+plural(o.expect.n, "document")+
-		", and "+strconv.Itoa(matched)+" of the "+strconv.Itoa(r.docCount)+" rendered documents matched"+expectsHint(o.expect))
+		", and "+strconv.Itoa(matched)+" of the "+strconv.Itoa(docCount)+" rendered documents matched"+expectsHint(o.expect))
 }
 
 // expectsHint says how to allow an overlay or edit to match nothing.
@@ -363,25 +346,24 @@ func editingErr(err error, docs []Value, i int, written func() func(string) bool
 	return e
 }
 
-// written reports the strings that the render's templates, the main one
-// and every file it included, write (manifest.Written).
-func (r *Renderer) written() func(string) bool {
-	var texts []string
-	if r.main != nil {
-		texts = append(texts, r.main.text)
-	}
-	for _, f := range r.files {
-		if f != r.main {
-			texts = append(texts, f.text)
-		}
-	}
-	return manifest.Written(texts...)
-}
-
 // manifestID is the manifest ID of a document, when it has a known one.
 func manifestID(doc Value) (string, bool) {
 	id, skip, unknown, err := manifest.ID(doc)
 	return id, err == nil && !skip && !unknown
+}
+
+// Value fails: an overlay does not stand in value position.
+func (o *overlayNode) Value(r *Renderer, _ *Scope, fr *Frame) (Value, bool, error) {
+	return nil, false, o.misplaced(r, fr)
+}
+
+// Multi queues the overlay in the stream, and fails anywhere else.
+func (o *overlayNode) Multi(r *Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error) {
+	if pos != PosStream {
+		return dst, o.misplaced(r, fr)
+	}
+	r.AddPending(pendingOverlay{o: o, sc: sc, fr: fr})
+	return dst, nil
 }
 
 func (o *overlayNode) misplaced(r *Renderer, fr *Frame) error {
@@ -389,9 +371,9 @@ func (o *overlayNode) misplaced(r *Renderer, fr *Frame) error {
 }
 
 func init() {
-	Register(Directive{Rank: 150, Name: "$overlay", Kind: KindOverlay, only: AtOverlayRoot,
-		misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
-		overlay:   func(c *Compiler, n *yaml.Node, keys mappingKeys) (Node, *CompileError) { return c.overlay(n, keys) }})
-	Register(Directive{Rank: 160, Name: "$expects", Kind: KindPartner, only: AtOverlayRoot | AtEditItem,
-		misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"})
+	Register(Directive{Rank: 150, Name: "$overlay", Kind: KindOverlay, Only: AtOverlayRoot,
+		Misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
+		Overlay:   func(c *Compiler, n *yaml.Node, keys MappingKeys) (Node, *CompileError) { return c.overlay(n, keys) }})
+	Register(Directive{Rank: 160, Name: "$expects", Kind: KindPartner, Only: AtOverlayRoot | AtEditItem,
+		Misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"})
 }

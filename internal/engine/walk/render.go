@@ -3,6 +3,7 @@ package walk
 import (
 	"context"
 	"errors"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -48,11 +49,10 @@ type Renderer struct {
 	bytes  int
 	files  map[string]*CompiledFile // read and parsed at most once per render
 	steps  int
-	// overlays are the overlays reached in the stream, in order; they
+	// pending are the overlays reached in the stream, in order; they
 	// apply once every document is rendered (reference §8).
-	overlays []pendingOverlay
-	docCount int           // documents the overlays edit
-	main     *CompiledFile // the template rendered; with files, what it wrote
+	pending []Pending
+	main    *CompiledFile // the template rendered; with files, what it wrote
 }
 
 func (e *Engine) newRenderer(ctx context.Context) *Renderer {
@@ -202,10 +202,9 @@ func (e *Engine) render(ctx context.Context, fr *Frame, text []byte, vars map[st
 			}
 		}
 	}
-	if len(r.overlays) > 0 {
-		r.docCount = len(out)
+	for _, p := range r.pending {
 		var err error
-		if out, err = r.applyOverlays(out); err != nil {
+		if out, err = p.Apply(r, out); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -229,6 +228,14 @@ func (r *Renderer) CountValue(fr *Frame, n *yaml.Node, path string, v Value) err
 	o := outputSize{maxNodes: r.e.opts.MaxNodes - r.nodes, maxBytes: r.e.opts.MaxOutputBytes - r.bytes}
 	o.add(v)
 	return r.Count(fr, n, path, o.nodes, o.bytes)
+}
+
+// Size counts the nodes and bytes of v as the emitters write it, up to
+// the render's limits.
+func (r *Renderer) Size(v Value) (nodes, bytes int) {
+	o := outputSize{maxNodes: r.e.opts.MaxNodes, maxBytes: r.e.opts.MaxOutputBytes}
+	o.add(v)
+	return o.nodes, o.bytes
 }
 
 // outputSize counts the nodes and bytes of values as the emitters write
@@ -274,7 +281,7 @@ func (r *Renderer) Preamble(d Node, sc *Scope, fr *Frame) (next *Scope, pre bool
 	if !isPreamble(d) {
 		return sc, false, nil
 	}
-	next, unknown, err := r.prelude(d.(*MapNode), sc, fr) //nolint:forcetypeassert // isPreamble checked it
+	next, unknown, err := r.RunPreludes(d.(*MapNode), sc, fr) //nolint:forcetypeassert // isPreamble checked it
 	if err != nil {
 		return nil, true, err
 	}
@@ -382,10 +389,8 @@ func (r *Renderer) Value(t Node, sc *Scope, fr *Frame) (Value, bool, error) {
 		return out, true, nil
 	case *MapNode:
 		return r.mapValue(t, sc, fr)
-	case *editSeq:
-		return &listEdit{seq: t, r: r, sc: sc, fr: fr}, true, nil
-	case *overlayNode:
-		return nil, false, t.misplaced(r, fr)
+	case SelfRenderer:
+		return t.Value(r, sc, fr)
 	}
 	return nil, false, nil
 }
@@ -395,16 +400,31 @@ func (r *Renderer) Multi(t Node, sc *Scope, fr *Frame, pos Position, dst []Value
 	switch t := t.(type) {
 	case *MapNode:
 		return r.mapMulti(t, sc, fr, pos, dst)
-	case *overlayNode:
-		if pos != PosStream {
-			return dst, t.misplaced(r, fr)
-		}
-		r.overlays = append(r.overlays, pendingOverlay{o: t, sc: sc, fr: fr})
-		return dst, nil
+	case SelfRenderer:
+		return t.Multi(r, sc, fr, pos, dst)
 	}
 	v, ok, err := r.Value(t, sc, fr)
 	return AppendIf(dst, v, ok, err)
 }
+
+// SelfRenderer is a compiled node that renders itself: what a package
+// beside the walker compiles (an overlay document, an edit list of an
+// overlay's patch).
+type SelfRenderer interface {
+	// Value renders in value position: a value, or nothing (false).
+	Value(r *Renderer, sc *Scope, fr *Frame) (Value, bool, error)
+	// Multi renders in item or stream position, appending to dst.
+	Multi(r *Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+}
+
+// Pending is an overlay reached in the stream: once every document is
+// rendered, Apply edits them (reference §8).
+type Pending interface {
+	Apply(r *Renderer, docs []Value) ([]Value, error)
+}
+
+// AddPending queues p; the pending overlays apply in stream order.
+func (r *Renderer) AddPending(p Pending) { r.pending = append(r.pending, p) }
 
 // AppendIf adds what a value-position render gave to dst: the value, or
 // nothing.
@@ -479,11 +499,11 @@ func (r *Renderer) Tick(fr *Frame, n *yaml.Node, path string) error {
 	return r.pulse(fr, n, path)
 }
 
-// step is called once for each target an overlay or a list edit is tried
+// Step is called once for each target an overlay or a list edit is tried
 // on: each costs one unit of the render's CEL budget, even when its
 // condition is a YAML bool, so that many overlays on many documents stop at
 // MaxCostPerRender instead of running for hours.
-func (r *Renderer) step(fr *Frame, n *yaml.Node, path string) error {
+func (r *Renderer) Step(fr *Frame, n *yaml.Node, path string) error {
 	if r.budget == 0 {
 		return r.LimitErr(fr, n, path, "MaxCostPerRender", "the render's CEL cost budget is used up (MaxCostPerRender), each overlay tried on each document costing one")
 	}
@@ -727,7 +747,7 @@ func ValueKind(v Value) string {
 		return "a list"
 	case Unknown:
 		return "an unknown value"
-	case *listEdit:
+	case merge.Edit: // an edit list of an overlay's patch
 		return "list edits"
 	}
 	return "a value"
