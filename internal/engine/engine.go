@@ -3,8 +3,10 @@ package engine
 import (
 	"context"
 
-	// The directives register themselves against the walker's table.
+	// The directives, overlays and list edits register themselves
+	// against the walker's table.
 	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/directive"
+	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/overlay"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
 

@@ -1,9 +1,10 @@
-package walk
+package overlay
 
 import (
 	"strconv"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -29,18 +30,18 @@ type editOp struct {
 	key    *yaml.Node
 	guard  guarded     // $match and $remove
 	expect expectation // $match and $remove
-	value  Node        // $append
+	value  walk.Node   // $append
 	path   string
 }
 
 // editDir gives the list edit directive of mapping n, or "".
 func editDir(n *yaml.Node) string {
-	n = Deref(n)
+	n = walk.Deref(n)
 	if n.Kind != yaml.MappingNode {
 		return ""
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := Deref(n.Content[i])
+		k := walk.Deref(n.Content[i])
 		for _, d := range editDirs {
 			if k.Kind == yaml.ScalarNode && k.Value == d {
 				return d
@@ -52,7 +53,7 @@ func editDir(n *yaml.Node) string {
 
 // compileEditList compiles sequence n as an edit list, or gives nil when no item
 // of it is a list edit. An empty sequence is a plain value.
-func compileEditList(c *Compiler, n *yaml.Node, path string) (Node, *CompileError) {
+func compileEditList(c *walk.Compiler, n *yaml.Node, path string) (walk.Node, *walk.CompileError) {
 	edits := 0
 	for _, it := range n.Content {
 		if editDir(it) != "" {
@@ -64,11 +65,11 @@ func compileEditList(c *Compiler, n *yaml.Node, path string) (Node, *CompileErro
 	}
 	s := &editSeq{n: n, path: path}
 	for i, it := range n.Content {
-		ip := path + "[" + Itoa(i) + "]"
+		ip := path + "[" + walk.Itoa(i) + "]"
 		if editDir(it) == "" {
-			return nil, CompileErrorAt(it, ip, "this sequence mixes list edits ($match, $remove, $append) with plain items: in an overlay's patch a sequence either edits the document's sequence, every item a list edit, or replaces it, with no list edits")
+			return nil, walk.CompileErrorAt(it, ip, "this sequence mixes list edits ($match, $remove, $append) with plain items: in an overlay's patch a sequence either edits the document's sequence, every item a list edit, or replaces it, with no list edits")
 		}
-		op, err := c.editItem(Deref(it), ip)
+		op, err := editItem(c, walk.Deref(it), ip)
 		if err != nil {
 			return nil, err
 		}
@@ -79,8 +80,8 @@ func compileEditList(c *Compiler, n *yaml.Node, path string) (Node, *CompileErro
 }
 
 // editItem compiles one list edit item.
-func (c *Compiler) editItem(n *yaml.Node, path string) (*editOp, *CompileError) {
-	keys, err := ReadKeys(n, path, AtEditItem)
+func editItem(c *walk.Compiler, n *yaml.Node, path string) (*editOp, *walk.CompileError) {
+	keys, err := walk.ReadKeys(n, path, walk.AtEditItem)
 	if err != nil {
 		return nil, err
 	}
@@ -91,16 +92,16 @@ func (c *Compiler) editItem(n *yaml.Node, path string) (*editOp, *CompileError) 
 			continue
 		}
 		if found != "" {
-			return nil, CompileErrorAt(p.K, JoinPath(path, d), "one list edit per item: this item has both "+found+" and "+d+"; write them as two items")
+			return nil, walk.CompileErrorAt(p.K, walk.JoinPath(path, d), "one list edit per item: this item has both "+found+" and "+d+"; write them as two items")
 		}
 		found = d
 	}
 	p := keys.Dirs[found]
-	return editCompilers[found](c, keys.Dirs, p, without(n, found, "$expects"), JoinPath(path, found))
+	return editCompilers[found](c, keys.Dirs, p, without(n, found, "$expects"), walk.JoinPath(path, found))
 }
 
-func matchEdit(c *Compiler, dirs DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
-	op, err := c.selectingEdit("$match", dirs, p, path)
+func matchEdit(c *walk.Compiler, dirs walk.DirSet, p walk.KVPair, rest *yaml.Node, path string) (*editOp, *walk.CompileError) {
+	op, err := selectingEdit(c, "$match", dirs, p, path)
 	if err != nil || len(rest.Content) == 0 {
 		return op, err // no keys beside $match: matching items stay as they are
 	}
@@ -111,19 +112,19 @@ func matchEdit(c *Compiler, dirs DirSet, p KVPair, rest *yaml.Node, path string)
 	return op, nil
 }
 
-func removeEdit(c *Compiler, dirs DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
+func removeEdit(c *walk.Compiler, dirs walk.DirSet, p walk.KVPair, rest *yaml.Node, path string) (*editOp, *walk.CompileError) {
 	if len(rest.Content) > 0 {
-		return nil, CompileErrorAt(rest.Content[0], path, "a $remove item holds only $remove and $expects; to change the items it selects, use $match")
+		return nil, walk.CompileErrorAt(rest.Content[0], path, "a $remove item holds only $remove and $expects; to change the items it selects, use $match")
 	}
-	return c.selectingEdit("$remove", dirs, p, path)
+	return selectingEdit(c, "$remove", dirs, p, path)
 }
 
 // selectingEdit compiles what $match and $remove share: the expression
 // that selects items, and $expects.
-func (c *Compiler) selectingEdit(dir string, dirs DirSet, p KVPair, path string) (*editOp, *CompileError) {
+func selectingEdit(c *walk.Compiler, dir string, dirs walk.DirSet, p walk.KVPair, path string) (*editOp, *walk.CompileError) {
 	op := &editOp{dir: dir, key: p.K, path: path}
-	var err *CompileError
-	if op.guard, err = c.guard(p, path, dir); err != nil {
+	var err *walk.CompileError
+	if op.guard, err = guard(c, p, path, dir); err != nil {
 		return nil, err
 	}
 	if op.expect, err = compileExpects(dirs, path); err != nil {
@@ -132,18 +133,18 @@ func (c *Compiler) selectingEdit(dir string, dirs DirSet, p KVPair, path string)
 	return op, nil
 }
 
-func appendEdit(c *Compiler, dirs DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError) {
+func appendEdit(c *walk.Compiler, dirs walk.DirSet, p walk.KVPair, rest *yaml.Node, path string) (*editOp, *walk.CompileError) {
 	if e, ok := dirs["$expects"]; ok {
-		return nil, CompileErrorAt(e.K, JoinPath(path, "$expects"), "$append adds one item and matches nothing, so it takes no $expects")
+		return nil, walk.CompileErrorAt(e.K, walk.JoinPath(path, "$expects"), "$append adds one item and matches nothing, so it takes no $expects")
 	}
 	if len(rest.Content) > 0 {
-		return nil, CompileErrorAt(rest.Content[0], path, "an $append item holds only $append: indent the item to add under $append")
+		return nil, walk.CompileErrorAt(rest.Content[0], path, "an $append item holds only $append: indent the item to add under $append")
 	}
 	op := &editOp{dir: "$append", key: p.K, path: path}
 	inPatch := c.Patch
 	c.Patch = false // the item added is a plain template
 	defer func() { c.Patch = inPatch }()
-	var err *CompileError
+	var err *walk.CompileError
 	op.value, err = c.Compile(p.V, path)
 	return op, err
 }
@@ -152,9 +153,9 @@ func appendEdit(c *Compiler, dirs DirSet, p KVPair, rest *yaml.Node, path string
 // sequence it edits: merge.Onto hands it that sequence.
 type listEdit struct {
 	seq *editSeq
-	r   *Renderer
-	sc  *Scope
-	fr  *Frame
+	r   *walk.Renderer
+	sc  *walk.Scope
+	fr  *walk.Frame
 }
 
 var _ merge.Edit = (*listEdit)(nil)
@@ -162,33 +163,33 @@ var _ merge.Edit = (*listEdit)(nil)
 // Edit runs the edits on base, a sequence, or nil when the document has no
 // such key. A $match or $remove that cannot be decided makes the sequence
 // unknown.
-func (l *listEdit) Edit(base Value) (Value, error) {
-	var items []Value
+func (l *listEdit) Edit(base walk.Value) (walk.Value, error) {
+	var items []walk.Value
 	switch b := base.(type) {
 	case nil:
-	case []Value:
+	case []walk.Value:
 		items = b
-	case Unknown:
-		return Unknown{}, nil
+	case walk.Unknown:
+		return walk.Unknown{}, nil
 	default:
-		return nil, l.r.ErrAt(l.fr, l.seq.n, l.seq.path, "these list edits edit a sequence, but the document holds "+ValueKind(b)+" here")
+		return nil, l.r.ErrAt(l.fr, l.seq.n, l.seq.path, "these list edits edit a sequence, but the document holds "+walk.ValueKind(b)+" here")
 	}
 	for _, op := range l.seq.ops {
 		var unknown bool
 		var err error
 		if items, unknown, err = op.apply(l.r, l.sc, l.fr, items); err != nil || unknown {
-			return Unknown{}, err
+			return walk.Unknown{}, err
 		}
 	}
 	if items == nil {
-		items = []Value{}
+		items = []walk.Value{}
 	}
 	return items, nil
 }
 
 // apply runs one edit on items and returns the new items; it never
 // changes items itself.
-func (op *editOp) apply(r *Renderer, sc *Scope, fr *Frame, items []Value) ([]Value, bool, error) {
+func (op *editOp) apply(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, items []walk.Value) ([]walk.Value, bool, error) {
 	if op.dir == "$append" {
 		v, ok, err := r.Value(op.value, sc, fr)
 		if err != nil || !ok {
@@ -196,9 +197,9 @@ func (op *editOp) apply(r *Renderer, sc *Scope, fr *Frame, items []Value) ([]Val
 		}
 		return append(items[:len(items):len(items)], v), false, nil
 	}
-	out := make([]Value, 0, len(items))
+	out := make([]walk.Value, 0, len(items))
 	matched := 0
-	inner := NewScope(sc, 1) // one for every item: nothing keeps it
+	inner := walk.NewScope(sc, 1) // one for every item: nothing keeps it
 	var cache patchCache
 	for _, it := range items {
 		if err := r.Step(fr, op.key, op.path); err != nil {
@@ -236,28 +237,28 @@ func (op *editOp) apply(r *Renderer, sc *Scope, fr *Frame, items []Value) ([]Val
 }
 
 // patchItem merges a $match's patch onto a matching item.
-func (op *editOp) patchItem(r *Renderer, fr *Frame, it, patch Value, patched bool) (Value, error) {
+func (op *editOp) patchItem(r *walk.Renderer, fr *walk.Frame, it, patch walk.Value, patched bool) (walk.Value, error) {
 	if !patched || patch == nil {
 		return it, nil
 	}
 	switch patch.(type) {
-	case *Map, Unknown:
+	case *walk.Map, walk.Unknown:
 		return merge.Onto(it, patch)
 	}
-	return nil, r.ErrAt(fr, op.key, op.path, "the keys beside $match make the patch of each matching item and must give a mapping (or nothing), got "+ValueKind(patch))
+	return nil, r.ErrAt(fr, op.key, op.path, "the keys beside $match make the patch of each matching item and must give a mapping (or nothing), got "+walk.ValueKind(patch))
 }
 
 // editCompilers compile each list edit, by its directive.
-var editCompilers = map[string]func(c *Compiler, d DirSet, p KVPair, rest *yaml.Node, path string) (*editOp, *CompileError){
+var editCompilers = map[string]func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, rest *yaml.Node, path string) (*editOp, *walk.CompileError){
 	"$match":  matchEdit,
 	"$remove": removeEdit,
 	"$append": appendEdit,
 }
 
 func init() {
-	Register(Directive{Rank: 170, Name: "$match", Kind: KindEdit, Only: AtEditItem, Misplaced: editMisplaced("$match")})
-	Register(Directive{Rank: 180, Name: "$remove", Kind: KindEdit, Only: AtEditItem, Misplaced: editMisplaced("$remove")})
-	Register(Directive{Rank: 190, Name: "$append", Kind: KindEdit, Only: AtEditItem, Misplaced: editMisplaced("$append"), Body: true})
+	walk.Register(walk.Directive{Rank: 170, Name: "$match", Kind: walk.KindEdit, Only: walk.AtEditItem, Misplaced: editMisplaced("$match")})
+	walk.Register(walk.Directive{Rank: 180, Name: "$remove", Kind: walk.KindEdit, Only: walk.AtEditItem, Misplaced: editMisplaced("$remove")})
+	walk.Register(walk.Directive{Rank: 190, Name: "$append", Kind: walk.KindEdit, Only: walk.AtEditItem, Misplaced: editMisplaced("$append"), Body: true})
 }
 
 // editMisplaced is the error for list edit d outside an edit list.
@@ -266,14 +267,14 @@ func editMisplaced(d string) string {
 }
 
 // Value gives the edit list as a merge.Edit on the document's sequence.
-func (s *editSeq) Value(r *Renderer, sc *Scope, fr *Frame) (Value, bool, error) {
+func (s *editSeq) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
 	return &listEdit{seq: s, r: r, sc: sc, fr: fr}, true, nil
 }
 
 // Multi adds the edit list as one item.
-func (s *editSeq) Multi(r *Renderer, sc *Scope, fr *Frame, _ Position, dst []Value) ([]Value, error) {
+func (s *editSeq) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, _ walk.Position, dst []walk.Value) ([]walk.Value, error) {
 	v, ok, err := s.Value(r, sc, fr)
-	return AppendIf(dst, v, ok, err)
+	return walk.AppendIf(dst, v, ok, err)
 }
 
-func init() { RegisterEditList(compileEditList) }
+func init() { walk.RegisterEditList(compileEditList) }

@@ -1,4 +1,4 @@
-package walk
+package overlay
 
 import (
 	"regexp"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -30,9 +31,9 @@ type overlayNode struct {
 type guarded struct {
 	dir       string     // "$overlay" or "$match"
 	key       *yaml.Node // the directive's key
-	cond      *ExprRef
-	constCond *bool // a YAML bool written as the condition
-	body      Node  // the mapping without the directive and $expects; nil when that is empty
+	cond      *walk.ExprRef
+	constCond *bool     // a YAML bool written as the condition
+	body      walk.Node // the mapping without the directive and $expects; nil when that is empty
 	// static marks a body of plain data and list edits only: it renders
 	// to the same patch for every target, since its list edits read doc
 	// and item only when they run, from the scope the caller reuses.
@@ -42,19 +43,19 @@ type guarded struct {
 // patchCache keeps the patch of a static guard for the targets after the
 // first, within one loop over targets whose scope is reused.
 type patchCache struct {
-	v            Value
+	v            walk.Value
 	ok, ready    bool
 	nodes, bytes int // the patch's size, counted against the limits at each use
 }
 
 // isStatic reports whether t is plain data and list edits only.
-func isStatic(t Node) bool {
+func isStatic(t walk.Node) bool {
 	switch t := t.(type) {
-	case nil, *ConstNode:
+	case nil, *walk.ConstNode:
 		return true
 	case *editSeq:
 		return true
-	case *MapNode:
+	case *walk.MapNode:
 		if len(t.Prods) > 0 || len(t.Preludes) > 0 {
 			return false
 		}
@@ -97,11 +98,11 @@ func (e expectation) holds(lo, hi int) (ok, decided bool) {
 	return false, e.n < lo || e.n > hi
 }
 
-func (c *Compiler) overlay(n *yaml.Node, keys MappingKeys) (Node, *CompileError) {
+func overlay(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (walk.Node, *walk.CompileError) {
 	p := keys.Dirs["$overlay"]
 	o := &overlayNode{n: n}
-	var err *CompileError
-	if o.guard, err = c.guard(p, "$overlay", "$overlay"); err != nil {
+	var err *walk.CompileError
+	if o.guard, err = guard(c, p, "$overlay", "$overlay"); err != nil {
 		return nil, err
 	}
 	if o.expect, err = compileExpects(keys.Dirs, "$overlay"); err != nil {
@@ -121,33 +122,33 @@ func (c *Compiler) overlay(n *yaml.Node, keys MappingKeys) (Node, *CompileError)
 }
 
 // guard compiles the condition of directive p (dir) at path.
-func (c *Compiler) guard(p KVPair, path, dir string) (guarded, *CompileError) {
+func guard(c *walk.Compiler, p walk.KVPair, path, dir string) (guarded, *walk.CompileError) {
 	g := guarded{dir: dir, key: p.K}
-	cn := Deref(p.V)
-	if s, ok := StringScalar(cn); ok {
-		g.cond = NewExprRef(ExprRef{Text: s, Shown: s, Node: cn, Path: path, Bare: dir})
+	cn := walk.Deref(p.V)
+	if s, ok := walk.StringScalar(cn); ok {
+		g.cond = walk.NewExprRef(walk.ExprRef{Text: s, Shown: s, Node: cn, Path: path, Bare: dir})
 		return g, nil
 	}
-	if b, ok := BoolScalar(cn); ok {
+	if b, ok := walk.BoolScalar(cn); ok {
 		g.constCond = &b
 		return g, nil
 	}
-	return g, CompileErrorAt(cn, path, dir+" takes a CEL expression string that gives a bool, got "+yamlnode.AKind(cn))
+	return g, walk.CompileErrorAt(cn, path, dir+" takes a CEL expression string that gives a bool, got "+yamlnode.AKind(cn))
 }
 
 var expectsForm = regexp.MustCompile(`^([0-9]{1,9})(\+?)$`)
 
 // compileExpects reads the $expects beside the directive at path, or the
 // default "1+".
-func compileExpects(dirs DirSet, path string) (expectation, *CompileError) {
+func compileExpects(dirs walk.DirSet, path string) (expectation, *walk.CompileError) {
 	p, ok := dirs["$expects"]
 	if !ok {
 		return expectation{n: 1, atLeast: true}, nil
 	}
-	v := Deref(p.V)
+	v := walk.Deref(p.V)
 	msg := `$expects takes how many items must match: an int (exactly that many) or a string "N+" (at least N), got `
 	if v.Kind != yaml.ScalarNode {
-		return expectation{}, CompileErrorAt(v, JoinPath(path, "$expects"), msg+yamlnode.AKind(v))
+		return expectation{}, walk.CompileErrorAt(v, walk.JoinPath(path, "$expects"), msg+yamlnode.AKind(v))
 	}
 	switch v.ShortTag() {
 	case "!!int":
@@ -160,9 +161,9 @@ func compileExpects(dirs DirSet, path string) (expectation, *CompileError) {
 			n, _ := strconv.Atoi(m[1])
 			return expectation{n: n, atLeast: true, key: p.K}, nil
 		}
-		return expectation{}, CompileErrorAt(v, JoinPath(path, "$expects"), msg+Quote(v.Value))
+		return expectation{}, walk.CompileErrorAt(v, walk.JoinPath(path, "$expects"), msg+walk.Quote(v.Value))
 	}
-	return expectation{}, CompileErrorAt(v, JoinPath(path, "$expects"), msg+yamlnode.AKind(v))
+	return expectation{}, walk.CompileErrorAt(v, walk.JoinPath(path, "$expects"), msg+yamlnode.AKind(v))
 }
 
 // without is mapping n without the given keys.
@@ -170,7 +171,7 @@ func without(n *yaml.Node, keys ...string) *yaml.Node {
 	out := *n
 	out.Content = make([]*yaml.Node, 0, len(n.Content))
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := Deref(n.Content[i])
+		k := walk.Deref(n.Content[i])
 		drop := false
 		for _, d := range keys {
 			drop = drop || (k.Kind == yaml.ScalarNode && k.Value == d)
@@ -186,8 +187,8 @@ func without(n *yaml.Node, keys ...string) *yaml.Node {
 // file it stands in.
 type pendingOverlay struct {
 	o  *overlayNode
-	sc *Scope
-	fr *Frame
+	sc *walk.Scope
+	fr *walk.Frame
 }
 
 // decision is what a guard decides for one target.
@@ -202,9 +203,9 @@ const (
 // Run decides the guard in scope sc and, when it holds, renders the patch:
 // a value, or nothing (patched false). A static guard's patch is rendered
 // once per cache.
-func (g *guarded) Run(r *Renderer, sc *Scope, fr *Frame, cache *patchCache) (d decision, patch Value, patched bool, err error) {
+func (g *guarded) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, cache *patchCache) (d decision, patch walk.Value, patched bool, err error) {
 	body := g.body
-	if m, ok := body.(*MapNode); ok {
+	if m, ok := body.(*walk.MapNode); ok {
 		var unknown bool
 		if sc, unknown, err = r.RunPreludes(m, sc, fr); err != nil || unknown {
 			return undecided, nil, false, err
@@ -233,7 +234,7 @@ func (g *guarded) Run(r *Renderer, sc *Scope, fr *Frame, cache *patchCache) (d d
 			*cache = patchCache{v: patch, ok: patched, ready: true, nodes: nodes, bytes: bytes}
 		}
 	}()
-	if m, ok := body.(*MapNode); ok {
+	if m, ok := body.(*walk.MapNode); ok {
 		if m.Replaces() {
 			patch, patched, err = m.Prods[0].Value(r, sc, fr)
 		} else {
@@ -246,17 +247,17 @@ func (g *guarded) Run(r *Renderer, sc *Scope, fr *Frame, cache *patchCache) (d d
 }
 
 // Apply applies the overlay to docs, every document the render gave.
-func (p pendingOverlay) Apply(r *Renderer, docs []Value) ([]Value, error) {
+func (p pendingOverlay) Apply(r *walk.Renderer, docs []walk.Value) ([]walk.Value, error) {
 	matched, unsure := 0, 0
 	// One scope for every document: nothing a patch gives keeps it,
 	// and a static patch's list edits read doc from it when they run.
-	sc := NewScope(p.sc, 1)
+	sc := walk.NewScope(p.sc, 1)
 	var cache patchCache
 	for i, doc := range docs {
 		if err := r.Step(p.fr, p.o.guard.key, "$overlay"); err != nil {
 			return nil, err
 		}
-		next, d, err := r.overlayDoc(p, sc, &cache, doc)
+		next, d, err := overlayDoc(r, p, sc, &cache, doc)
 		if err != nil {
 			return nil, editingErr(err, docs, i, r.Written)
 		}
@@ -276,21 +277,21 @@ func (p pendingOverlay) Apply(r *Renderer, docs []Value) ([]Value, error) {
 
 // overlayDoc applies one overlay to one document, in sc, a child of the
 // overlay's scope where doc is bound.
-func (r *Renderer) overlayDoc(p pendingOverlay, sc *Scope, cache *patchCache, doc Value) (Value, decision, error) {
+func overlayDoc(r *walk.Renderer, p pendingOverlay, sc *walk.Scope, cache *patchCache, doc walk.Value) (walk.Value, decision, error) {
 	sc.BindValue("doc", doc)
 	d, patch, patched, err := p.o.guard.Run(r, sc, p.fr, cache)
 	switch {
 	case err != nil:
 		return nil, d, err
 	case d == undecided:
-		return Unknown{}, d, nil
+		return walk.Unknown{}, d, nil
 	case d == decidedNo || !patched || patch == nil:
 		return doc, d, nil
 	}
 	switch patch.(type) {
-	case *Map, Unknown:
+	case *walk.Map, walk.Unknown:
 	default:
-		return nil, d, r.ErrAt(p.fr, p.o.n, "", "an overlay's patch must be a mapping (or nothing), got "+ValueKind(patch))
+		return nil, d, r.ErrAt(p.fr, p.o.n, "", "an overlay's patch must be a mapping (or nothing), got "+walk.ValueKind(patch))
 	}
 	out, err := merge.Onto(doc, patch)
 	return out, d, err
@@ -298,7 +299,7 @@ func (r *Renderer) overlayDoc(p pendingOverlay, sc *Scope, cache *patchCache, do
 
 // checkExpects checks the number of documents the overlay matched:
 // matched for sure, and up to unsure more whose match is not known yet.
-func (o *overlayNode) checkExpects(r *Renderer, fr *Frame, matched, unsure, docCount int) error {
+func (o *overlayNode) checkExpects(r *walk.Renderer, fr *walk.Frame, matched, unsure, docCount int) error {
 	ok, decided := o.expect.holds(matched, matched+unsure)
 	if ok || !decided {
 		return nil
@@ -329,8 +330,8 @@ func plural(n int, word string) string {
 // editingErr adds to err which document was being edited: its place among
 // the rendered documents, counting from 1, and its manifest ID, with the
 // parts that the templates do not write hidden (reference §6).
-func editingErr(err error, docs []Value, i int, written func() func(string) bool) error {
-	e, ok := err.(*Error)
+func editingErr(err error, docs []walk.Value, i int, written func() func(string) bool) error {
+	e, ok := err.(*walk.Error)
 	if !ok || e.Editing != "" {
 		return err
 	}
@@ -347,33 +348,35 @@ func editingErr(err error, docs []Value, i int, written func() func(string) bool
 }
 
 // manifestID is the manifest ID of a document, when it has a known one.
-func manifestID(doc Value) (string, bool) {
+func manifestID(doc walk.Value) (string, bool) {
 	id, skip, unknown, err := manifest.ID(doc)
 	return id, err == nil && !skip && !unknown
 }
 
 // Value fails: an overlay does not stand in value position.
-func (o *overlayNode) Value(r *Renderer, _ *Scope, fr *Frame) (Value, bool, error) {
+func (o *overlayNode) Value(r *walk.Renderer, _ *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
 	return nil, false, o.misplaced(r, fr)
 }
 
 // Multi queues the overlay in the stream, and fails anywhere else.
-func (o *overlayNode) Multi(r *Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error) {
-	if pos != PosStream {
+func (o *overlayNode) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos walk.Position, dst []walk.Value) ([]walk.Value, error) {
+	if pos != walk.PosStream {
 		return dst, o.misplaced(r, fr)
 	}
 	r.AddPending(pendingOverlay{o: o, sc: sc, fr: fr})
 	return dst, nil
 }
 
-func (o *overlayNode) misplaced(r *Renderer, fr *Frame) error {
+func (o *overlayNode) misplaced(r *walk.Renderer, fr *walk.Frame) error {
 	return r.ErrAt(fr, o.guard.key, "$overlay", "an overlay document stands only in the stream, where it edits the other documents; here a file of overlays is included into a value or a sequence: include it at a document root")
 }
 
 func init() {
-	Register(Directive{Rank: 150, Name: "$overlay", Kind: KindOverlay, Only: AtOverlayRoot,
+	walk.Register(walk.Directive{Rank: 150, Name: "$overlay", Kind: walk.KindOverlay, Only: walk.AtOverlayRoot,
 		Misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
-		Overlay:   func(c *Compiler, n *yaml.Node, keys MappingKeys) (Node, *CompileError) { return c.overlay(n, keys) }})
-	Register(Directive{Rank: 160, Name: "$expects", Kind: KindPartner, Only: AtOverlayRoot | AtEditItem,
+		Overlay: func(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (walk.Node, *walk.CompileError) {
+			return overlay(c, n, keys)
+		}})
+	walk.Register(walk.Directive{Rank: 160, Name: "$expects", Kind: walk.KindPartner, Only: walk.AtOverlayRoot | walk.AtEditItem,
 		Misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"})
 }
