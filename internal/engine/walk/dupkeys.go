@@ -52,3 +52,33 @@ func origin(prod string, key *yaml.Node) string {
 	}
 	return "produced by " + prod + " at " + at
 }
+
+// entryWrites reports whether entry e is a place where the template
+// writes key k itself (see writesKey).
+func (m *MapNode) entryWrites(e MapEntry, k string) bool {
+	return e.prod < 0 || producerWritesKey(m.Prods[e.prod], k)
+}
+
+// dupErr reports key k, given again by entry ei, naming the entry that gave
+// it first. The key is printed only when one of the two places writes it
+// in the template: a produced key may hold a variable's value.
+func (r *Renderer) dupErr(m *MapNode, results []*Map, ei int, k string, fr *Frame) error {
+	where := func(e MapEntry) string {
+		if e.prod >= 0 {
+			return origin(m.Prods[e.prod].Name(), e.key)
+		}
+		return origin("", e.key)
+	}
+	var first MapEntry
+	for _, e := range m.Entries[:ei+1] {
+		if (e.prod >= 0 && results[e.prod].Has(k)) || (e.prod < 0 && e.name == k) {
+			first = e
+			break
+		}
+	}
+	e := m.Entries[ei]
+	if m.entryWrites(first, k) || m.entryWrites(e, k) {
+		return r.ErrAt(fr, e.key, JoinPath(m.path, k), "duplicate key "+Quote(k)+": "+where(first)+", and again "+where(e))
+	}
+	return r.ErrAt(fr, e.key, m.path, "duplicate key: "+where(first)+", and again "+where(e)+" (the key is not shown, as it may hold a variable's value)")
+}

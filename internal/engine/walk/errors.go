@@ -2,6 +2,9 @@ package walk
 
 import (
 	"fmt"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"go.yaml.in/yaml/v3"
+	"strconv"
 	"strings"
 )
 
@@ -108,3 +111,64 @@ func writeCaret(b *strings.Builder, expr string, offset int) {
 		b.WriteString("^")
 	}
 }
+
+// ErrAt builds an *Error at node n of the file in fr.
+func (r *Renderer) ErrAt(fr *Frame, n *yaml.Node, path, msg string) *Error {
+	p := Pos{File: fr.File, Line: 1, Column: 1}
+	if n != nil && n.Line > 0 {
+		p.Line, p.Column = n.Line, n.Column
+	}
+	return &Error{Pos: p, Path: path, Msg: msg, Offset: -1, Chain: fr.Chain}
+}
+
+// ResultErr is the error for an expression's result as a whole, one that
+// cannot be converted or written out: the caret goes under the
+// expression's first character, past the spaces after "${{".
+func (r *Renderer) ResultErr(fr *Frame, x *ExprRef, err error) error {
+	off := x.Off + len(x.Text) - len(strings.TrimLeft(x.Text, " \t\r\n"))
+	return &Error{Pos: Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}, Path: x.Path,
+		Msg: err.Error(), Expr: x.Shown, Offset: off, Chain: fr.Chain}
+}
+
+func (r *Renderer) compileErr(fr *Frame, c *CompileError) error {
+	p := Pos{File: fr.File, Line: c.line, Column: c.column}
+	if c.Node != nil {
+		p.Line, p.Column = c.Node.Line, c.Node.Column
+	}
+	if p.Line == 0 {
+		p.Line, p.Column = 1, 1
+	}
+	return &Error{Pos: p, Path: c.Path, Msg: c.Msg, Expr: c.Expr, Offset: c.Offset, Chain: fr.Chain}
+}
+
+// ValueKind names the kind of an engine value, for messages. It never
+// shows the value itself.
+func ValueKind(v Value) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a bool"
+	case int64:
+		return "an int"
+	case float64:
+		return "a double"
+	case string:
+		return "a string"
+	case *Map:
+		return "a mapping"
+	case []Value:
+		return "a list"
+	case Unknown:
+		return "an unknown value"
+	case merge.Edit: // an edit list of an overlay's patch
+		return "list edits"
+	}
+	return "a value"
+}
+
+// Itoa is strconv.Itoa, for messages.
+func Itoa(i int) string { return strconv.Itoa(i) }
+
+// Quote is strconv.Quote, for messages.
+func Quote(s string) string { return strconv.Quote(s) }
