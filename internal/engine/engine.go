@@ -5,6 +5,7 @@ import (
 
 	// The directives, overlays and list edits register themselves
 	// against the walker's table.
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/check"
 	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/directive"
 	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/overlay"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
@@ -27,7 +28,7 @@ type (
 	// Pos is a position in a template.
 	Pos = walk.Pos
 	// Problem is what Check finds: an error, or a warning.
-	Problem = walk.Problem
+	Problem = check.Problem
 	// Loader reads the files that $include and RenderFile name.
 	Loader = walk.Loader
 	// OSLoader reads files from the process's file system.
@@ -91,7 +92,7 @@ func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (
 
 // Check compiles a template without rendering it and reports every
 // problem it finds; declared says which root variables exist. See
-// walk.Engine.Check.
+// check.Check.
 func (e *Engine) Check(ctx context.Context, src Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
-	return e.w.Check(ctx, src, declared)
+	return check.Check(ctx, e.w, src, declared)
 }

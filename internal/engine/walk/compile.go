@@ -131,7 +131,7 @@ type aliasKey struct {
 	patch bool
 }
 
-func newCompiler() *Compiler {
+func NewCompiler() *Compiler {
 	return &Compiler{aliases: map[aliasKey]Node{}, active: map[*yaml.Node]bool{}}
 }
 
@@ -143,7 +143,7 @@ func FromNodeError(e *yamlnode.Error, path string) *CompileError {
 	return &CompileError{Node: e.Node, Path: path, Msg: e.Msg, Offset: -1}
 }
 
-func (c *Compiler) document(doc *yaml.Node) (Node, *CompileError) {
+func (c *Compiler) Document(doc *yaml.Node) (Node, *CompileError) {
 	if doc.Kind != yaml.DocumentNode {
 		return c.Compile(doc, "")
 	}
@@ -218,7 +218,7 @@ func (c *Compiler) Compile(n *yaml.Node, path string) (Node, *CompileError) {
 	case yaml.MappingNode:
 		return c.mapping(n, path)
 	case yaml.DocumentNode:
-		return c.document(n)
+		return c.Document(n)
 	}
 	return nil, CompileErrorAt(n, path, "unsupported YAML node")
 }

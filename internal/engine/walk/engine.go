@@ -87,6 +87,12 @@ type Engine struct {
 	files *fileCache
 }
 
+// Options are the engine's options, defaults filled in.
+func (e *Engine) Options() *Options { return &e.opts }
+
+// Programs is the engine's cache of compiled CEL programs.
+func (e *Engine) Programs() *celenv.Cache { return e.progs }
+
 // New returns an Engine with the given options.
 func New(opts Options) *Engine {
 	opts = opts.withDefaults()

@@ -131,6 +131,11 @@ func (r *Renderer) ResultErr(fr *Frame, x *ExprRef, err error) error {
 }
 
 func (r *Renderer) compileErr(fr *Frame, c *CompileError) error {
+	return c.In(fr)
+}
+
+// In is the compile error as an *Error of the file in fr.
+func (c *CompileError) In(fr *Frame) *Error {
 	p := Pos{File: fr.File, Line: c.line, Column: c.column}
 	if c.Node != nil {
 		p.Line, p.Column = c.Node.Line, c.Node.Column

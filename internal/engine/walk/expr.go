@@ -18,7 +18,7 @@ import (
 func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (Value, error) {
 	r := e.newRenderer(ctx)
 	sc := rootScope(vars)
-	fr := &Frame{File: InlineName, dir: "."}
+	fr := &Frame{File: InlineName, Dir: "."}
 	x := NewExprRef(ExprRef{Text: expr, Shown: expr, Node: &yaml.Node{Line: 1, Column: 1}, Bare: "eval()"})
 	v, err := r.EvalExpr(x, sc, fr)
 	if err != nil {

@@ -22,7 +22,7 @@ import (
 func (r *Renderer) OpenFile(fr *Frame, key, pathN *yaml.Node, path, p string) (*CompiledFile, *Frame, error) {
 	shown := p
 	if !filepath.IsAbs(p) {
-		shown = filepath.Join(fr.dir, p)
+		shown = filepath.Join(fr.Dir, p)
 	}
 	resolved := filepath.Clean(shown)
 	if err := r.checkNesting(fr, key, path, resolved); err != nil {
@@ -35,8 +35,8 @@ func (r *Renderer) OpenFile(fr *Frame, key, pathN *yaml.Node, path, p string) (*
 	inc := Pos{File: fr.File, Line: key.Line, Column: key.Column}
 	chain := make([]Pos, 0, len(fr.Chain)+1)
 	chain = append(append(chain, inc), fr.Chain...)
-	nf := &Frame{File: filepath.ToSlash(shown), dir: filepath.Dir(shown), real: resolved, Chain: chain,
-		files: append(append(make([]string, 0, len(fr.files)+1), fr.files...), resolved)}
+	nf := &Frame{File: filepath.ToSlash(shown), Dir: filepath.Dir(shown), Real: resolved, Chain: chain,
+		Files: append(append(make([]string, 0, len(fr.Files)+1), fr.Files...), resolved)}
 	if f.err != nil {
 		return nil, nil, r.compileErr(nf, f.err)
 	}
@@ -49,9 +49,9 @@ func (r *Renderer) OpenFile(fr *Frame, key, pathN *yaml.Node, path, p string) (*
 // checkNesting refuses a file already on the include chain, and an include
 // past MaxIncludeDepth.
 func (r *Renderer) checkNesting(fr *Frame, key *yaml.Node, path, resolved string) error {
-	for _, f := range fr.files {
+	for _, f := range fr.Files {
 		if f == resolved {
-			chain := append(append([]string{}, fr.files...), resolved)
+			chain := append(append([]string{}, fr.Files...), resolved)
 			for i := range chain {
 				chain[i] = filepath.ToSlash(chain[i])
 			}
@@ -74,7 +74,7 @@ func (r *Renderer) load(fr *Frame, pathN *yaml.Node, path, shown, resolved strin
 		return nil, r.LimitErr(fr, pathN, path, "MaxTemplateBytes", "included file "+Quote(filepath.ToSlash(shown))+" is larger than MaxTemplateBytes ("+Itoa(r.e.opts.MaxTemplateBytes)+" bytes)")
 	}
 	if err != nil {
-		return nil, r.ErrAt(fr, pathN, path, "cannot read included file "+Quote(filepath.ToSlash(shown))+": "+loadErrText(err))
+		return nil, r.ErrAt(fr, pathN, path, "cannot read included file "+Quote(filepath.ToSlash(shown))+": "+LoadErrText(err))
 	}
 	f := r.e.files.get(text)
 	if r.files == nil {

@@ -65,12 +65,12 @@ var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // compileFile parses text as a YAML stream and compiles each document.
 func compileFile(text []byte) *CompiledFile {
 	f := &CompiledFile{}
-	if err := checkText(text); err != nil {
+	if err := CheckText(text); err != nil {
 		f.err = err
 		return f
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(text))
-	c := newCompiler()
+	c := NewCompiler()
 	for {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
@@ -79,13 +79,13 @@ func compileFile(text []byte) *CompiledFile {
 		}
 		if err != nil {
 			f.Docs = nil
-			f.err = yamlParseError(err, text)
+			f.err = YAMLParseError(err, text)
 			return f
 		}
 		if d, n := nodeDepth(&doc, 0); d > f.depth {
 			f.depth, f.deepest = d, n
 		}
-		t, cerr := c.document(&doc)
+		t, cerr := c.Document(&doc)
 		if cerr != nil {
 			f.Docs = nil
 			f.err = cerr
@@ -99,9 +99,9 @@ func compileFile(text []byte) *CompiledFile {
 	return f
 }
 
-// checkText finds NUL bytes and invalid UTF-8 before the YAML parser does,
+// CheckText finds NUL bytes and invalid UTF-8 before the YAML parser does,
 // to report their exact line and column.
-func checkText(text []byte) *CompileError {
+func CheckText(text []byte) *CompileError {
 	if utf8.Valid(text) && bytes.IndexByte(text, 0) < 0 {
 		return nil
 	}
@@ -139,13 +139,13 @@ func nodeDepth(n *yaml.Node, depth int) (int, *yaml.Node) {
 	return best, at
 }
 
-// yamlParseError turns a yaml.v3 parse error into a positioned error.
+// YAMLParseError turns a yaml.v3 parse error into a positioned error.
 // yaml.v3 gives only a line, and words some errors after its scanner; the
 // column and the words are found here from the text: a tab is named as
 // one, "mapping values are not allowed" points at the ':' that is not
 // allowed, and a Go template action ({{ … }}, pasted from a Helm chart)
 // gets the CEL-YAML form.
-func yamlParseError(err error, text []byte) *CompileError {
+func YAMLParseError(err error, text []byte) *CompileError {
 	msg := err.Error()
 	line := 1
 	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {

@@ -28,10 +28,10 @@ var ErrUnknownShape = errors.New("shape depends on an unknown value")
 // Frame is the file being rendered and how it was reached.
 type Frame struct {
 	File  string   // the file as shown in errors
-	dir   string   // directory its $include paths resolve against
-	real  string   // cleaned path, for cycle detection ("" for inline)
+	Dir   string   // directory its $include paths resolve against
+	Real  string   // cleaned path, for cycle detection ("" for inline)
 	Chain []Pos    // $include positions that led here, innermost first
-	files []string // real paths of the files on the chain, outermost first
+	Files []string // real paths of the files on the chain, outermost first
 }
 
 // Renderer holds the state of one render.
@@ -62,7 +62,7 @@ func (r *Renderer) Options() *Options { return &r.e.opts }
 // Render renders a template with variables and returns its documents.
 // Documents that render to nothing or null are dropped. Errors are *Error.
 func (e *Engine) Render(ctx context.Context, src Source, vars map[string]Value) ([]Value, error) {
-	docs, _, err := e.render(ctx, sourceFrame(src), src.Text, vars, false)
+	docs, _, err := e.render(ctx, SourceFrame(src), src.Text, vars, false)
 	return docs, err
 }
 
@@ -80,7 +80,7 @@ type Document struct {
 // point into the template. When the number of documents is not known
 // yet, it returns the one document UnknownStream.
 func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]Value) ([]Document, error) {
-	docs, origins, err := e.render(ctx, sourceFrame(src), src.Text, vars, true)
+	docs, origins, err := e.render(ctx, SourceFrame(src), src.Text, vars, true)
 	if err != nil {
 		return nil, err
 	}
@@ -94,18 +94,18 @@ func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[strin
 	return out, nil
 }
 
-// sourceFrame is the frame of a source's own file.
-func sourceFrame(src Source) *Frame {
-	fr := &Frame{File: src.Name, dir: src.BaseDir}
+// SourceFrame is the frame of a source's own file.
+func SourceFrame(src Source) *Frame {
+	fr := &Frame{File: src.Name, Dir: src.BaseDir}
 	if src.Name == "" {
 		fr.File = InlineName
 	} else {
-		fr.dir = filepath.Dir(src.Name)
-		fr.real = filepath.Clean(src.Name)
-		fr.files = []string{fr.real}
+		fr.Dir = filepath.Dir(src.Name)
+		fr.Real = filepath.Clean(src.Name)
+		fr.Files = []string{fr.Real}
 	}
-	if fr.dir == "" {
-		fr.dir = "."
+	if fr.Dir == "" {
+		fr.Dir = "."
 	}
 	return fr
 }
@@ -135,7 +135,7 @@ func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
 			Msg: "template is " + size + " MaxTemplateBytes (" + Itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
 	}
 	if err != nil {
-		return Source{}, &Error{Pos: Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + loadErrText(err), Offset: -1}
+		return Source{}, &Error{Pos: Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + LoadErrText(err), Offset: -1}
 	}
 	return Source{Name: path, Text: text}, nil
 }
@@ -150,8 +150,8 @@ func (e *Engine) render(ctx context.Context, fr *Frame, text []byte, vars map[st
 	r := e.newRenderer(ctx)
 	f := e.files.get(text)
 	r.main = f
-	if fr.real != "" {
-		r.files = map[string]*CompiledFile{fr.real: f}
+	if fr.Real != "" {
+		r.files = map[string]*CompiledFile{fr.Real: f}
 	}
 	if f.err != nil {
 		return nil, nil, r.compileErr(fr, f.err)

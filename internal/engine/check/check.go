@@ -1,4 +1,4 @@
-package walk
+package check
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -25,15 +26,15 @@ import (
 //
 // texts are the files read, the source's first, for callers that look for
 // what a template reads.
-func (e *Engine) Check(ctx context.Context, src Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
+func Check(ctx context.Context, e *walk.Engine, src walk.Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
 	ck := &checker{ctx: ctx, e: e, declared: declared, seen: map[string]bool{}}
-	ck.file(sourceFrame(src), src.Text)
+	ck.file(walk.SourceFrame(src), src.Text)
 	return ck.problems, ck.texts
 }
 
 // Problem is one finding of Check.
 type Problem struct {
-	Err     *Error
+	Err     *walk.Error
 	Warning bool
 }
 
@@ -42,29 +43,28 @@ const maxProblemsPerDocument = 100
 
 type checker struct {
 	ctx      context.Context // stops the reads of included files
-	e        *Engine
+	e        *walk.Engine
 	declared func(string) bool
 	seen     map[string]bool
 	problems []Problem
 	texts    [][]byte
 }
 
-func (ck *checker) add(fr *Frame, c *CompileError) {
-	r := &Renderer{e: ck.e}
-	err := r.compileErr(fr, c).(*Error) //nolint:forcetypeassert // compileErr builds an *Error
+func (ck *checker) add(fr *walk.Frame, c *walk.CompileError) {
+	err := c.In(fr)
 	ck.problems = append(ck.problems, Problem{Err: err})
 }
 
 // file checks one template file's text.
-func (ck *checker) file(fr *Frame, text []byte) {
-	if fr.real != "" {
-		if ck.seen[fr.real] {
+func (ck *checker) file(fr *walk.Frame, text []byte) {
+	if fr.Real != "" {
+		if ck.seen[fr.Real] {
 			return
 		}
-		ck.seen[fr.real] = true
+		ck.seen[fr.Real] = true
 	}
 	ck.texts = append(ck.texts, text)
-	if err := checkText(text); err != nil {
+	if err := walk.CheckText(text); err != nil {
 		ck.add(fr, err)
 		return
 	}
@@ -77,7 +77,7 @@ func (ck *checker) file(fr *Frame, text []byte) {
 			return
 		}
 		if err != nil {
-			ck.add(fr, yamlParseError(err, text))
+			ck.add(fr, walk.YAMLParseError(err, text))
 			return
 		}
 		ck.document(fr, &doc)
@@ -88,11 +88,11 @@ func (ck *checker) file(fr *Frame, text []byte) {
 	}
 }
 
-// document compiles doc until it compiles, each error excising the
+// Document compiles doc until it compiles, each error excising the
 // mapping that holds it.
-func (ck *checker) document(fr *Frame, doc *yaml.Node) {
+func (ck *checker) document(fr *walk.Frame, doc *yaml.Node) {
 	for range maxProblemsPerDocument {
-		_, cerr := newCompiler().document(doc)
+		_, cerr := walk.NewCompiler().Document(doc)
 		if cerr == nil {
 			return
 		}
@@ -144,7 +144,7 @@ var exprKeys = map[string]bool{"$eval": true, "$if": true, "$for": true, "$let":
 
 // walk visits the plain data of n with the variables in scope, warning on
 // forgotten $eval, and checks literal $include paths.
-func (ck *checker) walk(fr *Frame, n *yaml.Node, scope []string, inExpr bool, path string) {
+func (ck *checker) walk(fr *walk.Frame, n *yaml.Node, scope []string, inExpr bool, path string) {
 	switch n.Kind {
 	case yaml.DocumentNode:
 		for _, c := range n.Content {
@@ -152,17 +152,17 @@ func (ck *checker) walk(fr *Frame, n *yaml.Node, scope []string, inExpr bool, pa
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			ck.walk(fr, c, scope, inExpr, path+"["+Itoa(i)+"]")
+			ck.walk(fr, c, scope, inExpr, path+"["+walk.Itoa(i)+"]")
 		}
 	case yaml.MappingNode:
 		scope = mappingScope(n, scope)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			p := JoinPath(path, k.Value)
+			p := walk.JoinPath(path, k.Value)
 			if k.Value == "$include" {
 				ck.include(fr, v, p)
 			}
-			ck.exprs(fr, k.Value, Deref(v), scope, p)
+			ck.exprs(fr, k.Value, walk.Deref(v), scope, p)
 			ck.walk(fr, v, scope, inExpr || exprKeys[k.Value], p)
 		}
 	case yaml.ScalarNode:
@@ -171,9 +171,9 @@ func (ck *checker) walk(fr *Frame, n *yaml.Node, scope []string, inExpr bool, pa
 		}
 		for _, m := range plainVar.FindAllStringSubmatch(n.Value, -1) {
 			if ck.inScope(m[1], scope) {
-				ck.problems = append(ck.problems, Problem{Warning: true, Err: &Error{
-					Pos: Pos{File: fr.File, Line: n.Line, Column: n.Column}, Path: path, Offset: -1, Chain: fr.Chain,
-					Msg: "plain string holds ${{ " + m[1] + " }} and " + m[1] + " is a variable in scope, but a plain string is not evaluated: write $eval: " + Quote(n.Value) + " to interpolate it"}})
+				ck.problems = append(ck.problems, Problem{Warning: true, Err: &walk.Error{
+					Pos: walk.Pos{File: fr.File, Line: n.Line, Column: n.Column}, Path: path, Offset: -1, Chain: fr.Chain,
+					Msg: "plain string holds ${{ " + m[1] + " }} and " + m[1] + " is a variable in scope, but a plain string is not evaluated: write $eval: " + walk.Quote(n.Value) + " to interpolate it"}})
 			}
 		}
 	}
@@ -204,7 +204,7 @@ func preludeOnly(m *yaml.Node) bool {
 // mappingScope adds the names a mapping's $schema, $let and $for declare.
 func mappingScope(n *yaml.Node, scope []string) []string {
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i].Value, Deref(n.Content[i+1])
+		k, v := n.Content[i].Value, walk.Deref(n.Content[i+1])
 		switch {
 		case (k == "$let" || k == "$schema") && v.Kind == yaml.MappingNode:
 			for j := 0; j < len(v.Content); j += 2 {
@@ -215,7 +215,7 @@ func mappingScope(n *yaml.Node, scope []string) []string {
 		case k == "$match" || k == "$remove":
 			scope = append(scope, "item") // the item being edited (reference §8)
 		case k == "$for" && v.Kind == yaml.ScalarNode:
-			if m := ForSyntax.FindStringSubmatch(v.Value); m != nil {
+			if m := walk.ForSyntax.FindStringSubmatch(v.Value); m != nil {
 				scope = append(scope, m[1])
 				if m[2] != "" {
 					scope = append(scope, m[2])
@@ -228,22 +228,22 @@ func mappingScope(n *yaml.Node, scope []string) []string {
 
 // include checks the file a literal $include names, and the files it
 // includes in turn.
-func (ck *checker) include(fr *Frame, v *yaml.Node, path string) {
-	v = Deref(v)
+func (ck *checker) include(fr *walk.Frame, v *yaml.Node, path string) {
+	v = walk.Deref(v)
 	if v.Kind != yaml.ScalarNode || strings.Contains(v.Value, "${{") || v.Value == "" {
 		return
 	}
 	p := v.Value
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(fr.dir, p)
+		p = filepath.Join(fr.Dir, p)
 	}
-	text, err := ck.e.opts.Loader.ReadFile(ck.ctx, p, ck.e.opts.MaxTemplateBytes)
+	text, err := ck.e.Options().Loader.ReadFile(ck.ctx, p, ck.e.Options().MaxTemplateBytes)
 	if err != nil {
-		ck.add(fr, CompileErrorAt(v, path, "cannot read included file "+Quote(v.Value)+": "+loadErrText(err)))
+		ck.add(fr, walk.CompileErrorAt(v, path, "cannot read included file "+walk.Quote(v.Value)+": "+walk.LoadErrText(err)))
 		return
 	}
-	chain := append([]Pos{{File: fr.File, Line: v.Line, Column: v.Column}}, fr.Chain...)
-	ck.file(&Frame{File: p, dir: filepath.Dir(p), real: filepath.Clean(p), Chain: chain}, text)
+	chain := append([]walk.Pos{{File: fr.File, Line: v.Line, Column: v.Column}}, fr.Chain...)
+	ck.file(&walk.Frame{File: p, Dir: filepath.Dir(p), Real: filepath.Clean(p), Chain: chain}, text)
 }
 
 // exprs compiles the CEL expressions a directive's value holds, for their
@@ -251,7 +251,7 @@ func (ck *checker) include(fr *Frame, v *yaml.Node, path string) {
 // $match, $remove) and the
 // ${{ }} segments of $eval and $msg. An unclosed ${{ is the compiler's to
 // report.
-func (ck *checker) exprs(fr *Frame, dir string, v *yaml.Node, scope []string, path string) {
+func (ck *checker) exprs(fr *walk.Frame, dir string, v *yaml.Node, scope []string, path string) {
 	reported := map[string]bool{} // an undeclared name once per directive
 	bare := func(n *yaml.Node, text string, off int, path string) {
 		declared := func(name string) bool { return ck.inScope(name, scope) }
@@ -259,48 +259,48 @@ func (ck *checker) exprs(fr *Frame, dir string, v *yaml.Node, scope []string, pa
 			if o >= 0 {
 				o += off
 			}
-			ck.problems = append(ck.problems, Problem{Err: &Error{Pos: Pos{File: fr.File, Line: n.Line, Column: n.Column},
+			ck.problems = append(ck.problems, Problem{Err: &walk.Error{Pos: walk.Pos{File: fr.File, Line: n.Line, Column: n.Column},
 				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.Chain}})
 		}
-		if _, xerr := ck.e.progs.Compile(text, declared); xerr != nil {
+		if _, xerr := ck.e.Programs().Compile(text, declared); xerr != nil {
 			report(xerr.Msg, xerr.Offset)
 			return
 		}
 		if len(fr.Chain) > 0 {
 			return // an included file's variables come from its $include
 		}
-		names, _ := ck.e.progs.FreeNames(text)
+		names, _ := ck.e.Programs().FreeNames(text)
 		for _, fn := range names {
 			if !declared(fn.Name) && !reported[path+"\x00"+fn.Name] {
 				reported[path+"\x00"+fn.Name] = true
-				report(Quote(fn.Name)+" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it", fn.Offset)
+				report(walk.Quote(fn.Name)+" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it", fn.Offset)
 			}
 		}
 	}
-	s, isStr := StringScalar(v)
+	s, isStr := walk.StringScalar(v)
 	switch dir {
 	case "$if", "$assert", "$overlay", "$match", "$remove":
 		if isStr {
 			bare(v, s, 0, path)
 		} else if v.Kind == yaml.SequenceNode && dir == "$assert" {
 			for i, c := range v.Content {
-				if cs, ok := StringScalar(Deref(c)); ok {
-					bare(Deref(c), cs, 0, path+"["+Itoa(i)+"]")
+				if cs, ok := walk.StringScalar(walk.Deref(c)); ok {
+					bare(walk.Deref(c), cs, 0, path+"["+walk.Itoa(i)+"]")
 				}
 			}
 		}
 	case "$for":
-		if m := ForSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
+		if m := walk.ForSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
 			bare(v, s[m[1]:], m[1], path)
 		}
 	case "$let":
 		for i := 0; v.Kind == yaml.MappingNode && i+1 < len(v.Content); i += 2 {
-			if es, ok := StringScalar(Deref(v.Content[i+1])); ok {
-				bare(Deref(v.Content[i+1]), es, 0, JoinPath(path, v.Content[i].Value))
+			if es, ok := walk.StringScalar(walk.Deref(v.Content[i+1])); ok {
+				bare(walk.Deref(v.Content[i+1]), es, 0, walk.JoinPath(path, v.Content[i].Value))
 			}
 		}
 	case "$eval", "$msg":
-		segs, xerr := ScanSegments(s)
+		segs, xerr := walk.ScanSegments(s)
 		for _, sg := range segs {
 			if isStr && xerr == nil && sg.Expr {
 				bare(v, sg.Text, sg.Off, path)
