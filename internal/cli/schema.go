@@ -32,7 +32,8 @@ var (
 	nodeMapping = map[string]any{"type": "object", "additionalProperties": anyNode}
 )
 
-// directiveDocs are the directives, in the order of directives.go.
+// directiveDocs are the directives, in the order of the engine's directive
+// table (internal/engine/walk/directives.go).
 var directiveDocs = []directiveDoc{
 	{"$schema", "s4-schema", "Declares and validates variables: a mapping from variable names to JSON Schemas or type names.",
 		map[string]any{"type": "object", "additionalProperties": map[string]any{"type": []string{"object", "string", "boolean"}}}, nil},

@@ -7,9 +7,10 @@ import (
 )
 
 // The directive table: every $-key of the language, what it needs beside
-// it, and how it is compiled. The compiler reads only this table, so adding
-// a directive is one entry here and one file for its compile and render
-// functions (reference §2 and §4).
+// it, and how it is compiled. The compiler reads only this table, and the
+// directives fill it in (packages directive and overlay, each directive's
+// file calling Register), so adding a directive is one file (reference §2
+// and §4).
 
 // Kind says what a directive does in its mapping.
 type Kind uint8

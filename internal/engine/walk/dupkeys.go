@@ -31,15 +31,15 @@ func WritesKey(t Node, k string) bool {
 	return false
 }
 
-// keyWriter is a producer that can say whether the template writes a key
+// KeyWriter is a producer that can say whether the template writes a key
 // itself in what it produces ($if, $for, $key).
-type keyWriter interface {
+type KeyWriter interface {
 	WritesKey(k string) bool
 }
 
 // producerWritesKey is writesKey for a producer.
 func producerWritesKey(p Producer, k string) bool {
-	w, ok := p.(keyWriter)
+	w, ok := p.(KeyWriter)
 	return ok && w.WritesKey(k)
 }
 
