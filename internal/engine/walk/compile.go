@@ -11,12 +11,13 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// A template is compiled once into a tree of tnodes. Plain data becomes
+// A template is compiled once into a tree of Nodes. Plain data becomes
 // constant values, shared by every render; mappings with directives become
-// mapNodes whose directives are checked up front, so a misspelt directive or
+// MapNodes whose directives are checked up front, so a misspelt directive or
 // a missing partner is reported even in a branch that is not taken.
 
-// Node is a compiled template node: *constNode, *seqNode or *mapNode.
+// Node is a compiled template node: *ConstNode, *SeqNode, *MapNode, or a
+// SelfRenderer compiled outside the walker (an overlay, an edit list).
 type Node interface{}
 
 // ConstNode is plain data: no directive anywhere below it.
@@ -115,6 +116,8 @@ type CompileError struct {
 	Offset       int
 }
 
+// Compiler compiles a template's YAML nodes into Nodes; the directives
+// compile their bodies with Compile.
 type Compiler struct {
 	aliases map[aliasKey]Node
 	active  map[*yaml.Node]bool
@@ -131,18 +134,24 @@ type aliasKey struct {
 	patch bool
 }
 
+// NewCompiler returns a compiler for one file.
 func NewCompiler() *Compiler {
 	return &Compiler{aliases: map[aliasKey]Node{}, active: map[*yaml.Node]bool{}}
 }
 
+// CompileErrorAt is the compile error msg at node n, path the directive's
+// path.
 func CompileErrorAt(n *yaml.Node, path, msg string) *CompileError {
 	return &CompileError{Node: n, Path: path, Msg: msg, Offset: -1}
 }
 
+// FromNodeError is a yamlnode error as a compile error at path.
 func FromNodeError(e *yamlnode.Error, path string) *CompileError {
 	return &CompileError{Node: e.Node, Path: path, Msg: e.Msg, Offset: -1}
 }
 
+// Document compiles one YAML document: an overlay when its root holds
+// $overlay, otherwise its root node.
 func (c *Compiler) Document(doc *yaml.Node) (Node, *CompileError) {
 	if doc.Kind != yaml.DocumentNode {
 		return c.Compile(doc, "")
@@ -161,6 +170,7 @@ func (c *Compiler) Document(doc *yaml.Node) (Node, *CompileError) {
 	return c.Compile(doc.Content[0], "")
 }
 
+// JoinPath appends key to a dotted path.
 func JoinPath(path, key string) string {
 	if path == "" {
 		return key
@@ -183,6 +193,7 @@ func Deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
+// Compile compiles node n, at path, into a Node.
 func (c *Compiler) Compile(n *yaml.Node, path string) (Node, *CompileError) {
 	switch n.Kind {
 	case yaml.AliasNode:

@@ -37,7 +37,7 @@ type KeyWriter interface {
 	WritesKey(k string) bool
 }
 
-// producerWritesKey is writesKey for a producer.
+// producerWritesKey is WritesKey for a producer.
 func producerWritesKey(p Producer, k string) bool {
 	w, ok := p.(KeyWriter)
 	return ok && w.WritesKey(k)

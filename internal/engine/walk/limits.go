@@ -130,6 +130,7 @@ func (r *Renderer) pulse(fr *Frame, n *yaml.Node, path string) error {
 	return nil
 }
 
+// LimitErr is the error for a render that passes the engine option limit.
 func (r *Renderer) LimitErr(fr *Frame, n *yaml.Node, path, limit, msg string) error {
 	e := r.ErrAt(fr, n, path, msg+"; raise the engine option "+limit+" if this is intended")
 	e.Limit = limit

@@ -36,9 +36,11 @@ type MapEntry struct {
 	name string     // output key of a regular entry
 	key  *yaml.Node // the key in the template
 	Val  Node       // value of a regular entry
-	prod int        // index into mapNode.prods, or -1
+	prod int        // index into MapNode.Prods, or -1
 }
 
+// MapNode is a compiled mapping with directives (or with values that are
+// not all constant).
 type MapNode struct {
 	n    *yaml.Node
 	path string
@@ -84,7 +86,7 @@ func (c *Compiler) mapping(n *yaml.Node, path string) (Node, *CompileError) {
 }
 
 // directives compiles the mapping's preludes and producers in table order,
-// and gives each producer's index in m.prods.
+// and gives each producer's index in m.Prods.
 func (c *Compiler) directives(m *MapNode, dirs DirSet, path string) (map[string]int, *CompileError) {
 	prodIndex := map[string]int{}
 	for i := range directiveTable {
