@@ -1,11 +1,6 @@
 package overlay
 
 import (
-	"regexp"
-	"strconv"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
@@ -13,9 +8,10 @@ import (
 
 // $overlay makes a document an overlay (reference §8): it gives no document
 // of its own, and once every other document of the render is produced, it
-// edits those for which its condition holds, by the merge rule of §9 with
-// list edits (listedit.go). Overlays apply one after another in stream
-// order. $expects says how many documents must match.
+// edits those for which its condition holds (apply.go), by the merge rule
+// of §9 with list edits (listedit.go, editapply.go). Overlays apply one
+// after another in stream order. $expects says how many documents must
+// match (expects.go).
 
 // overlayNode is a compiled overlay document.
 type overlayNode struct {
@@ -40,14 +36,6 @@ type guarded struct {
 	static bool
 }
 
-// patchCache keeps the patch of a static guard for the targets after the
-// first, within one loop over targets whose scope is reused.
-type patchCache struct {
-	v            walk.Value
-	ok, ready    bool
-	nodes, bytes int // the patch's size, counted against the limits at each use
-}
-
 // isStatic reports whether t is plain data and list edits only.
 func isStatic(t walk.Node) bool {
 	switch t := t.(type) {
@@ -67,35 +55,6 @@ func isStatic(t walk.Node) bool {
 		return true
 	}
 	return false
-}
-
-// expectation is an $expects count: exactly n, or at least n.
-type expectation struct {
-	n       int
-	atLeast bool
-	key     *yaml.Node // the $expects key; nil for the default "1+"
-}
-
-func (e expectation) String() string {
-	if e.atLeast {
-		return strconv.Itoa(e.n) + "+"
-	}
-	return strconv.Itoa(e.n)
-}
-
-// holds reports whether a count between lo and hi (lo and hi included;
-// more than lo when some matches are not known yet) meets e, and whether
-// that is decided: it is not while some count in the range meets e and
-// another does not.
-func (e expectation) holds(lo, hi int) (ok, decided bool) {
-	meets := func(k int) bool { return k == e.n || (e.atLeast && k > e.n) }
-	if lo == hi {
-		return meets(lo), true
-	}
-	if e.atLeast {
-		return lo >= e.n, lo >= e.n || hi < e.n
-	}
-	return false, e.n < lo || e.n > hi
 }
 
 func overlay(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (walk.Node, *walk.CompileError) {
@@ -136,36 +95,6 @@ func guard(c *walk.Compiler, p walk.KVPair, path, dir string) (guarded, *walk.Co
 	return g, walk.CompileErrorAt(cn, path, dir+" takes a CEL expression string that gives a bool, got "+yamlnode.AKind(cn))
 }
 
-var expectsForm = regexp.MustCompile(`^([0-9]{1,9})(\+?)$`)
-
-// compileExpects reads the $expects beside the directive at path, or the
-// default "1+".
-func compileExpects(dirs walk.DirSet, path string) (expectation, *walk.CompileError) {
-	p, ok := dirs["$expects"]
-	if !ok {
-		return expectation{n: 1, atLeast: true}, nil
-	}
-	v := walk.Deref(p.V)
-	msg := `$expects takes how many items must match: an int (exactly that many) or a string "N+" (at least N), got `
-	if v.Kind != yaml.ScalarNode {
-		return expectation{}, walk.CompileErrorAt(v, walk.JoinPath(path, "$expects"), msg+yamlnode.AKind(v))
-	}
-	switch v.ShortTag() {
-	case "!!int":
-		if m := expectsForm.FindStringSubmatch(v.Value); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			return expectation{n: n, key: p.K}, nil
-		}
-	case "!!str":
-		if m := expectsForm.FindStringSubmatch(v.Value); m != nil && m[2] == "+" {
-			n, _ := strconv.Atoi(m[1])
-			return expectation{n: n, atLeast: true, key: p.K}, nil
-		}
-		return expectation{}, walk.CompileErrorAt(v, walk.JoinPath(path, "$expects"), msg+walk.Quote(v.Value))
-	}
-	return expectation{}, walk.CompileErrorAt(v, walk.JoinPath(path, "$expects"), msg+yamlnode.AKind(v))
-}
-
 // without is mapping n without the given keys.
 func without(n *yaml.Node, keys ...string) *yaml.Node {
 	out := *n
@@ -181,176 +110,6 @@ func without(n *yaml.Node, keys ...string) *yaml.Node {
 		}
 	}
 	return &out
-}
-
-// pendingOverlay is an overlay reached in the stream, with the scope and
-// file it stands in.
-type pendingOverlay struct {
-	o  *overlayNode
-	sc *walk.Scope
-	fr *walk.Frame
-}
-
-// decision is what a guard decides for one target.
-type decision uint8
-
-const (
-	decidedNo decision = iota
-	decidedYes
-	undecided // the condition, or an $assert before it, reads an unknown value
-)
-
-// Run decides the guard in scope sc and, when it holds, renders the patch:
-// a value, or nothing (patched false). A static guard's patch is rendered
-// once per cache.
-func (g *guarded) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, cache *patchCache) (d decision, patch walk.Value, patched bool, err error) {
-	body := g.body
-	if m, ok := body.(*walk.MapNode); ok {
-		var unknown bool
-		if sc, unknown, err = r.RunPreludes(m, sc, fr); err != nil || unknown {
-			return undecided, nil, false, err
-		}
-	}
-	yes := false
-	if g.constCond != nil {
-		yes = *g.constCond
-	} else {
-		v, unknown, err := r.EvalBool(g.cond, sc, fr, g.dir)
-		if err != nil || unknown {
-			return undecided, nil, false, err
-		}
-		yes = v
-	}
-	if !yes {
-		return decidedNo, nil, false, nil
-	}
-	if g.static && cache.ready {
-		// Each document gets the patch's nodes: count them at each use.
-		return decidedYes, cache.v, cache.ok, r.Count(fr, g.key, g.dir, cache.nodes, cache.bytes)
-	}
-	defer func() {
-		if g.static && err == nil {
-			nodes, bytes := r.Size(patch)
-			*cache = patchCache{v: patch, ok: patched, ready: true, nodes: nodes, bytes: bytes}
-		}
-	}()
-	if m, ok := body.(*walk.MapNode); ok {
-		if m.Replaces() {
-			patch, patched, err = m.Prods[0].Value(r, sc, fr)
-		} else {
-			patch, patched, err = r.Merge(m, sc, fr)
-		}
-		return decidedYes, patch, patched, err
-	}
-	patch, patched, err = r.Value(body, sc, fr)
-	return decidedYes, patch, patched, err
-}
-
-// Apply applies the overlay to docs, every document the render gave.
-func (p pendingOverlay) Apply(r *walk.Renderer, docs []walk.Value) ([]walk.Value, error) {
-	matched, unsure := 0, 0
-	// One scope for every document: nothing a patch gives keeps it,
-	// and a static patch's list edits read doc from it when they run.
-	sc := walk.NewScope(p.sc, 1)
-	var cache patchCache
-	for i, doc := range docs {
-		if err := r.Step(p.fr, p.o.guard.key, "$overlay"); err != nil {
-			return nil, err
-		}
-		next, d, err := overlayDoc(r, p, sc, &cache, doc)
-		if err != nil {
-			return nil, editingErr(err, docs, i, r.Written)
-		}
-		switch d {
-		case decidedYes:
-			matched++
-		case undecided:
-			unsure++
-		}
-		docs[i] = next
-	}
-	if err := p.o.checkExpects(r, p.fr, matched, unsure, len(docs)); err != nil {
-		return nil, err
-	}
-	return docs, nil
-}
-
-// overlayDoc applies one overlay to one document, in sc, a child of the
-// overlay's scope where doc is bound.
-func overlayDoc(r *walk.Renderer, p pendingOverlay, sc *walk.Scope, cache *patchCache, doc walk.Value) (walk.Value, decision, error) {
-	sc.BindValue("doc", doc)
-	d, patch, patched, err := p.o.guard.Run(r, sc, p.fr, cache)
-	switch {
-	case err != nil:
-		return nil, d, err
-	case d == undecided:
-		return walk.Unknown{}, d, nil
-	case d == decidedNo || !patched || patch == nil:
-		return doc, d, nil
-	}
-	switch patch.(type) {
-	case *walk.Map, walk.Unknown:
-	default:
-		return nil, d, r.ErrAt(p.fr, p.o.n, "", "an overlay's patch must be a mapping (or nothing), got "+walk.ValueKind(patch))
-	}
-	out, err := merge.Onto(doc, patch)
-	return out, d, err
-}
-
-// checkExpects checks the number of documents the overlay matched:
-// matched for sure, and up to unsure more whose match is not known yet.
-func (o *overlayNode) checkExpects(r *walk.Renderer, fr *walk.Frame, matched, unsure, docCount int) error {
-	ok, decided := o.expect.holds(matched, matched+unsure)
-	if ok || !decided {
-		return nil
-	}
-	at := o.guard.key
-	if o.expect.key != nil {
-		at = o.expect.key
-	}
-	return r.ErrAt(fr, at, "$overlay", "this overlay expects "+o.expect.String()+" matching "+plural(o.expect.n, "document")+
-		", and "+strconv.Itoa(matched)+" of the "+strconv.Itoa(docCount)+" rendered documents matched"+expectsHint(o.expect))
-}
-
-// expectsHint says how to allow an overlay or edit to match nothing.
-func expectsHint(e expectation) string {
-	if e.key == nil && e.n == 1 {
-		return `; write $expects: "0+" if matching none is fine`
-	}
-	return ""
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
-}
-
-// editingErr adds to err which document was being edited: its place among
-// the rendered documents, counting from 1, and its manifest ID, with the
-// parts that the templates do not write hidden (reference §6).
-func editingErr(err error, docs []walk.Value, i int, written func() func(string) bool) error {
-	e, ok := err.(*walk.Error)
-	if !ok || e.Editing != "" {
-		return err
-	}
-	e.Editing = "document " + strconv.Itoa(i+1)
-	if id, ok := manifestID(docs[i]); ok {
-		if parts, ok := manifest.Split(id); ok {
-			id = manifest.Shown(parts, written())
-		} else {
-			id = manifest.Shown([4]string{}, nil)
-		}
-		e.Editing += " (" + id + ")"
-	}
-	return e
-}
-
-// manifestID is the manifest ID of a document, when it has a known one.
-func manifestID(doc walk.Value) (string, bool) {
-	id, skip, unknown, err := manifest.ID(doc)
-	return id, err == nil && !skip && !unknown
 }
 
 // Value fails: an overlay does not stand in value position.
