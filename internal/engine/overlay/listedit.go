@@ -98,7 +98,7 @@ func editItem(c *walk.Compiler, n *yaml.Node, path string) (*editOp, *walk.Compi
 }
 
 func matchEdit(c *walk.Compiler, dirs walk.DirSet, p walk.KVPair, rest *yaml.Node, path string) (*editOp, *walk.CompileError) {
-	op, err := selectingEdit(c, "$match", dirs, p, path)
+	op, err := selectingEdit("$match", dirs, p, path)
 	if err != nil || len(rest.Content) == 0 {
 		return op, err // no keys beside $match: matching items stay as they are
 	}
@@ -113,15 +113,15 @@ func removeEdit(c *walk.Compiler, dirs walk.DirSet, p walk.KVPair, rest *yaml.No
 	if len(rest.Content) > 0 {
 		return nil, walk.CompileErrorAt(rest.Content[0], path, "a $remove item holds only $remove and $expects; to change the items it selects, use $match")
 	}
-	return selectingEdit(c, "$remove", dirs, p, path)
+	return selectingEdit("$remove", dirs, p, path)
 }
 
 // selectingEdit compiles what $match and $remove share: the expression
 // that selects items, and $expects.
-func selectingEdit(c *walk.Compiler, dir string, dirs walk.DirSet, p walk.KVPair, path string) (*editOp, *walk.CompileError) {
+func selectingEdit(dir string, dirs walk.DirSet, p walk.KVPair, path string) (*editOp, *walk.CompileError) {
 	op := &editOp{dir: dir, key: p.K, path: path}
 	var err *walk.CompileError
-	if op.guard, err = guard(c, p, path, dir); err != nil {
+	if op.guard, err = guard(p, path, dir); err != nil {
 		return nil, err
 	}
 	if op.expect, err = compileExpects(dirs, path); err != nil {

@@ -61,7 +61,7 @@ func overlay(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (walk.Node, 
 	p := keys.Dirs["$overlay"]
 	o := &overlayNode{n: n}
 	var err *walk.CompileError
-	if o.guard, err = guard(c, p, "$overlay", "$overlay"); err != nil {
+	if o.guard, err = guard(p, "$overlay", "$overlay"); err != nil {
 		return nil, err
 	}
 	if o.expect, err = compileExpects(keys.Dirs, "$overlay"); err != nil {
@@ -81,7 +81,7 @@ func overlay(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (walk.Node, 
 }
 
 // guard compiles the condition of directive p (dir) at path.
-func guard(c *walk.Compiler, p walk.KVPair, path, dir string) (guarded, *walk.CompileError) {
+func guard(p walk.KVPair, path, dir string) (guarded, *walk.CompileError) {
 	g := guarded{dir: dir, key: p.K}
 	cn := walk.Deref(p.V)
 	if s, ok := walk.StringScalar(cn); ok {
