@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"go.yaml.in/yaml/v3"
 )
@@ -300,7 +301,7 @@ func (ck *checker) exprs(fr *walk.Frame, dir string, v *yaml.Node, scope []strin
 			}
 		}
 	case "$eval", "$msg":
-		segs, xerr := walk.ScanSegments(s)
+		segs, xerr := segment.Scan(s)
 		for _, sg := range segs {
 			if isStr && xerr == nil && sg.Expr {
 				bare(v, sg.Text, sg.Off, path)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
@@ -35,7 +36,7 @@ func compileText(n *yaml.Node, path, what string) (*textTemplate, *walk.CompileE
 	if !ok {
 		return nil, walk.CompileErrorAt(n, path, what+" takes a string with ${{ }} expressions, got "+yamlnode.AKind(n))
 	}
-	segs, xerr := walk.ScanSegments(s)
+	segs, xerr := segment.Scan(s)
 	if xerr != nil {
 		return nil, &walk.CompileError{Node: n, Path: path, Msg: xerr.Msg, Expr: s, Offset: xerr.Offset}
 	}

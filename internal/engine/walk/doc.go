@@ -1,11 +1,11 @@
 // Package walk is the tree walker of the engine: it parses a template
 // (parse.go), compiles it into a tree of constants, sequences and mappings
 // (compile.go, mapping.go), and walks that tree with a scope of variables
-// (render.go, scope.go, scanner.go for ${{ }}), reading the files that
+// (render.go, node.go, merge.go, expr.go, scope.go), reading the files that
 // $include names through the engine's cache (files.go, loader.go). Errors
 // point at a file:line:column (errors.go); duplicate keys are named only
-// when the template writes them (dupkeys.go). Check (check.go) inspects a
-// template without rendering it.
+// when the template writes them (dupkeys.go). Package check, beside it,
+// inspects a template without rendering it.
 //
 // The walker owns the directive table (directives.go), not the
 // directives: package directive, and the overlays and list edits, register

@@ -1,4 +1,4 @@
-package walk
+package segment
 
 import (
 	"path/filepath"
@@ -30,7 +30,7 @@ func FuzzScanSegments(f *testing.F) {
 		f.Add(string(tpl))
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		segs, err := ScanSegments(s)
+		segs, err := Scan(s)
 		if err != nil {
 			if err.Offset < 0 || err.Offset >= len(s) {
 				t.Fatalf("error offset %d out of range for %d bytes: %s", err.Offset, len(s), err.Msg)

@@ -1,4 +1,4 @@
-package walk
+package segment
 
 import (
 	"strings"
@@ -14,7 +14,7 @@ type Segment struct {
 	Off  int    // byte offset of text in the scanned string
 }
 
-// ScanSegments splits s into literal and ${{ }} segments.
+// Scan splits s into literal and ${{ }} segments.
 //
 // Rules (reference §3):
 //   - A literal segment holds the text between expressions. Adjacent literal
@@ -35,7 +35,7 @@ type Segment struct {
 // literal. The scan is a single pass over bytes, so invalid UTF-8 is
 // harmless, and a string without "${{" costs one strings.Index and one
 // one-element slice.
-func ScanSegments(s string) ([]Segment, *celenv.Error) {
+func Scan(s string) ([]Segment, *celenv.Error) {
 	j := strings.Index(s, "${{")
 	if j < 0 {
 		return []Segment{{Text: s}}, nil
