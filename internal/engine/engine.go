@@ -3,12 +3,14 @@ package engine
 import (
 	"context"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/check"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+
 	// The directives, overlays and list edits register themselves
 	// against the walker's table.
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/check"
 	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/directive"
 	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/overlay"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
 
 // The facade: what the provider and the CLI call. The work is done by
@@ -30,18 +32,18 @@ type (
 	// Problem is what Check finds: an error, or a warning.
 	Problem = check.Problem
 	// Loader reads the files that $include and RenderFile name.
-	Loader = walk.Loader
+	Loader = loader.Loader
 	// OSLoader reads files from the process's file system.
-	OSLoader = walk.OSLoader
+	OSLoader = loader.OSLoader
 	// FSLoader reads files from an fs.FS.
-	FSLoader = walk.FSLoader
+	FSLoader = loader.FSLoader
 )
 
 // InlineName is the file name used in positions of inline templates.
 const InlineName = walk.InlineName
 
 // ErrOutsideRoots is the error of a file outside the allowed include roots.
-var ErrOutsideRoots = walk.ErrOutsideRoots
+var ErrOutsideRoots = loader.ErrOutsideRoots
 
 // DefaultOptions returns the limits the provider uses.
 func DefaultOptions() Options { return walk.DefaultOptions() }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"go.yaml.in/yaml/v3"
@@ -240,7 +241,7 @@ func (ck *checker) include(fr *walk.Frame, v *yaml.Node, path string) {
 	}
 	text, err := ck.e.Options().Loader.ReadFile(ck.ctx, p, ck.e.Options().MaxTemplateBytes)
 	if err != nil {
-		ck.add(fr, walk.CompileErrorAt(v, path, "cannot read included file "+walk.Quote(v.Value)+": "+walk.LoadErrText(err)))
+		ck.add(fr, walk.CompileErrorAt(v, path, "cannot read included file "+walk.Quote(v.Value)+": "+loader.ErrText(err)))
 		return
 	}
 	chain := append([]walk.Pos{{File: fr.File, Line: v.Line, Column: v.Column}}, fr.Chain...)

@@ -2,7 +2,7 @@
 // (parse.go), compiles it into a tree of constants, sequences and mappings
 // (compile.go, mapping.go), and walks that tree with a scope of variables
 // (render.go, node.go, merge.go, expr.go, scope.go), reading the files that
-// $include names through the engine's cache (files.go, loader.go). Errors
+// $include names through the engine's cache (files.go) and Loader. Errors
 // point at a file:line:column (errors.go); duplicate keys are named only
 // when the template writes them (dupkeys.go). Package check, beside it,
 // inspects a template without rendering it.

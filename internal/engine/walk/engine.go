@@ -1,6 +1,9 @@
 package walk
 
-import "github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+)
 
 // Options configure an Engine. Zero fields take the defaults shown in
 // DefaultOptions.
@@ -8,7 +11,7 @@ type Options struct {
 	// Loader reads the files that $include and RenderFile name. Default:
 	// OSLoader{} (the process's file system, relative paths against the
 	// working directory).
-	Loader Loader
+	Loader loader.Loader
 	// MaxCostPerExpression is the CEL cost limit for one evaluation of one
 	// expression, as Kubernetes sets per validation rule.
 	MaxCostPerExpression uint64
@@ -35,7 +38,7 @@ type Options struct {
 // DefaultOptions returns the limits the provider uses.
 func DefaultOptions() Options {
 	return Options{
-		Loader:               OSLoader{},
+		Loader:               loader.OSLoader{},
 		MaxCostPerExpression: 1_000_000,
 		MaxCostPerRender:     100_000_000,
 		MaxIncludeDepth:      64,

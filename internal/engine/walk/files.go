@@ -2,10 +2,11 @@ package walk
 
 import (
 	"errors"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 	"path/filepath"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 	"go.yaml.in/yaml/v3"
 )
@@ -74,7 +75,7 @@ func (r *Renderer) load(fr *Frame, pathN *yaml.Node, path, shown, resolved strin
 		return nil, r.LimitErr(fr, pathN, path, "MaxTemplateBytes", "included file "+Quote(filepath.ToSlash(shown))+" is larger than MaxTemplateBytes ("+Itoa(r.e.opts.MaxTemplateBytes)+" bytes)")
 	}
 	if err != nil {
-		return nil, r.ErrAt(fr, pathN, path, "cannot read included file "+Quote(filepath.ToSlash(shown))+": "+LoadErrText(err))
+		return nil, r.ErrAt(fr, pathN, path, "cannot read included file "+Quote(filepath.ToSlash(shown))+": "+loader.ErrText(err))
 	}
 	f := r.e.files.get(text)
 	if r.files == nil {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 	"go.yaml.in/yaml/v3"
 )
@@ -135,7 +136,7 @@ func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
 			Msg: "template is " + size + " MaxTemplateBytes (" + Itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
 	}
 	if err != nil {
-		return Source{}, &Error{Pos: Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + LoadErrText(err), Offset: -1}
+		return Source{}, &Error{Pos: Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + loader.ErrText(err), Offset: -1}
 	}
 	return Source{Name: path, Text: text}, nil
 }

@@ -1,4 +1,4 @@
-package walk
+package loader
 
 import (
 	"context"
@@ -108,8 +108,8 @@ func (l FSLoader) ReadFile(ctx context.Context, name string, limit int) ([]byte,
 	return fileread.ReadFS(ctx, l.FS, p, limit)
 }
 
-// LoadErrText says why a file could not be read, without its contents.
-func LoadErrText(err error) string {
+// ErrText says why a file could not be read, without its contents.
+func ErrText(err error) string {
 	var fe *fileread.Error
 	switch {
 	case errors.As(err, &fe):
