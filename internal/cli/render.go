@@ -68,7 +68,7 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	}
 	docs, err := eng.RenderDocuments(in.ctx, src, vars)
 	if err != nil {
-		return problem(err)
+		return problem(in.atValues(err))
 	}
 	if err := in.checkSchemas(f.schemas, docs); err != nil {
 		return err
