@@ -23,10 +23,20 @@ func newRenderCommand(in *inputs) *cobra.Command {
 		Short: "Render a template file (- reads standard input)",
 		Long: `Render a CEL-YAML template and print the documents, byte for byte what
 the provider's celyaml_render data source holds in "yaml" (or, with -o json,
-in "json").`,
-		Example: `  celyaml render app.yaml -f base.yaml -f prod.yaml --set image.tag=1.2
-  celyaml render - --base-dir ./templates < app.yaml
-  celyaml render app.yaml --output-dir out/
+in "json"). Maps that come from values are written with their keys sorted,
+as Terraform's are, whatever order a values file writes them in.
+
+Values: -f files merge left to right, then the --set flags apply in
+command-line order. --set takes Helm's path syntax (image.tag=v2,
+tolerations[0].key=x, a\.b=1 for a dotted key, args={a,b} for a list,
+a=1,b=2 for two) and reads VALUE as a YAML scalar, so 1.2 is a number and
+true a bool: --set-string keeps VALUE text. -f NAME=FILE makes the file's
+content the variable NAME.`,
+		Example: `  celyaml render app.yaml -f base.yaml -f prod.yaml --set replicas=5 --set-string image.tag=1.2
+  celyaml render chart.yaml -f values=chart/values.yaml --set 'values.tolerations[0].key=gpu'
+  celyaml render app.yaml --set-json 'labels={"team":"web"}' --set-file config=app.conf
+  celyaml render - --base-dir ./templates -f base.yaml < app.yaml
+  celyaml render app.yaml -f base.yaml --output-dir out/
   celyaml render widgets.yaml --schemas crds/`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
