@@ -180,6 +180,12 @@ func (in *inputs) layered() (*engine.Map, error) {
 			if acc, err = setAt(acc, a.path, v, ""); err != nil {
 				return nil, fmt.Errorf("%s %s: %v", s.kind.flag(), a.shown, err)
 			}
+			if m, ok := v.(*engine.Map); ok && len(a.path) == 0 {
+				for _, k := range m.Keys() { // a JSON object set at the root
+					in.layers = append(in.layers, layer{set: pathKey("", k)})
+				}
+				continue
+			}
 			in.layers = append(in.layers, layer{set: pathKeyOf(a.path)})
 		}
 	}

@@ -69,6 +69,17 @@ type assignment struct {
 
 // parseSetting splits a flag's value into its assignments.
 func parseSetting(arg string, kind setKind) ([]assignment, error) {
+	if t := strings.TrimSpace(arg); kind == setJSON && strings.HasPrefix(t, "{") {
+		// A JSON object as a whole, merged onto the values at their
+		// root, as Helm 4 reads it.
+		a := assignment{shown: "{…}", json: t}
+		dec := json.NewDecoder(strings.NewReader(t))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil || dec.InputOffset() != int64(len(t)) {
+			return nil, fmt.Errorf("%s {…}: a value that starts with { is one JSON object (or write PATH=JSON)", kind.flag())
+		}
+		return []assignment{a}, nil
+	}
 	p := &setParser{s: arg, kind: kind}
 	var out []assignment
 	for {

@@ -122,6 +122,9 @@ func TestSet_readsHelmPathSyntax(t *testing.T) {
 		{kind: setJSON, arg: `outer.inner1=,outer.inner3={"aa":"1","cc":[1,2,3]},outer.inner3.cc[1]=null`, base: "outer: {inner1: {x: overwrite}, inner2: value2}",
 			want: `{"outer":{"inner2":"value2","inner3":{"aa":"1","cc":[1,null,3]}}}`},
 		{kind: setJSON, arg: `x={"a":1,"b":null}`, want: `{"x":{"a":1}}`},
+		// Helm 4 (pkg/cli/values/options.go): a JSON object as a whole merges onto the values.
+		{kind: setJSON, arg: ` {"outer":{"inner1":"x"},"n":null,"b":[1]}`, base: "outer: {inner1: a, inner2: b}\nn: 1", want: `{"b":[1],"outer":{"inner1":"x","inner2":"b"}}`},
+		{kind: setJSON, arg: `{"a":1} x`, want: `--set-json {…}: a value that starts with { is one JSON object (or write PATH=JSON)`, err: true},
 		{kind: setJSON, arg: `outer.inner5={"A":"1"}]`, want: `--set-json outer.inner5: after the JSON value comes , or the end`, err: true},
 		{kind: setJSON, arg: `x={"password": "hunter2`, want: `--set-json x: the value is not JSON (it ends too soon)`, err: true},
 		{kind: setJSON, arg: `x=[1,,2]`, want: `--set-json x: the value is not JSON (at byte 4 of it)`, err: true},
