@@ -252,6 +252,9 @@ func (p *setParser) jsonValue(a *assignment) error {
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
 		var se *json.SyntaxError
+		if errors.As(err, &se) && strings.Contains(se.Error(), "max depth") {
+			return fmt.Errorf("%s: the JSON value nests deeper than 10000 levels", a.shown)
+		}
 		if errors.As(err, &se) {
 			return fmt.Errorf("%s: the value is not JSON (at byte %d of it)", a.shown, se.Offset)
 		}

@@ -166,3 +166,33 @@ func TestSetFile_setsTheFilesText(t *testing.T) {
 		}
 	}
 }
+
+// Hostile arguments end in a bounded, clear error (or a result), never a
+// panic, a hang or a huge allocation.
+func TestSet_hostileArgumentsFailClearly(t *testing.T) {
+	assignments := make([]string, 10000)
+	for i := range assignments {
+		assignments[i] = "k" + strings.Repeat("x", i%7) + "=1"
+	}
+	for _, c := range []setCase{
+		{kind: setJSON, arg: "x=" + strings.Repeat("[", 20000) + strings.Repeat("]", 20000), want: `--set-json x: the JSON value nests deeper than 10000 levels`, err: true},
+		{kind: setJSON, arg: "x=" + strings.Repeat("[", 5000) + strings.Repeat("]", 5000), want: `{"x":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}`},
+		{arg: strings.Repeat("a.", 64) + "a=1", want: `--set "` + strings.Repeat("a.", 20) + `"…: PATH has more than 64 steps`, err: true},
+		{arg: "a" + strings.Repeat("[0]", 64) + "=1", want: `--set "a` + strings.Repeat("[0]", 13) + `"…: PATH has more than 64 steps`, err: true},
+		{arg: "a[65536]=1", want: `--set a[65536]: index a[65536] is out of range: a has 0 items, and an index may be at most 0 (which adds one)`, err: true},
+		{arg: "a[0x10]=1", want: `--set "a[0x10]": [0x10] is not a list index: write [0], [1], … (\[ is a bracket inside a key)`, err: true},
+		{arg: "a[]=1", want: `--set "a[]": [] is not a list index: write [0], [1], … (\[ is a bracket inside a key)`, err: true},
+		{arg: "a[+1]=1", want: `--set a[+1]: index a[1] is out of range: a has 0 items, and an index may be at most 0 (which adds one)`, err: true}, // strconv.Atoi, as Helm
+		{arg: strings.Join(assignments, ","), want: `{"k":1,"kx":1,"kxx":1,"kxxx":1,"kxxxx":1,"kxxxxx":1,"kxxxxxx":1}`},
+		{arg: "a=" + strings.Repeat(`\`, 3), want: `--set a: ends in a backslash, which escapes nothing (write \\ for a backslash)`, err: true},
+		{arg: "a={" + strings.Repeat("x,", 100000) + "}", want: `{"a":[` + strings.Repeat(`"x",`, 100000) + `""]}`},
+	} {
+		got, err := applySetting(t, c)
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.want || (err != nil) != c.err {
+			t.Errorf("%s %.60q:\n got %.300s\nwant %.300s", c.kind.flag(), c.arg, got, c.want)
+		}
+	}
+}
