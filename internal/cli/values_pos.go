@@ -239,3 +239,18 @@ func failureKey(line string) (key string, ok bool) {
 	}
 	return "", false
 }
+
+// valuesProblems is, for a $schema failure e of values the values files
+// gave, one problem at each values file line that gave a refused value
+// (what atValues puts before e), for check to report beside e.
+func (in *inputs) valuesProblems(e *engine.Error) []engine.Problem {
+	var ve *valuesError
+	if !errors.As(in.atValues(e), &ve) {
+		return nil
+	}
+	out := make([]engine.Problem, len(ve.at))
+	for i, a := range ve.at {
+		out[i] = engine.Problem{Err: a}
+	}
+	return out
+}

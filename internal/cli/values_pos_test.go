@@ -118,3 +118,16 @@ func TestAtValues_pointsAtTheLayerThatGaveTheValue(t *testing.T) {
 		t.Errorf("another error became %v", got)
 	}
 }
+
+// check reports the same values file lines as render, as problems of
+// their own.
+func TestValuesProblems_areTheValuesLinesOfASchemaFailure(t *testing.T) {
+	in := &inputs{layers: []layer{{pos: map[string]engine.Pos{`."n"`: {File: "v.yaml", Line: 2, Column: 4}}}}}
+	ps := in.valuesProblems(&engine.Error{Msg: "the variables do not match the schema: n: expected integer, got string", Offset: -1})
+	if len(ps) != 1 || ps[0].Warning || ps[0].Err.Error() != "v.yaml:2:4: n: expected integer, got string" {
+		t.Errorf("got %v", ps)
+	}
+	if ps := in.valuesProblems(&engine.Error{Msg: "another problem", Offset: -1}); ps != nil {
+		t.Errorf("another error gave %v", ps)
+	}
+}
