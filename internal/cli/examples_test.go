@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +13,7 @@ import (
 // Every line of every command's Examples runs, and succeeds, in
 // testdata/examples: the help shows nothing that does not work.
 func TestHelp_everyExampleRuns(t *testing.T) {
-	root := newRootCommand(context.Background(), strings.NewReader(""))
+	root := newRootCommand(t.Context(), strings.NewReader(""))
 	var lines []string
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -50,7 +49,7 @@ func TestHelp_everyExampleRuns(t *testing.T) {
 				}
 			}
 			var stdout, stderr bytes.Buffer
-			if code := run(context.Background(), args[1:], bytes.NewReader(stdin), &stdout, &stderr); code != exitOK {
+			if code := run(t.Context(), args[1:], bytes.NewReader(stdin), &stdout, &stderr); code != exitOK {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 			}
 			if stderr.Len() != 0 {

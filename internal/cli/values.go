@@ -321,9 +321,9 @@ func parseValues(name string, text []byte) (engine.Value, error) {
 }
 
 // parseValuesDoc reads a values file's text and gives its document node
-// too (nil for an empty file). With any, the document may be any YAML
+// too (nil for an empty file). With anyValue, the document may be any YAML
 // value (a file under a NAME); an empty file is then an empty mapping too.
-func parseValuesDoc(name string, text []byte, any bool) (engine.Value, *yaml.Node, error) {
+func parseValuesDoc(name string, text []byte, anyValue bool) (engine.Value, *yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(text))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
@@ -352,11 +352,11 @@ func parseValuesDoc(name string, text []byte, any bool) (engine.Value, *yaml.Nod
 	case *engine.Map:
 		return v, &doc, nil
 	case nil:
-		if len(doc.Content) == 0 || any {
+		if len(doc.Content) == 0 || anyValue {
 			return engine.NewMap(0), &doc, nil
 		}
 	}
-	if any {
+	if anyValue {
 		return v, &doc, nil
 	}
 	return nil, nil, problem(&engine.Error{Pos: engine.Pos{File: name, Line: doc.Content[0].Line, Column: doc.Content[0].Column}, Offset: -1,

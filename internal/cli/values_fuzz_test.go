@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -36,7 +35,7 @@ func FuzzValues(f *testing.F) {
 		} else if _, ok := v.(*engine.Map); !ok {
 			t.Fatalf("a values file read as %T, want a mapping", v)
 		}
-		in := &inputs{ctx: context.Background(), stdin: strings.NewReader("")}
+		in := &inputs{ctx: t.Context(), stdin: strings.NewReader("")}
 		k := setKind(kind % 3) // not --set-file: it reads files
 		as, err := parseSetting(arg, k)
 		if err != nil {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"maps"
 	"os"
 	"path/filepath"
@@ -25,7 +24,7 @@ type setCase struct {
 // applySetting layers c onto its base as the command does.
 func applySetting(t *testing.T, c setCase) (string, error) {
 	t.Helper()
-	in := &inputs{ctx: context.Background(), stdin: strings.NewReader("from stdin")}
+	in := &inputs{ctx: t.Context(), stdin: strings.NewReader("from stdin")}
 	if c.base != "" {
 		p := filepath.Join(t.TempDir(), "base.yaml")
 		if err := os.WriteFile(p, []byte(c.base), 0o600); err != nil {
