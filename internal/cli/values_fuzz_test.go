@@ -12,7 +12,8 @@ import (
 // command's layering. Properties: nothing panics; a values file that does
 // not read is an error naming the file; a file that reads is a mapping;
 // layering a --set onto it gives a mapping or an error that never shows
-// the text after the first "=" (a value may be a secret).
+// the text after the first "=" (a value may be a secret); one assignment
+// onto nothing puts its value at its PATH.
 func FuzzValues(f *testing.F) {
 	f.Add([]byte("image:\n  repository: nginx\n  tag: \"1.27\"\nreplicas: 3\n"), "image.tag=1.28", uint8(0))
 	f.Add([]byte("{}"), "a\\.b.c=null", uint8(0))
@@ -56,6 +57,36 @@ func FuzzValues(f *testing.F) {
 		}
 		if _, ok := acc.(*engine.Map); !ok {
 			t.Fatalf("--set %q gave %T, want a mapping", arg, acc)
+		}
+		// One assignment onto nothing sets its value at its PATH.
+		if len(as) != 1 {
+			return
+		}
+		want, _ := in.settingValue(k, as[0])
+		got, err := setAt(engine.NewMap(0), as[0].path, want, "")
+		if err != nil || want == nil {
+			return // an index past the end of a new list; a null deletes
+		}
+		for _, s := range as[0].path {
+			if s.index >= 0 {
+				got = got.([]engine.Value)[s.index]
+			} else {
+				got, _ = got.(*engine.Map).Get(s.key)
+			}
+		}
+		switch w := want.(type) {
+		case *engine.Map:
+			if g, ok := got.(*engine.Map); !ok || g.Len() > w.Len() {
+				t.Fatalf("--set %q: %#v at its path, want the mapping %#v less its nulls", arg, got, w)
+			}
+		case []engine.Value:
+			if g, ok := got.([]engine.Value); !ok || len(g) != len(w) {
+				t.Fatalf("--set %q: %#v at its path, want %#v", arg, got, w)
+			}
+		default:
+			if got != want {
+				t.Fatalf("--set %q: %#v at its path, want %#v", arg, got, want)
+			}
 		}
 	})
 }
