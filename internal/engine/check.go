@@ -97,7 +97,7 @@ func (ck *checker) document(fr *frame, doc *yaml.Node) {
 			return
 		}
 		ck.add(fr, cerr)
-		if cerr.node == nil || !excise(doc, cerr.node) {
+		if cerr.node == nil || (!excisePair(doc, cerr.node) && !excise(doc, cerr.node)) {
 			return
 		}
 	}
@@ -230,6 +230,10 @@ func mappingScope(n *yaml.Node, scope []string) []string {
 // includes in turn.
 func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
 	v = deref(v)
+	if msg := includePathProblem(v, path); msg != "" {
+		ck.add(fr, cerr(v, path, msg))
+		return
+	}
 	if v.Kind != yaml.ScalarNode || strings.Contains(v.Value, "${{") || v.Value == "" {
 		return
 	}
@@ -253,7 +257,7 @@ func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
 // report.
 func (ck *checker) exprs(fr *frame, dir string, v *yaml.Node, scope []string, path string) {
 	reported := map[string]bool{} // an undeclared name once per directive
-	bare := func(n *yaml.Node, text string, off int, path string) {
+	bare := func(n *yaml.Node, text string, off int, path string, bareDir string) {
 		declared := func(name string) bool { return ck.inScope(name, scope) }
 		report := func(msg string, o int) {
 			if o >= 0 {
@@ -263,7 +267,7 @@ func (ck *checker) exprs(fr *frame, dir string, v *yaml.Node, scope []string, pa
 				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.chain}})
 		}
 		if _, xerr := ck.e.progs.Compile(text, declared); xerr != nil {
-			report(xerr.Msg, xerr.Offset)
+			report(checkCompileMsg(xerr.Msg, scope, bareDir, text), xerr.Offset)
 			return
 		}
 		if len(fr.chain) > 0 {
@@ -273,7 +277,7 @@ func (ck *checker) exprs(fr *frame, dir string, v *yaml.Node, scope []string, pa
 		for _, fn := range names {
 			if !declared(fn.Name) && !reported[path+"\x00"+fn.Name] {
 				reported[path+"\x00"+fn.Name] = true
-				report(quote(fn.Name)+" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it", fn.Offset)
+				report(undeclaredMsg(fn.Name, scope, bareDir, text), fn.Offset)
 			}
 		}
 	}
@@ -281,29 +285,29 @@ func (ck *checker) exprs(fr *frame, dir string, v *yaml.Node, scope []string, pa
 	switch dir {
 	case "$if", "$assert", "$overlay", "$match", "$remove":
 		if isStr {
-			bare(v, s, 0, path)
+			bare(v, s, 0, path, dir)
 		} else if v.Kind == yaml.SequenceNode && dir == "$assert" {
 			for i, c := range v.Content {
 				if cs, ok := stringScalar(deref(c)); ok {
-					bare(deref(c), cs, 0, path+"["+itoa(i)+"]")
+					bare(deref(c), cs, 0, path+"["+itoa(i)+"]", dir)
 				}
 			}
 		}
 	case "$for":
 		if m := forSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
-			bare(v, s[m[1]:], m[1], path)
+			bare(v, s[m[1]:], m[1], path, dir)
 		}
 	case "$let":
 		for i := 0; v.Kind == yaml.MappingNode && i+1 < len(v.Content); i += 2 {
 			if es, ok := stringScalar(deref(v.Content[i+1])); ok {
-				bare(deref(v.Content[i+1]), es, 0, joinPath(path, v.Content[i].Value))
+				bare(deref(v.Content[i+1]), es, 0, joinPath(path, v.Content[i].Value), dir)
 			}
 		}
 	case "$eval", "$msg":
 		segs, xerr := scanSegments(s)
 		for _, sg := range segs {
 			if isStr && xerr == nil && sg.expr {
-				bare(v, sg.text, sg.off, path)
+				bare(v, sg.text, sg.off, path, "")
 			}
 		}
 	}

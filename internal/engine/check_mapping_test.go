@@ -1,0 +1,55 @@
+package engine
+
+import (
+	"testing"
+	"testing/fstest"
+)
+
+// A mapping with several problems reports each of them, not only the
+// first the compiler meets; removing a directive takes its partners with
+// it, so no problem is invented ($then without $if).
+func TestCheck_reportsEveryProblemOfOneMapping(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte(`a:
+  $if: "true"
+  $for: "x in [1]"
+  $eval: 3
+b:
+  $iff: "x"
+  $then: 1
+  $else: 2
+  $key: k
+c:
+  $if: "true"
+  $then:
+  $for: "y in [1]"
+  $do: {$fro: 1}
+  d: {$evl: 1, $msg: m}
+`)}}
+	want := `t.yaml:2:3: a.$if: $if without $then: write the value to use when the condition is true under $then
+t.yaml:3:3: a.$for: $for without $do: write the body to render for each element under $do
+t.yaml:4:10: a.$eval: $eval takes a string with ${{ }} expressions, got an int
+t.yaml:6:3: b.$iff: unknown directive $iff: did you mean $if? To output a key $iff as data, write $$iff
+t.yaml:9:3: b.$key: $key without $value: $key and $value make one entry together
+t.yaml:12:3: c.$then: $then has no value: the lines meant as its body are probably not indented under it; indent them, or write $then: null for nothing
+t.yaml:14:9: c.$for.$do.$fro: unknown directive $fro: did you mean $for? To output a key $fro as data, write $$fro
+t.yaml:15:7: c.d.$evl: unknown directive $evl: did you mean $eval? To output a key $evl as data, write $$evl
+t.yaml:15:16: c.d.$msg: $msg without $assert: $msg belongs to $assert in the same mapping
+`
+	if got := checkReport(t, files); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// An $include whose path is written as data that is no file path string
+// is reported where a render reports it, with the same words; a computed
+// path is the render's to check.
+func TestCheck_includePathThatIsNoStringIsReported(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte("a:\n  $include: [a.yaml, b.yaml]\nb:\n  $include: \"\"\nc:\n  $include: 3\nd:\n  $include: {$eval: \"${{ 'x' }}\"}\n")}}
+	want := `t.yaml:2:13: a.$include: $include takes a file path string, got a list
+t.yaml:4:13: b.$include: $include takes a file path string, got an empty string
+t.yaml:6:13: c.$include: $include takes a file path string, got an int
+`
+	if got := checkReport(t, files); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
