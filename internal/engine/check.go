@@ -28,6 +28,7 @@ import (
 func (e *Engine) Check(ctx context.Context, src Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
 	ck := &checker{ctx: ctx, e: e, declared: declared, seen: map[string]bool{}}
 	ck.file(sourceFrame(src), src.Text)
+	sortByPosition(ck.problems)
 	return ck.problems, ck.texts
 }
 
@@ -160,7 +161,7 @@ func (ck *checker) walk(fr *frame, n *yaml.Node, scope []string, inExpr bool, pa
 			k, v := n.Content[i], n.Content[i+1]
 			p := joinPath(path, k.Value)
 			if k.Value == "$include" {
-				ck.include(fr, v, p)
+				ck.include(fr, k, v, p)
 			}
 			ck.exprs(fr, k.Value, deref(v), scope, p)
 			ck.walk(fr, v, scope, inExpr || exprKeys[k.Value], p)
@@ -228,7 +229,7 @@ func mappingScope(n *yaml.Node, scope []string) []string {
 
 // include checks the file a literal $include names, and the files it
 // includes in turn.
-func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
+func (ck *checker) include(fr *frame, key, v *yaml.Node, path string) {
 	v = deref(v)
 	if msg := includePathProblem(v, path); msg != "" {
 		ck.add(fr, cerr(v, path, msg))
@@ -243,11 +244,11 @@ func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
 	}
 	text, err := ck.e.opts.Loader.ReadFile(ck.ctx, p, ck.e.opts.MaxTemplateBytes)
 	if err != nil {
-		ck.add(fr, cerr(v, path, "cannot read included file "+quote(v.Value)+": "+loadErrText(err)))
+		ck.add(fr, cerr(v, path, includeReadMsg(ck.e, p, err)))
 		return
 	}
-	chain := append([]Pos{{File: fr.file, Line: v.Line, Column: v.Column}}, fr.chain...)
-	ck.file(&frame{file: p, dir: filepath.Dir(p), real: filepath.Clean(p), chain: chain}, text)
+	chain := append([]Pos{{File: fr.file, Line: key.Line, Column: key.Column}}, fr.chain...)
+	ck.file(&frame{file: filepath.ToSlash(p), dir: filepath.Dir(p), real: filepath.Clean(p), chain: chain}, text)
 }
 
 // exprs compiles the CEL expressions a directive's value holds, for their
@@ -266,19 +267,29 @@ func (ck *checker) exprs(fr *frame, dir string, v *yaml.Node, scope []string, pa
 			ck.problems = append(ck.problems, Problem{Err: &Error{Pos: Pos{File: fr.file, Line: n.Line, Column: n.Column},
 				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.chain}})
 		}
-		if _, xerr := ck.e.progs.Compile(text, declared); xerr != nil {
+		prog, xerr := ck.e.progs.Compile(text, declared)
+		if xerr != nil {
 			report(checkCompileMsg(xerr.Msg, scope, bareDir, text), xerr.Offset)
 			return
 		}
 		if len(fr.chain) > 0 {
+			ck.unknownCall(prog, report)
 			return // an included file's variables come from its $include
 		}
 		names, _ := ck.e.progs.FreeNames(text)
+		undeclared := false
 		for _, fn := range names {
 			if !declared(fn.Name) && !reported[path+"\x00"+fn.Name] {
-				reported[path+"\x00"+fn.Name] = true
+				reported[path+"\x00"+fn.Name], undeclared = true, true
+				if msg, o := prog.MisspeltCall(fn.Name); msg != "" {
+					report(msg, o)
+					continue
+				}
 				report(undeclaredMsg(fn.Name, scope, bareDir, text), fn.Offset)
 			}
+		}
+		if !undeclared {
+			ck.unknownCall(prog, report)
 		}
 	}
 	s, isStr := stringScalar(v)

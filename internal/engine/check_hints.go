@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+)
 
 // Check's messages carry the hints a render's do: the name in scope that
 // an unknown name is probably a slip for, the CEL spelling of another
@@ -36,4 +39,12 @@ func undeclaredMsg(name string, names []string, bare, text string) string {
 		return msg + "; CEL writes " + w
 	}
 	return msg + hint.Bare(bare, text, "no such attribute(s): "+name)
+}
+
+// unknownCall reports a call to a function that does not exist, which a
+// render reports when it evaluates the expression.
+func (ck *checker) unknownCall(prog *celenv.Program, report func(msg string, off int)) {
+	if msg, off := prog.UnknownCall(); msg != "" {
+		report(msg, off)
+	}
 }

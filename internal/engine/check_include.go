@@ -1,6 +1,13 @@
 package engine
 
-import "go.yaml.in/yaml/v3"
+import (
+	"errors"
+	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
+)
 
 // includePathProblem is what a render will say about an $include whose
 // path is written as plain data that is not a file path string (a list, a
@@ -22,4 +29,13 @@ func includePathProblem(v *yaml.Node, path string) string {
 		return "$include takes a file path string, got an empty string"
 	}
 	return "$include takes a file path string, got " + valueKind(k.v)
+}
+
+// includeReadMsg is what a render says when it cannot read the included
+// file shown.
+func includeReadMsg(e *Engine, shown string, err error) string {
+	if errors.Is(err, fileread.ErrTooLarge) {
+		return "included file " + quote(filepath.ToSlash(shown)) + " is larger than MaxTemplateBytes (" + itoa(e.opts.MaxTemplateBytes) + " bytes); raise the engine option MaxTemplateBytes if this is intended"
+	}
+	return "cannot read included file " + quote(filepath.ToSlash(shown)) + ": " + loadErrText(err)
 }

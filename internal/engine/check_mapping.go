@@ -1,6 +1,10 @@
 package engine
 
-import "go.yaml.in/yaml/v3"
+import (
+	"sort"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // The compiler stops at the first problem of a mapping. To report every
 // problem of a mapping, Check removes from the mapping the entry that
@@ -105,4 +109,27 @@ func removeFamily(m *yaml.Node, j int) {
 		}
 	}
 	m.Content = kept
+}
+
+// sortByPosition orders problems by line and column within each file,
+// the files in the order their first problem was found: the compiler
+// finds a mapping's problems in directive order, the reader wants them in
+// template order.
+func sortByPosition(ps []Problem) {
+	first := map[string]int{}
+	for i, p := range ps {
+		if _, ok := first[p.Err.Pos.File]; !ok {
+			first[p.Err.Pos.File] = i
+		}
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i].Err.Pos, ps[j].Err.Pos
+		if a.File != b.File {
+			return first[a.File] < first[b.File]
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
 }
