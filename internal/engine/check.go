@@ -189,17 +189,21 @@ func (ck *checker) inScope(name string, scope []string) bool {
 	return ck.declared != nil && ck.declared(name)
 }
 
-// preludeOnly reports whether a document root holds only prelude
-// directives: a preamble, whose names the later documents see (reference §1).
+// preludeOnly reports whether a document root is a preamble, whose names
+// the later documents see (reference §1): only prelude directives, and at
+// least $let, as the renderer's isPreamble decides.
 func preludeOnly(m *yaml.Node) bool {
+	hasLet := false
 	for i := 0; i < len(m.Content); i += 2 {
 		switch m.Content[i].Value {
-		case "$let", "$schema", "$assert", "$msg":
+		case "$let":
+			hasLet = true
+		case "$schema", "$assert", "$msg":
 		default:
 			return false
 		}
 	}
-	return len(m.Content) > 0
+	return hasLet
 }
 
 // mappingScope adds the names a mapping's $schema, $let and $for declare.

@@ -73,7 +73,7 @@ func TestCheck_findsWhatRenderFindsBeforeEvaluating(t *testing.T) {
 			if given {
 				class, withVars = "evaluation: check renders it with the values given (-f)", vars
 			}
-			rendered, _ := e.CheckRender(ctx, src, withVars)
+			rendered, _ := e.CheckRender(ctx, src, withVars, nil)
 			if !hasProblem(rendered, wantText) {
 				t.Errorf("%s: a render reports:\n%s\ncheck reports:\n%s", c.name, wantText, problemLines(rendered))
 			}
