@@ -53,3 +53,42 @@ t.yaml:6:13: c.$include: $include takes a file path string, got an int
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// The inputs check must be given before it renders: the $schema entries
+// with no default that no enclosing $let, $for or $schema binds, in every
+// document; a preamble's names count for the documents after it.
+func TestInputsWithoutDefault_namesWhatARenderNeeds(t *testing.T) {
+	text := `$schema:
+  env: string
+  replicas: {type: integer, default: 2}
+$let: {base: "'x'"}
+---
+$schema: {base: string, region: string}
+$for: "svc in [1]"
+$do:
+  $schema: {svc: integer, env: string, zone: {default: a}}
+  v: 1
+---
+$schema: {env: string, region: string, extra: object}
+`
+	e := New(Options{})
+	got := e.InputsWithoutDefault(Source{Name: "t.yaml", Text: []byte(text)}, func(n string) bool { return n == "extra" })
+	want := []string{"env", "region"}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := e.InputsWithoutDefault(Source{Name: "t.yaml", Text: []byte("a: [")}, nil); got != nil {
+		t.Errorf("a template that does not parse: got %q, want nil", got)
+	}
+}
+
+// A document with $schema and no $let gives a document, as a render
+// decides: its names are not in scope in the documents after it.
+func TestCheck_schemaOnlyDocumentIsNoPreamble(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte("$schema: {env: string}\n---\na:\n  $eval: \"${{ env }}\"\n---\n$schema: {env: string}\n$let: {x: \"1\"}\n---\nb:\n  $eval: \"${{ env }}\"\n")}}
+	want := `t.yaml:4:10: a.$eval: "env" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it
+`
+	if got := checkReport(t, files); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
