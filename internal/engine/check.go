@@ -17,7 +17,9 @@ import (
 // error ends its file (the parser cannot resume); a directive error ends
 // only the mapping that holds it, which Check then treats as null and
 // compiles on. Files named by a literal $include are checked too, once
-// each; one that cannot be read is a problem at its $include.
+// each, with the names in scope at the $include (the first one that
+// names the file) and its $with entries; one that cannot be read is a
+// problem at its $include.
 //
 // declared says which root variables exist (from values files); it may be
 // nil. Warnings are problems that do not stop a render: a plain string
@@ -27,7 +29,7 @@ import (
 // what a template reads.
 func (e *Engine) Check(ctx context.Context, src Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
 	ck := &checker{ctx: ctx, e: e, declared: declared, seen: map[string]bool{}}
-	ck.file(sourceFrame(src), src.Text)
+	ck.file(sourceFrame(src), src.Text, nil)
 	sortByPosition(ck.problems)
 	return ck.problems, ck.texts
 }
@@ -57,7 +59,8 @@ func (ck *checker) add(fr *frame, c *compileError) {
 }
 
 // file checks one template file's text.
-func (ck *checker) file(fr *frame, text []byte) {
+// outer are the names in scope where an $include brought the file in.
+func (ck *checker) file(fr *frame, text []byte, outer []string) {
 	if fr.real != "" {
 		if ck.seen[fr.real] {
 			return
@@ -70,7 +73,7 @@ func (ck *checker) file(fr *frame, text []byte) {
 		return
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(text))
-	var preamble []string // names a preamble document declares for the documents after it
+	preamble := outer // and the names a preamble declares for the documents after it
 	for {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
@@ -161,7 +164,7 @@ func (ck *checker) walk(fr *frame, n *yaml.Node, scope []string, inExpr bool, pa
 			k, v := n.Content[i], n.Content[i+1]
 			p := joinPath(path, k.Value)
 			if k.Value == "$include" {
-				ck.include(fr, k, v, p)
+				ck.include(fr, k, v, p, withNames(n, scope))
 			}
 			ck.exprs(fr, k.Value, deref(v), scope, p)
 			ck.walk(fr, v, scope, inExpr || exprKeys[k.Value], p)
@@ -233,7 +236,7 @@ func mappingScope(n *yaml.Node, scope []string) []string {
 
 // include checks the file a literal $include names, and the files it
 // includes in turn.
-func (ck *checker) include(fr *frame, key, v *yaml.Node, path string) {
+func (ck *checker) include(fr *frame, key, v *yaml.Node, path string, scope []string) {
 	v = deref(v)
 	if msg := includePathProblem(v, path); msg != "" {
 		ck.add(fr, cerr(v, path, msg))
@@ -252,7 +255,7 @@ func (ck *checker) include(fr *frame, key, v *yaml.Node, path string) {
 		return
 	}
 	chain := append([]Pos{{File: fr.file, Line: key.Line, Column: key.Column}}, fr.chain...)
-	ck.file(&frame{file: filepath.ToSlash(p), dir: filepath.Dir(p), real: filepath.Clean(p), chain: chain}, text)
+	ck.file(&frame{file: filepath.ToSlash(p), dir: filepath.Dir(p), real: filepath.Clean(p), chain: chain}, text, scope)
 }
 
 // exprs compiles the CEL expressions a directive's value holds, for their
@@ -275,10 +278,6 @@ func (ck *checker) exprs(fr *frame, dir string, v *yaml.Node, scope []string, pa
 		if xerr != nil {
 			report(checkCompileMsg(xerr.Msg, scope, bareDir, text), xerr.Offset)
 			return
-		}
-		if len(fr.chain) > 0 {
-			ck.unknownCall(prog, report)
-			return // an included file's variables come from its $include
 		}
 		names, _ := ck.e.progs.FreeNames(text)
 		undeclared := false

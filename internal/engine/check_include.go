@@ -39,3 +39,21 @@ func includeReadMsg(e *Engine, shown string, err error) string {
 	}
 	return "cannot read included file " + quote(filepath.ToSlash(shown)) + ": " + loadErrText(err)
 }
+
+// withNames are the names an included file sees, as a render binds them
+// (reference §4 $include): those in scope at the $include of mapping n,
+// and its $with entries. The result is a copy: the file's own scope
+// grows from it.
+func withNames(n *yaml.Node, scope []string) []string {
+	out := append([]string(nil), scope...)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != "$with" {
+			continue
+		}
+		w := deref(n.Content[i+1])
+		for j := 0; w.Kind == yaml.MappingNode && j+1 < len(w.Content); j += 2 {
+			out = append(out, w.Content[j].Value)
+		}
+	}
+	return out
+}

@@ -92,3 +92,31 @@ func TestCheck_schemaOnlyDocumentIsNoPreamble(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A file brought in by a literal $include is checked with the names in
+// scope at the $include and its $with entries, so a slip in a helpers
+// file is found, with render's suggestion, and its include chain.
+func TestCheck_includedFileSeesTheIncludersNames(t *testing.T) {
+	files := fstest.MapFS{
+		"t.yaml": {Data: []byte("$schema: {release: string}\n$let:\n  h: {$include: helpers.yaml, $with: {part: \"'x'\"}}\nname:\n  $eval: \"${{ h.fullname }}\"\n")},
+		"helpers.yaml": {Data: []byte("fullname:\n  $eval: \"${{ relase }}-${{ part }}\"\n")},
+	}
+	e := New(Options{Loader: FSLoader{FS: files}})
+	src, err := e.LoadFile(t.Context(), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems, _ := e.Check(t.Context(), src, nil)
+	var got string
+	for _, p := range problems {
+		got += p.Err.Error() + "\n"
+	}
+	want := `helpers.yaml:2:10: fullname.$eval: "relase" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it; did you mean 'release'?
+  | ${{ relase }}-${{ part }}
+  | ....^
+  included from t.yaml:3:7
+`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
