@@ -98,7 +98,7 @@ func TestCheck_schemaOnlyDocumentIsNoPreamble(t *testing.T) {
 // file is found, with render's suggestion, and its include chain.
 func TestCheck_includedFileSeesTheIncludersNames(t *testing.T) {
 	files := fstest.MapFS{
-		"t.yaml": {Data: []byte("$schema: {release: string}\n$let:\n  h: {$include: helpers.yaml, $with: {part: \"'x'\"}}\nname:\n  $eval: \"${{ h.fullname }}\"\n")},
+		"t.yaml":       {Data: []byte("$schema: {release: string}\n$let:\n  h: {$include: helpers.yaml, $with: {part: \"'x'\"}}\nname:\n  $eval: \"${{ h.fullname }}\"\n")},
 		"helpers.yaml": {Data: []byte("fullname:\n  $eval: \"${{ relase }}-${{ part }}\"\n")},
 	}
 	e := New(Options{Loader: FSLoader{FS: files}})
