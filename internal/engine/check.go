@@ -159,10 +159,15 @@ func (ck *checker) walk(fr *frame, n *yaml.Node, scope []string, inExpr bool, pa
 			ck.walk(fr, c, scope, inExpr, path+"["+itoa(i)+"]")
 		}
 	case yaml.MappingNode:
+		before := scope
 		scope = mappingScope(n, scope)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			p := joinPath(path, k.Value)
+			if k.Value == "$let" && deref(v).Kind == yaml.MappingNode {
+				ck.walkLet(fr, n, deref(v), before, p)
+				continue
+			}
 			if k.Value == "$include" {
 				ck.include(fr, k, v, p, withNames(n, scope))
 			}

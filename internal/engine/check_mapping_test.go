@@ -95,11 +95,12 @@ func TestCheck_schemaOnlyDocumentIsNoPreamble(t *testing.T) {
 
 // A file brought in by a literal $include is checked with the names in
 // scope at the $include and its $with entries, so a slip in a helpers
-// file is found, with render's suggestion, and its include chain.
+// file is found, with render's suggestion, and its include chain. A $let
+// entry does not see its own name (reference §4 $let).
 func TestCheck_includedFileSeesTheIncludersNames(t *testing.T) {
 	files := fstest.MapFS{
 		"t.yaml":       {Data: []byte("$schema: {release: string}\n$let:\n  h: {$include: helpers.yaml, $with: {part: \"'x'\"}}\nname:\n  $eval: \"${{ h.fullname }}\"\n")},
-		"helpers.yaml": {Data: []byte("fullname:\n  $eval: \"${{ relase }}-${{ part }}\"\n")},
+		"helpers.yaml": {Data: []byte("fullname:\n  $eval: \"${{ relase }}-${{ part }}-${{ h }}\"\n")},
 	}
 	e := New(Options{Loader: FSLoader{FS: files}})
 	src, err := e.LoadFile(t.Context(), "t.yaml")
@@ -112,11 +113,26 @@ func TestCheck_includedFileSeesTheIncludersNames(t *testing.T) {
 		got += p.Err.Error() + "\n"
 	}
 	want := `helpers.yaml:2:10: fullname.$eval: "relase" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it; did you mean 'release'?
-  | ${{ relase }}-${{ part }}
+  | ${{ relase }}-${{ part }}-${{ h }}
   | ....^
+  included from t.yaml:3:7
+helpers.yaml:2:10: fullname.$eval: "h" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it
+  | ${{ relase }}-${{ part }}-${{ h }}
+  | ..............................^
   included from t.yaml:3:7
 `
 	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A $let entry sees the entries above it, not those below (reference §4
+// $let), and the mapping's $schema.
+func TestCheck_letEntrySeesOnlyTheEntriesAboveIt(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte("$schema: {env: string}\n$let:\n  a: \"env + b\"\n  b: \"a + env\"\nv:\n  $eval: \"${{ a + b }}\"\n")}}
+	want := `t.yaml:3:6: $let.a: "b" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it
+`
+	if got := checkReport(t, files); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
