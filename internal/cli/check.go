@@ -78,7 +78,7 @@ func runCheck(cmd *cobra.Command, in *inputs, f checkFlags, files []string) erro
 			if f.format == "text" {
 				return err // as render prints it
 			}
-			writeProblem(w, positioned(err, ""), f.format)
+			writeProblem(w, positioned(err), f.format)
 			return errSilent
 		}
 	}
@@ -148,9 +148,8 @@ var positionedErr = regexp.MustCompile(`^(.+?):(\d+):(\d+): ((?s).*)$`)
 var lineErr = regexp.MustCompile(`^(.+?): line (\d+): ((?s).*)$`)
 
 // positioned makes a problem of an error that is not the engine's: at the
-// FILE:LINE:COLUMN its text starts with, or at line 1 of file (of no file
-// when file is "").
-func positioned(err error, file string) engine.Problem {
+// FILE:LINE:COLUMN (or FILE: line N) its text starts with, or of no file.
+func positioned(err error) engine.Problem {
 	var e *engine.Error
 	if errors.As(err, &e) {
 		return engine.Problem{Err: e}
@@ -165,11 +164,7 @@ func positioned(err error, file string) engine.Problem {
 		line, _ := strconv.Atoi(m[2])
 		return engine.Problem{Err: &engine.Error{Pos: engine.Pos{File: m[1], Line: line}, Msg: m[3], Offset: -1}}
 	}
-	p := engine.Pos{File: file}
-	if file != "" {
-		p.Line, p.Column = 1, 1
-	}
-	return engine.Problem{Err: &engine.Error{Pos: p, Msg: msg, Offset: -1}}
+	return engine.Problem{Err: &engine.Error{Msg: msg, Offset: -1}}
 }
 
 func hasError(ps []engine.Problem) bool {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -26,7 +25,7 @@ func FuzzCheck(f *testing.F) {
 		if err != nil {
 			vars = map[string]Value{}
 		}
-		ctx := context.Background()
+		ctx := t.Context()
 		src := Source{Name: "template.yaml", Text: tpl}
 		problems, _ := e.CheckRender(ctx, src, vars, nil)
 		failed := false

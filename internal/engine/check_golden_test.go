@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"encoding/json"
+	"errors"
 	"sort"
 	"strings"
 	"testing"
@@ -47,7 +48,8 @@ func TestCheck_findsWhatRenderFindsBeforeEvaluating(t *testing.T) {
 		ctx := t.Context()
 		src, err := e.LoadFile(ctx, secTemplate)
 		if err != nil {
-			if le, ok := err.(*engine.Error); ok && samePlaceAndWords(le, strings.TrimSuffix(string(want), "\n")) {
+			var le *engine.Error
+			if errors.As(err, &le) && samePlaceAndWords(le, strings.TrimSuffix(string(want), "\n")) {
 				classes["reading the template: check reports it"] = append(classes["reading the template: check reports it"], c.name)
 				continue
 			}
