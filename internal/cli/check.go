@@ -167,15 +167,6 @@ func positioned(err error) engine.Problem {
 	return engine.Problem{Err: &engine.Error{Msg: msg, Offset: -1}}
 }
 
-func hasError(ps []engine.Problem) bool {
-	for _, p := range ps {
-		if !p.Warning {
-			return true
-		}
-	}
-	return false
-}
-
 // unreadKeys warns on each top-level key of the values files that no
 // template text names: no $schema, $let or expression can read it.
 func (in *inputs) unreadKeys(vars map[string]engine.Value, texts [][]byte) []engine.Problem {
