@@ -118,7 +118,7 @@ func runCheck(cmd *cobra.Command, in *inputs, f checkFlags, files []string) erro
 		})
 		problems, texts = append(problems, found...), append(texts, texts1...)
 	}
-	problems = append(problems, in.unreadKeys(vars, texts)...)
+	problems = append(dedupProblems(problems), in.unreadKeys(vars, texts)...)
 	failed := false
 	for _, p := range problems {
 		failed = failed || !p.Warning || f.strict
@@ -128,6 +128,22 @@ func runCheck(cmd *cobra.Command, in *inputs, f checkFlags, files []string) erro
 		return errSilent
 	}
 	return nil
+}
+
+// dedupProblems drops a problem reported before at the same place with
+// the same words: a helpers file that several checked templates include is
+// checked within each of them.
+func dedupProblems(ps []engine.Problem) []engine.Problem {
+	seen := map[string]bool{}
+	out := ps[:0]
+	for _, p := range ps {
+		key := fmt.Sprintf("%s\x00%s\x00%s\x00%t", p.Err.Pos, p.Err.Path, p.Err.Msg, p.Warning)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // absPath is p made absolute, to compare the paths of the command line
