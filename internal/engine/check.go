@@ -15,8 +15,9 @@ import (
 // Check finds the problems of a template that show without rendering it,
 // for `celyaml check`: every one it can, not only the first. A YAML syntax
 // error ends its file (the parser cannot resume); a directive error ends
-// only the mapping that holds it, which Check then treats as null and
-// compiles on. Files named by a literal $include are checked too, once
+// only the entry of the mapping that holds it (with the directives that
+// belong with it), which Check then removes and compiles on, so every
+// problem of a mapping is reported. Files named by a literal $include are checked too, once
 // each, with the names in scope at the $include (the first one that
 // names the file) and its $with entries; one that cannot be read is a
 // problem at its $include.
