@@ -15,9 +15,12 @@ import (
 // Check finds the problems of a template that show without rendering it,
 // for `celyaml check`: every one it can, not only the first. A YAML syntax
 // error ends its file (the parser cannot resume); a directive error ends
-// only the mapping that holds it, which Check then treats as null and
-// compiles on. Files named by a literal $include are checked too, once
-// each; one that cannot be read is a problem at its $include.
+// only the entry of the mapping that holds it (with the directives that
+// belong with it), which Check then removes and compiles on, so every
+// problem of a mapping is reported. Files named by a literal $include are checked too, once
+// each, with the names in scope at the $include (the first one that
+// names the file) and its $with entries; one that cannot be read is a
+// problem at its $include.
 //
 // declared says which root variables exist (from values files); it may be
 // nil. Warnings are problems that do not stop a render: a plain string
@@ -27,7 +30,8 @@ import (
 // what a template reads.
 func (e *Engine) Check(ctx context.Context, src Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
 	ck := &checker{ctx: ctx, e: e, declared: declared, seen: map[string]bool{}}
-	ck.file(sourceFrame(src), src.Text)
+	ck.file(sourceFrame(src), src.Text, nil)
+	sortByPosition(ck.problems)
 	return ck.problems, ck.texts
 }
 
@@ -56,7 +60,8 @@ func (ck *checker) add(fr *frame, c *compileError) {
 }
 
 // file checks one template file's text.
-func (ck *checker) file(fr *frame, text []byte) {
+// outer are the names in scope where an $include brought the file in.
+func (ck *checker) file(fr *frame, text []byte, outer []string) {
 	if fr.real != "" {
 		if ck.seen[fr.real] {
 			return
@@ -69,7 +74,7 @@ func (ck *checker) file(fr *frame, text []byte) {
 		return
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(text))
-	var preamble []string // names a preamble document declares for the documents after it
+	preamble := outer // and the names a preamble declares for the documents after it
 	for {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
@@ -97,7 +102,7 @@ func (ck *checker) document(fr *frame, doc *yaml.Node) {
 			return
 		}
 		ck.add(fr, cerr)
-		if cerr.node == nil || !excise(doc, cerr.node) {
+		if cerr.node == nil || (!excisePair(doc, cerr.node) && !excise(doc, cerr.node)) {
 			return
 		}
 	}
@@ -155,12 +160,17 @@ func (ck *checker) walk(fr *frame, n *yaml.Node, scope []string, inExpr bool, pa
 			ck.walk(fr, c, scope, inExpr, path+"["+itoa(i)+"]")
 		}
 	case yaml.MappingNode:
+		before := scope
 		scope = mappingScope(n, scope)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			p := joinPath(path, k.Value)
+			if k.Value == "$let" && deref(v).Kind == yaml.MappingNode {
+				ck.walkLet(fr, n, deref(v), before, p)
+				continue
+			}
 			if k.Value == "$include" {
-				ck.include(fr, v, p)
+				ck.include(fr, k, v, p, withNames(n, scope))
 			}
 			ck.exprs(fr, k.Value, deref(v), scope, p)
 			ck.walk(fr, v, scope, inExpr || exprKeys[k.Value], p)
@@ -188,17 +198,21 @@ func (ck *checker) inScope(name string, scope []string) bool {
 	return ck.declared != nil && ck.declared(name)
 }
 
-// preludeOnly reports whether a document root holds only prelude
-// directives: a preamble, whose names the later documents see (reference §1).
+// preludeOnly reports whether a document root is a preamble, whose names
+// the later documents see (reference §1): only prelude directives, and at
+// least $let, as the renderer's isPreamble decides.
 func preludeOnly(m *yaml.Node) bool {
+	hasLet := false
 	for i := 0; i < len(m.Content); i += 2 {
 		switch m.Content[i].Value {
-		case "$let", "$schema", "$assert", "$msg":
+		case "$let":
+			hasLet = true
+		case "$schema", "$assert", "$msg":
 		default:
 			return false
 		}
 	}
-	return len(m.Content) > 0
+	return hasLet
 }
 
 // mappingScope adds the names a mapping's $schema, $let and $for declare.
@@ -228,8 +242,12 @@ func mappingScope(n *yaml.Node, scope []string) []string {
 
 // include checks the file a literal $include names, and the files it
 // includes in turn.
-func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
+func (ck *checker) include(fr *frame, key, v *yaml.Node, path string, scope []string) {
 	v = deref(v)
+	if msg := includePathProblem(v, path); msg != "" {
+		ck.add(fr, cerr(v, path, msg))
+		return
+	}
 	if v.Kind != yaml.ScalarNode || strings.Contains(v.Value, "${{") || v.Value == "" {
 		return
 	}
@@ -239,11 +257,11 @@ func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
 	}
 	text, err := ck.e.opts.Loader.ReadFile(ck.ctx, p, ck.e.opts.MaxTemplateBytes)
 	if err != nil {
-		ck.add(fr, cerr(v, path, "cannot read included file "+quote(v.Value)+": "+loadErrText(err)))
+		ck.add(fr, cerr(v, path, includeReadMsg(ck.e, p, err)))
 		return
 	}
-	chain := append([]Pos{{File: fr.file, Line: v.Line, Column: v.Column}}, fr.chain...)
-	ck.file(&frame{file: p, dir: filepath.Dir(p), real: filepath.Clean(p), chain: chain}, text)
+	chain := append([]Pos{{File: fr.file, Line: key.Line, Column: key.Column}}, fr.chain...)
+	ck.file(&frame{file: filepath.ToSlash(p), dir: filepath.Dir(p), real: filepath.Clean(p), chain: chain}, text, scope)
 }
 
 // exprs compiles the CEL expressions a directive's value holds, for their
@@ -253,7 +271,7 @@ func (ck *checker) include(fr *frame, v *yaml.Node, path string) {
 // report.
 func (ck *checker) exprs(fr *frame, dir string, v *yaml.Node, scope []string, path string) {
 	reported := map[string]bool{} // an undeclared name once per directive
-	bare := func(n *yaml.Node, text string, off int, path string) {
+	bare := func(n *yaml.Node, text string, off int, path string, bareDir string) {
 		declared := func(name string) bool { return ck.inScope(name, scope) }
 		report := func(msg string, o int) {
 			if o >= 0 {
@@ -262,48 +280,54 @@ func (ck *checker) exprs(fr *frame, dir string, v *yaml.Node, scope []string, pa
 			ck.problems = append(ck.problems, Problem{Err: &Error{Pos: Pos{File: fr.file, Line: n.Line, Column: n.Column},
 				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.chain}})
 		}
-		if _, xerr := ck.e.progs.Compile(text, declared); xerr != nil {
-			report(xerr.Msg, xerr.Offset)
+		prog, xerr := ck.e.progs.Compile(text, declared)
+		if xerr != nil {
+			report(checkCompileMsg(xerr.Msg, scope, bareDir, text), xerr.Offset)
 			return
 		}
-		if len(fr.chain) > 0 {
-			return // an included file's variables come from its $include
-		}
 		names, _ := ck.e.progs.FreeNames(text)
+		undeclared := false
 		for _, fn := range names {
 			if !declared(fn.Name) && !reported[path+"\x00"+fn.Name] {
-				reported[path+"\x00"+fn.Name] = true
-				report(quote(fn.Name)+" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it", fn.Offset)
+				reported[path+"\x00"+fn.Name], undeclared = true, true
+				if msg, o := prog.MisspeltCall(fn.Name); msg != "" {
+					report(msg, o)
+					continue
+				}
+				report(undeclaredMsg(fn.Name, scope, bareDir, text), fn.Offset)
 			}
+		}
+		if !undeclared {
+			ck.unknownCall(prog, report)
 		}
 	}
 	s, isStr := stringScalar(v)
 	switch dir {
 	case "$if", "$assert", "$overlay", "$match", "$remove":
 		if isStr {
-			bare(v, s, 0, path)
+			bare(v, s, 0, path, dir)
 		} else if v.Kind == yaml.SequenceNode && dir == "$assert" {
 			for i, c := range v.Content {
 				if cs, ok := stringScalar(deref(c)); ok {
-					bare(deref(c), cs, 0, path+"["+itoa(i)+"]")
+					bare(deref(c), cs, 0, path+"["+itoa(i)+"]", dir)
 				}
 			}
 		}
 	case "$for":
 		if m := forSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
-			bare(v, s[m[1]:], m[1], path)
+			bare(v, s[m[1]:], m[1], path, dir)
 		}
 	case "$let":
 		for i := 0; v.Kind == yaml.MappingNode && i+1 < len(v.Content); i += 2 {
 			if es, ok := stringScalar(deref(v.Content[i+1])); ok {
-				bare(deref(v.Content[i+1]), es, 0, joinPath(path, v.Content[i].Value))
+				bare(deref(v.Content[i+1]), es, 0, joinPath(path, v.Content[i].Value), dir)
 			}
 		}
 	case "$eval", "$msg":
 		segs, xerr := scanSegments(s)
 		for _, sg := range segs {
 			if isStr && xerr == nil && sg.expr {
-				bare(v, sg.text, sg.off, path)
+				bare(v, sg.text, sg.off, path, "")
 			}
 		}
 	}
