@@ -35,8 +35,9 @@ const (
 type dirPlace uint8
 
 const (
-	atOverlayRoot dirPlace = 1 << iota // the root mapping of an overlay
-	atEditItem                         // an item of an edit list
+	atOverlayRoot   dirPlace = 1 << iota // the root mapping of an overlay
+	atEditItem                           // an item of an edit list
+	atTransformRoot                      // the root mapping of a transform (transform.go)
 )
 
 // directive describes one directive.
@@ -136,10 +137,13 @@ func init() {
 			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
 				return c.matchEdit(d, p, rest, path)
 			}},
-		{name: "$remove", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$remove"),
+		{name: "$remove", kind: dirEdit, only: atEditItem | atOverlayRoot, misplaced: editMisplaced("$remove"),
 			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
 				return c.removeEdit(d, p, rest, path)
 			}},
+		{name: "$transform", kind: dirOverlay, only: atTransformRoot,
+			misplaced: "$transform stands only at the root of a document: a transform is a document of its own, applied to the other documents once they are rendered",
+			overlay:   func(c *compiler, n *yaml.Node, keys mappingKeys) (tnode, *compileError) { return c.transform(n, keys) }},
 		{name: "$append", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$append"), body: true,
 			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
 				return c.appendEdit(d, p, rest, path)
