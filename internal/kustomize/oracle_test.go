@@ -306,6 +306,11 @@ var bundles = []bundle{
 		remove: object{"example.com/v1", "Widget", "widget-system", "widget-sample"},
 	},
 	{
+		file:   "probes.yaml",
+		images: []image{{Name: "registry.example.com/app", NewTag: "2.0"}},
+		remove: object{"v1", "Pod", "probes", "app"},
+	},
+	{
 		file: "helmapp.yaml",
 		images: []image{
 			{Name: "ghcr.io/stefanprodan/podinfo", NewName: "ghcr.io/acme/podinfo", NewTag: "6.8.0"},
@@ -345,6 +350,14 @@ func TestKustomize_sameObjectsAsKustomizeBuild(t *testing.T) {
 			t.Fatal(err)
 		}
 		eng := newEngine(data)
+		base, err := kustomizeBuild(data, spec{}.kustomization())
+		if err != nil {
+			t.Fatal(err)
+		}
+		baseObj, err := objects(base)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for name, s := range scenarios(b) {
 			key := strings.TrimSuffix(b.file, ".yaml") + "/" + name
 			t.Run(key, func(t *testing.T) {
@@ -364,6 +377,9 @@ func TestKustomize_sameObjectsAsKustomizeBuild(t *testing.T) {
 				if err != nil {
 					t.Fatalf("celyaml output: %v", err)
 				}
+				if name != "none" && len(differences(baseObj, kobj)) == 0 {
+					t.Fatalf("kustomize build gives the bundle unchanged: the scenario tests nothing")
+				}
 				got := differences(kobj, cobj)
 				var want []string
 				for _, d := range deliberate {
@@ -381,8 +397,53 @@ func TestKustomize_sameObjectsAsKustomizeBuild(t *testing.T) {
 		}
 	}
 	for _, d := range deliberate {
+		if d.why == "" {
+			t.Errorf("deliberate difference %q says no why", d.line)
+		}
 		if !seen[d.line] {
 			t.Errorf("deliberate difference %q applies to no scenario", d.line)
 		}
+	}
+}
+
+// A custom resource whose CustomResourceDefinition is not in the render
+// (cert-manager's, installed on its own) has a scope nothing tells:
+// kustomize guesses namespaced, celyaml stops with an error naming the
+// kind, as the language guide's §10 says.
+func TestKustomize_kindOfUnknownScopeIsAnErrorWhereKustomizeGuesses(t *testing.T) {
+	data, err := os.ReadFile(path.Join("testdata", "ingress.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, []byte(`---
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata:
+  name: ingress-nginx-admission
+  namespace: ingress-nginx
+spec:
+  secretName: ingress-nginx-admission
+  dnsNames: [ingress-nginx-controller-admission.ingress-nginx.svc]
+  issuerRef: {name: selfsigned, kind: Issuer}
+`)...)
+	s := spec{namespace: "edge"}
+	kout, err := kustomizeBuild(data, s.kustomization())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kobj, err := objects(kout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := kobj["cert-manager.io/Certificate/edge/ingress-nginx-admission"]; !ok {
+		t.Errorf("kustomize build did not put the Certificate in the namespace")
+	}
+	_, err = celyamlRender(context.Background(), newEngine(data), s.template())
+	want := "app/template.yaml:4:5: $transform.namespace: cannot tell whether kind cert-manager.io/Certificate is namespaced: " +
+		"it is not a built-in kind of Kubernetes v1.37.2 and no CustomResourceDefinition among the documents defines it; " +
+		"render its CustomResourceDefinition with the objects, or set its namespace with an overlay\n" +
+		"  while editing document 20 (cert-manager.io/Certificate/ingress-nginx/ingress-nginx-admission)"
+	if err == nil || err.Error() != want {
+		t.Errorf("celyaml render: got error %v\nwant %s", err, want)
 	}
 }
