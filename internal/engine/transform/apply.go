@@ -238,7 +238,7 @@ func (p *Prepared) Doc(i int, doc value.Value) (value.Value, error) {
 	}
 	apiVersion, _, avUnk := getString(m, "apiVersion")
 	kind, _, kindUnk := getString(m, "kind")
-	if avUnk || kindUnk {
+	if (avUnk || kindUnk) && p.needsKind() {
 		return value.Unknown{}, nil
 	}
 	group, version := splitAPIVersion(apiVersion)
@@ -297,6 +297,13 @@ var labelFields = [3]struct {
 	{"selectorLabels", func(s Spec) []Entry { return s.SelectorLabels }, selectorLabels},
 	{"labels", func(s Spec) []Entry { return s.Labels }, metadataLabels},
 	{"annotations", func(s Spec) []Entry { return s.Annotations }, annotations},
+}
+
+// needsKind reports whether what the transform does depends on a
+// document's kind: everything but labels does.
+func (p *Prepared) needsKind() bool {
+	s := p.s
+	return p.ns != nil || len(s.SelectorLabels) > 0 || len(s.Annotations) > 0 || len(s.Images) > 0
 }
 
 func (p *Prepared) firstField() string {
