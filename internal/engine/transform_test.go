@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
@@ -35,6 +36,9 @@ func TestTransform_unknownValues(t *testing.T) {
 			"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: ws.x.io}\nspec: {group: x.io, names: {kind: W}, scope: {$eval: '${{ scope }}'}}\n---\n" +
 				"apiVersion: x.io/v1\nkind: W\nmetadata: {name: w}\n---\n$transform: {namespace: edge}\n",
 			`{apiVersion:"apiextensions.k8s.io/v1",kind:"CustomResourceDefinition",metadata:{name:"ws.x.io"},spec:{group:"x.io",names:{kind:"W"},scope:?string}} | ?`},
+		{"labels alone need no kind, so a kind not known yet keeps the document",
+			"apiVersion: v1\nkind: {$eval: '${{ any }}'}\nmetadata: {name: a}\n---\n$transform: {labels: {a: b}}\n",
+			`{apiVersion:"v1",kind:?,metadata:{name:"a",labels:{a:"b"}}}`},
 		{"an unknown label value is an unknown leaf",
 			cm + "$transform: {labels: {team: {$eval: '${{ any }}'}}}\n",
 			`{apiVersion:"v1",kind:"ConfigMap",metadata:{name:"a",labels:{team:?string}}}`},
@@ -120,4 +124,21 @@ func TestTransform_sharesNothingItChanges(t *testing.T) {
 func builtinVersionForTest() string {
 	_, v := transform.BuiltinScopes()
 	return v
+}
+
+// A removing overlay removes the documents' origins with them, so that
+// RenderDocuments still says where each document came from.
+func TestTransform_removeKeepsOrigins(t *testing.T) {
+	src := Source{Text: []byte("a: 1\n---\nb: 2\n---\nc: 3\n---\n$overlay: has(doc.b)\n$remove: true\n")}
+	docs, err := New(Options{}).RenderDocuments(context.Background(), src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range docs {
+		got = append(got, dumpDocs([]Value{d.Value})+"@"+itoa(d.Origin.Line))
+	}
+	if want := []string{"{a:1}@1", "{c:3}@5"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
 }

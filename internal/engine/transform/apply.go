@@ -51,6 +51,9 @@ type Prepared struct {
 	crdsUnset bool // some CustomResourceDefinition's group or kind is not known yet
 	sas       refSet
 	services  refSet
+	own       *owner
+	setNS     leafFn
+	labels    [3]leafFn // selectorLabels, labels, annotations
 }
 
 type groupKind struct{ group, kind string }
@@ -126,11 +129,15 @@ func (r *refSet) refers(ref *value.Map) (yes, undecided bool) {
 
 // Prepare readies s for docs; written is as for Apply.
 func Prepare(docs []value.Value, s Spec, written func(string) bool) *Prepared {
-	p := &Prepared{s: s, written: written}
+	p := &Prepared{s: s, written: written, own: newOwner()}
 	if s.NamespaceUnknown {
 		p.ns = value.UnknownOf(value.TypeString)
 	} else if s.Namespace != "" {
 		p.ns = s.Namespace
+	}
+	p.setNS = setValue(p.ns)
+	for i, entries := range [][]Entry{s.SelectorLabels, s.Labels, s.Annotations} {
+		p.labels[i] = p.own.setEntries(entries)
 	}
 	for _, d := range docs {
 		m, ok := d.(*value.Map)
@@ -231,10 +238,11 @@ func (p *Prepared) Doc(i int, doc value.Value) (value.Value, error) {
 	}
 	apiVersion, _, avUnk := getString(m, "apiVersion")
 	kind, _, kindUnk := getString(m, "kind")
-	if avUnk || kindUnk {
+	if (avUnk || kindUnk) && p.needsKind() {
 		return value.Unknown{}, nil
 	}
 	group, version := splitAPIVersion(apiVersion)
+	p.own.reset()
 	var out value.Value = m
 	var err error
 	fail := func(field string, e error) (value.Value, error) {
@@ -253,22 +261,14 @@ func (p *Prepared) Doc(i int, doc value.Value) (value.Value, error) {
 			return value.Unknown{}, nil
 		}
 	}
-	for _, lab := range []struct {
-		field   string
-		entries []Entry
-		specs   []fieldSpec
-	}{
-		{"selectorLabels", s.SelectorLabels, selectorLabels},
-		{"labels", s.Labels, metadataLabels},
-		{"annotations", s.Annotations, annotations},
-	} {
-		if len(lab.entries) == 0 {
+	for i, lab := range labelFields {
+		if len(lab.entries(s)) == 0 {
 			continue
 		}
-		leaf := setEntries(lab.entries)
+		leaf := p.labels[i]
 		for _, fs := range lab.specs {
 			if fs.applies(group, version, kind) {
-				if out, _, err = edit(out, fs.path, fs.create, nil, leaf); err != nil {
+				if out, _, err = p.own.edit(out, fs.path, fs.create, leaf); err != nil {
 					return fail(lab.field, err)
 				}
 			}
@@ -277,15 +277,33 @@ func (p *Prepared) Doc(i int, doc value.Value) (value.Value, error) {
 	if len(s.Images) > 0 && kind != "CustomResourceDefinition" {
 		leaf := p.rewriteImage
 		for _, fs := range imageVolumes {
-			if out, _, err = edit(out, fs.path, false, nil, leaf); err != nil {
+			if out, _, err = p.own.edit(out, fs.path, false, leaf); err != nil {
 				return fail("images", err)
 			}
 		}
-		if out, _, err = p.containers(out, nil); err != nil {
+		if out, _, err = p.containers(out); err != nil {
 			return fail("images", err)
 		}
 	}
 	return out, nil
+}
+
+// labelFields are the fields that set entries, in the order they apply.
+var labelFields = [3]struct {
+	field   string
+	entries func(Spec) []Entry
+	specs   []fieldSpec
+}{
+	{"selectorLabels", func(s Spec) []Entry { return s.SelectorLabels }, selectorLabels},
+	{"labels", func(s Spec) []Entry { return s.Labels }, metadataLabels},
+	{"annotations", func(s Spec) []Entry { return s.Annotations }, annotations},
+}
+
+// needsKind reports whether what the transform does depends on a
+// document's kind: everything but labels does.
+func (p *Prepared) needsKind() bool {
+	s := p.s
+	return p.ns != nil || len(s.SelectorLabels) > 0 || len(s.Annotations) > 0 || len(s.Images) > 0
 }
 
 func (p *Prepared) firstField() string {
@@ -319,31 +337,31 @@ func (p *Prepared) namespace(doc value.Value, group, kind, apiVersion string) (o
 		return nil, false, &Error{Field: "namespace", Msg: "cannot tell whether kind " + gk + " is namespaced: it is not a built-in kind of Kubernetes " + builtinVersion +
 			" and no CustomResourceDefinition among the documents defines it; render its CustomResourceDefinition with the objects, or set its namespace with an overlay"}
 	case scopeNamespaced:
-		if doc, _, err = edit(doc, p2("metadata", "namespace"), true, nil, setValue(p.ns)); err != nil {
+		if doc, _, err = p.own.edit(doc, metadataNamespace, true, p.setNS); err != nil {
 			return nil, false, err
 		}
 	}
-	set := setValue(p.ns)
+	set := p.setNS
 	switch {
 	case kind == "Namespace" && apiVersion == "v1":
-		doc, _, err = edit(doc, p2("metadata", "name"), true, nil, set)
+		doc, _, err = p.own.edit(doc, metadataName, true, set)
 	case kind == "RoleBinding" || kind == "ClusterRoleBinding":
-		doc, _, err = edit(doc, []string{"subjects"}, false, nil, p.subjects)
+		doc, _, err = p.own.edit(doc, []string{"subjects"}, false, p.subjects)
 	case group == "admissionregistration.k8s.io" && (kind == "ValidatingWebhookConfiguration" || kind == "MutatingWebhookConfiguration"):
-		doc, _, err = edit(doc, []string{"webhooks", "clientConfig", "service"}, false, nil, p.serviceRef)
+		doc, _, err = p.own.edit(doc, []string{"webhooks", "clientConfig", "service"}, false, p.serviceRef)
 	case group == "apiregistration.k8s.io" && kind == "APIService":
-		doc, _, err = edit(doc, p2("spec", "service"), false, nil, func(v value.Value, at *trail) (value.Value, bool, error) {
+		doc, _, err = p.own.edit(doc, p2("spec", "service"), false, func(v value.Value) (value.Value, bool, error) {
 			if _, ok := v.(*value.Map); !ok {
 				return v, false, nil
 			}
-			return edit(v, []string{"namespace"}, true, at, set)
+			return p.own.edit(v, []string{"namespace"}, true, set)
 		})
 	case group == "apiextensions.k8s.io" && kind == "CustomResourceDefinition":
-		doc, _, err = edit(doc, []string{"spec", "conversion", "webhook", "clientConfig", "service"}, false, nil, func(v value.Value, at *trail) (value.Value, bool, error) {
+		doc, _, err = p.own.edit(doc, []string{"spec", "conversion", "webhook", "clientConfig", "service"}, false, func(v value.Value) (value.Value, bool, error) {
 			if m, ok := v.(*value.Map); !ok || !m.Has("namespace") {
 				return v, false, nil
 			}
-			return edit(v, []string{"namespace"}, true, at, set)
+			return p.own.edit(v, []string{"namespace"}, true, set)
 		})
 	}
 	return doc, false, err
@@ -351,17 +369,23 @@ func (p *Prepared) namespace(doc value.Value, group, kind, apiVersion string) (o
 
 func p2(a, b string) []string { return []string{a, b} }
 
+var (
+	imagePath         = []string{"image"}
+	metadataNamespace = p2("metadata", "namespace")
+	metadataName      = p2("metadata", "name")
+)
+
 // subjects sets the namespace of the subjects of a (Cluster)RoleBinding
 // that refer to an object of the render: those named "default" (the
 // namespace's default ServiceAccount, whatever their kind, as kustomize
 // does) and ServiceAccounts among the documents.
-func (p *Prepared) subjects(v value.Value, at *trail) (value.Value, bool, error) {
+func (p *Prepared) subjects(v value.Value) (value.Value, bool, error) {
 	list, ok := v.([]value.Value)
 	if !ok {
 		if _, unk := v.(value.Unknown); unk {
 			return v, false, nil
 		}
-		return nil, false, &shapeError{at: at.String(), want: "a sequence", got: v}
+		return nil, false, &shapeError{want: "a sequence", got: v}
 	}
 	var out []value.Value
 	for i, el := range list {
@@ -370,7 +394,7 @@ func (p *Prepared) subjects(v value.Value, at *trail) (value.Value, bool, error)
 			if _, unk := el.(value.Unknown); unk {
 				continue
 			}
-			return nil, false, &shapeError{at: (&trail{up: at, index: i}).String(), want: "a mapping", got: el}
+			return nil, false, &shapeError{rpath: []any{i}, want: "a mapping", got: el}
 		}
 		name, _, nameUnk := getString(sub, "name")
 		kind, _, kindUnk := getString(sub, "kind")
@@ -392,10 +416,10 @@ func (p *Prepared) subjects(v value.Value, at *trail) (value.Value, bool, error)
 		if nv == nil {
 			continue
 		}
-		c := sub.Clone(1)
+		c := p.own.mapCopy(sub, 1)
 		c.Set("namespace", nv)
 		if out == nil {
-			out = append([]value.Value(nil), list...)
+			out = p.own.seqCopy(list)
 		}
 		out[i] = c
 	}
@@ -407,7 +431,7 @@ func (p *Prepared) subjects(v value.Value, at *trail) (value.Value, bool, error)
 
 // serviceRef sets the namespace of a webhook's service reference when it
 // names a Service among the documents.
-func (p *Prepared) serviceRef(v value.Value, at *trail) (value.Value, bool, error) {
+func (p *Prepared) serviceRef(v value.Value) (value.Value, bool, error) {
 	ref, ok := v.(*value.Map)
 	if !ok {
 		return v, false, nil
@@ -422,21 +446,21 @@ func (p *Prepared) serviceRef(v value.Value, at *trail) (value.Value, bool, erro
 	default:
 		return v, false, nil
 	}
-	c := ref.Clone(1)
+	c := p.own.mapCopy(ref, 1)
 	c.Set("namespace", nv)
 	return c, true, nil
 }
 
 // rewriteImage applies the image rewrites, in order, to one image
 // reference.
-func (p *Prepared) rewriteImage(v value.Value, at *trail) (value.Value, bool, error) {
+func (p *Prepared) rewriteImage(v value.Value) (value.Value, bool, error) {
 	ref, ok := v.(string)
 	if !ok {
 		switch v.(type) {
 		case nil, value.Unknown:
 			return v, false, nil
 		}
-		return nil, false, &shapeError{at: at.String(), want: "an image reference (a string)", got: v}
+		return nil, false, &shapeError{want: "an image reference (a string)", got: v}
 	}
 	out := ref
 	for _, im := range p.s.Images {
@@ -456,18 +480,18 @@ func (p *Prepared) rewriteImage(v value.Value, at *trail) (value.Value, bool, er
 // containers walks v for containers, initContainers and
 // ephemeralContainers sequences, wherever they stand, and rewrites the
 // image of each of their items.
-func (p *Prepared) containers(v value.Value, at *trail) (value.Value, bool, error) {
+func (p *Prepared) containers(v value.Value) (value.Value, bool, error) {
 	switch x := v.(type) {
 	case []value.Value:
 		var out []value.Value
 		for i, el := range x {
-			nv, changed, err := p.containers(el, &trail{up: at, index: i})
+			nv, changed, err := p.containers(el)
 			if err != nil {
-				return nil, false, err
+				return nil, false, under(err, i)
 			}
 			if changed {
 				if out == nil {
-					out = append([]value.Value(nil), x...)
+					out = p.own.seqCopy(x)
 				}
 				out[i] = nv
 			}
@@ -480,21 +504,20 @@ func (p *Prepared) containers(v value.Value, at *trail) (value.Value, bool, erro
 		var out *value.Map
 		for i := 0; i < x.Len(); i++ {
 			k, el := x.At(i)
-			kt := &trail{up: at, key: k}
-			nv, changed, err := p.containers(el, kt)
+			nv, changed, err := p.containers(el)
 			if err != nil {
-				return nil, false, err
+				return nil, false, under(err, k)
 			}
 			if list, ok := nv.([]value.Value); ok && containerFields[k] {
 				var c bool
-				if nv, c, err = edit(list, []string{"image"}, false, kt, p.rewriteImage); err != nil {
-					return nil, false, err
+				if nv, c, err = p.own.edit(list, imagePath, false, p.rewriteImage); err != nil {
+					return nil, false, under(err, k)
 				}
 				changed = changed || c
 			}
 			if changed {
 				if out == nil {
-					out = x.Clone(0)
+					out = p.own.mapCopy(x, 0)
 				}
 				out.SetAt(i, nv)
 			}
