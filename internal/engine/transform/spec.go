@@ -135,7 +135,7 @@ func (s *Spec) field(k string, v value.Value) *FieldError {
 			return &FieldError{Path: at, Msg: "namespace must be a string, got " + kindName(v)}
 		}
 	case "labels", "selectorLabels", "annotations":
-		entries, err := parseEntries(at, v)
+		entries, err := parseEntries(k, v)
 		if err != nil {
 			return err
 		}
@@ -153,12 +153,9 @@ func (s *Spec) field(k string, v value.Value) *FieldError {
 			return &FieldError{Path: at, Msg: "images must be a sequence of mappings with name and newName, newTag or digest, got " + kindName(v)}
 		}
 		for i, el := range list {
-			im, unknown, err := parseImage(append(at, i), el)
+			im, err := parseImage(append(at, i), el)
 			if err != nil {
 				return err
-			}
-			if unknown {
-				s.Unknown = true
 			}
 			s.Images = append(s.Images, im)
 		}
@@ -168,13 +165,14 @@ func (s *Spec) field(k string, v value.Value) *FieldError {
 	return nil
 }
 
-func parseEntries(at []any, v value.Value) ([]Entry, *FieldError) {
+func parseEntries(field string, v value.Value) ([]Entry, *FieldError) {
+	at := []any{field}
 	if v == nil {
 		return nil, nil
 	}
 	m, ok := v.(*value.Map)
 	if !ok {
-		return nil, &FieldError{Path: at, Msg: at[0].(string) + " must be a mapping of names to strings, got " + kindName(v)}
+		return nil, &FieldError{Path: at, Msg: field + " must be a mapping of names to strings, got " + kindName(v)}
 	}
 	out := make([]Entry, 0, m.Len())
 	for i := 0; i < m.Len(); i++ {
@@ -183,22 +181,22 @@ func parseEntries(at []any, v value.Value) ([]Entry, *FieldError) {
 		case string:
 		case value.Unknown:
 			if x.Type != value.TypeString && x.Type != value.TypeDynamic {
-				return nil, &FieldError{Path: append(at, k), Msg: "a value of " + at[0].(string) + " must be a string, got an unknown " + x.Type.String()}
+				return nil, &FieldError{Path: append(at, k), Msg: "a value of " + field + " must be a string, got an unknown " + x.Type.String()}
 			}
 			ev = value.UnknownOf(value.TypeString)
 		default:
-			return nil, &FieldError{Path: append(at, k), Msg: "a value of " + at[0].(string) + " must be a string (quote it: Kubernetes takes only strings here), got " + kindName(ev)}
+			return nil, &FieldError{Path: append(at, k), Msg: "a value of " + field + " must be a string (quote it: Kubernetes takes only strings here), got " + kindName(ev)}
 		}
 		out = append(out, Entry{Key: k, Value: ev})
 	}
 	return out, nil
 }
 
-func parseImage(at []any, v value.Value) (Image, bool, *FieldError) {
+func parseImage(at []any, v value.Value) (Image, *FieldError) {
 	var im Image
 	m, ok := v.(*value.Map)
 	if !ok {
-		return im, false, &FieldError{Path: at, Msg: "an image must be a mapping with name and newName, newTag or digest, got " + kindName(v)}
+		return im, &FieldError{Path: at, Msg: "an image must be a mapping with name and newName, newTag or digest, got " + kindName(v)}
 	}
 	for i := 0; i < m.Len(); i++ {
 		k, fv := m.At(i)
@@ -213,7 +211,7 @@ func parseImage(at []any, v value.Value) (Image, bool, *FieldError) {
 		case "digest":
 			dst = &im.Digest
 		default:
-			return im, false, unknownField(append(at, k), k, imageFields)
+			return im, unknownField(append(at, k), k, imageFields)
 		}
 		switch x := fv.(type) {
 		case nil:
@@ -226,11 +224,11 @@ func parseImage(at []any, v value.Value) (Image, bool, *FieldError) {
 				im.restUnknown = true
 			}
 		default:
-			return im, false, &FieldError{Path: append(at, k), Msg: k + " must be a string (quote a tag such as '1.25'), got " + kindName(fv)}
+			return im, &FieldError{Path: append(at, k), Msg: k + " must be a string (quote a tag such as '1.25'), got " + kindName(fv)}
 		}
 	}
 	if im.Name == "" && !im.nameUnknown {
-		return im, false, &FieldError{Path: at, Msg: "an image needs a name: the image name, without tag or digest, to rewrite"}
+		return im, &FieldError{Path: at, Msg: "an image needs a name: the image name, without tag or digest, to rewrite"}
 	}
-	return im, false, nil
+	return im, nil
 }
