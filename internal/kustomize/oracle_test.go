@@ -447,3 +447,47 @@ spec:
 		t.Errorf("celyaml render: got error %v\nwant %s", err, want)
 	}
 }
+
+// The command line's -n (the engine's Namespace option) is kustomize's
+// namespace: too, with the differences of the namespace scenario.
+func TestKustomize_namespaceOptionIsKustomizesNamespace(t *testing.T) {
+	for _, b := range bundles {
+		data, err := os.ReadFile(path.Join("testdata", b.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := strings.TrimSuffix(b.file, ".yaml") + "/namespace"
+		t.Run(key, func(t *testing.T) {
+			kout, err := kustomizeBuild(data, spec{namespace: "edge"}.kustomization())
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := engine.DefaultOptions()
+			opts.Loader = engine.FSLoader{FS: fstest.MapFS{"app/bundle.yaml": {Data: data}}}
+			opts.Namespace = "edge"
+			cout, err := celyamlRender(context.Background(), engine.New(opts), spec{}.template())
+			if err != nil {
+				t.Fatal(err)
+			}
+			kobj, err := objects(kout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cobj, err := objects(cout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := differences(kobj, cobj)
+			var want []string
+			for _, d := range deliberate {
+				if d.applies(key) {
+					want = append(want, d.line)
+				}
+			}
+			sort.Strings(want)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("differences from kustomize build:\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(want, "\n      "))
+			}
+		})
+	}
+}
