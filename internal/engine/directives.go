@@ -138,7 +138,8 @@ func init() {
 			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
 				return c.matchEdit(d, p, rest, path)
 			}},
-		{name: "$remove", kind: dirEdit, only: atEditItem | atOverlayRoot, misplaced: editMisplaced("$remove"),
+		{name: "$remove", kind: dirEdit, only: atEditItem | atOverlayRoot,
+			misplaced: "unknown directive $remove: $remove is a list edit, a directive only in an item of a sequence in an overlay's patch, or $remove: true beside $overlay at an overlay's root, which removes the documents it matches; to output a key $remove as data, write $$remove",
 			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
 				return c.removeEdit(d, p, rest, path)
 			}},
