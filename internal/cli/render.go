@@ -14,6 +14,7 @@ type renderFlags struct {
 	outputDir string
 	baseDir   string
 	schemas   []string
+	namespace nsFlag // -n, namespace.go
 }
 
 func newRenderCommand(in *inputs) *cobra.Command {
@@ -37,13 +38,15 @@ content the variable NAME.`,
   celyaml render app.yaml --set-json 'labels={"team":"web"}' --set-file config=app.conf
   celyaml render - --base-dir ./templates -f base.yaml < app.yaml
   celyaml render app.yaml -f base.yaml --output-dir out/
-  celyaml render widgets.yaml --schemas crds/`,
+  celyaml render widgets.yaml --schemas crds/
+  celyaml render chart.yaml -n apps`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRender(cmd, in, f, args[0])
 		},
 	}
 	in.addValuesFlags(cmd)
+	f.namespace.register(cmd)
 	fs := cmd.Flags()
 	fs.StringVarP(&f.output, "output", "o", "yaml", "output format: yaml, json, or manifests (a JSON object keyed by manifest ID)")
 	fs.StringVar(&f.outputDir, "output-dir", "", "write one file per document into `DIR`, named after its manifest ID or its index")
@@ -67,7 +70,11 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if f.baseDir != "" && template != "-" {
 		return fmt.Errorf("--base-dir applies only to a template read from standard input (-); a template file's $include resolves against the file's own directory")
 	}
-	eng := engine.New(engine.DefaultOptions())
+	opts, err := f.namespace.options(cmd)
+	if err != nil {
+		return err
+	}
+	eng := engine.New(opts)
 	src, err := in.source(eng, template, f.baseDir)
 	if err != nil {
 		return err

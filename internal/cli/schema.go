@@ -58,9 +58,10 @@ var directiveDocs = []directiveDoc{
 		map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 0}, map[string]any{"type": "string", "pattern": "^[0-9]+\\+$"}}}, nil},
 	{"$match", "s8-match", "In an overlay's list: merges the other keys of this item into every item for which the CEL expression (item bound) is true.",
 		map[string]any{"type": []string{"string", "boolean"}}, nil},
-	{"$remove", "s8-remove", "In an overlay's list: removes every item for which the CEL expression (item bound) is true.",
+	{"$remove", "s8-remove", "In an overlay's list: removes every item for which the CEL expression (item bound) is true. At an overlay's root, true: removes the documents the overlay matches.",
 		map[string]any{"type": []string{"string", "boolean"}}, nil},
 	{"$append", "s8-append", "In an overlay's list: adds this template's value at the end.", anyNode, nil},
+	{"$transform", "s10-transform", "Makes this document a transform: namespace, labels, selectorLabels, annotations and images applied to every document after the overlays, as kustomize does.", anyNode, nil},
 }
 
 // templateSchema builds the schema.

@@ -158,6 +158,14 @@ func (c *compiler) document(doc *yaml.Node) (tnode, *compileError) {
 		d, _ := lookupDirective("$overlay")
 		return d.overlay(c, root, keys)
 	}
+	if root := deref(doc.Content[0]); isTransformRoot(root) {
+		keys, err := readKeys(root, "", atTransformRoot)
+		if err != nil {
+			return nil, err
+		}
+		d, _ := lookupDirective("$transform")
+		return d.overlay(c, root, keys)
+	}
 	return c.node(doc.Content[0], "")
 }
 

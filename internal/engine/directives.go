@@ -24,7 +24,8 @@ const (
 	// nothing alone.
 	dirPartner
 	// the overlay directive ($overlay) makes its document an overlay
-	// (reference §8); it stands only at a document root.
+	// (reference §8), and $transform a transform (reference §10); they
+	// stand only at a document root.
 	dirOverlay
 	// list edits ($match, $remove, $append) are the items of a sequence in
 	// an overlay's patch that edit the target sequence (reference §8).
@@ -35,8 +36,9 @@ const (
 type dirPlace uint8
 
 const (
-	atOverlayRoot dirPlace = 1 << iota // the root mapping of an overlay
-	atEditItem                         // an item of an edit list
+	atOverlayRoot   dirPlace = 1 << iota // the root mapping of an overlay
+	atEditItem                           // an item of an edit list
+	atTransformRoot                      // the root mapping of a transform (transform.go)
 )
 
 // directive describes one directive.
@@ -136,7 +138,8 @@ func init() {
 			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
 				return c.matchEdit(d, p, rest, path)
 			}},
-		{name: "$remove", kind: dirEdit, only: atEditItem, misplaced: editMisplaced("$remove"),
+		{name: "$remove", kind: dirEdit, only: atEditItem | atOverlayRoot,
+			misplaced: "unknown directive $remove: $remove is a list edit, a directive only in an item of a sequence in an overlay's patch, or $remove: true beside $overlay at an overlay's root, which removes the documents it matches; to output a key $remove as data, write $$remove",
 			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
 				return c.removeEdit(d, p, rest, path)
 			}},
@@ -144,6 +147,9 @@ func init() {
 			edit: func(c *compiler, d dirSet, p kvPair, rest *yaml.Node, path string) (*editOp, *compileError) {
 				return c.appendEdit(d, p, rest, path)
 			}},
+		{name: "$transform", kind: dirOverlay, only: atTransformRoot,
+			misplaced: "$transform stands only at the root of a document: a transform is a document of its own, applied to the other documents once they are rendered",
+			overlay:   func(c *compiler, n *yaml.Node, keys mappingKeys) (tnode, *compileError) { return c.transform(n, keys) }},
 	}
 	for _, d := range directiveTable {
 		directiveNames = append(directiveNames, d.name)

@@ -22,6 +22,7 @@ type overlayNode struct {
 	guard  guarded
 	expect expectation
 	edits  bool // the patch holds list edits somewhere
+	remove bool // $remove: true, the matches are removed (transform.go)
 }
 
 // guarded is a condition with the mapping it guards: an overlay's root or a
@@ -119,6 +120,9 @@ func (c *compiler) overlay(n *yaml.Node, keys mappingKeys) (tnode, *compileError
 	}
 	if o.expect, err = compileExpects(keys.dirs, "$overlay"); err != nil {
 		return nil, err
+	}
+	if _, ok := keys.dirs["$remove"]; ok {
+		return c.removeOverlay(o, n, keys)
 	}
 	c.patch = true
 	defer func() { c.patch = false }()
@@ -282,10 +286,19 @@ func (r *renderer) applyOverlays(docs []Value) ([]Value, error) {
 			case undecided:
 				unsure++
 			}
+			if p.o.remove && d != decidedNo {
+				next = nil // removed; undecided: the stream's length is not known
+			}
 			docs[i] = next
 		}
 		if err := p.o.checkExpects(r, p.fr, matched, unsure); err != nil {
 			return nil, err
+		}
+		if p.o.remove && unsure > 0 {
+			return nil, errUnknownShape
+		}
+		if p.o.remove && matched > 0 {
+			docs = r.removeDocs(docs)
 		}
 	}
 	return docs, nil

@@ -51,8 +51,12 @@ type renderer struct {
 	// overlays are the overlays reached in the stream, in order; they
 	// apply once every document is rendered (reference §8).
 	overlays []pendingOverlay
-	docCount int           // documents the overlays edit
-	main     *compiledFile // the template rendered; with files, what it wrote
+	docCount int // documents the overlays edit
+	// transforms are the transforms reached in the stream, in order; they
+	// apply after the overlays (reference §10, transform.go).
+	transforms []pendingTransform
+	kept       []Pos         // the origins of the documents, while overlays remove some
+	main       *compiledFile // the template rendered; with files, what it wrote
 }
 
 func (e *Engine) newRenderer(ctx context.Context) *renderer {
@@ -201,8 +205,18 @@ func (e *Engine) render(ctx context.Context, fr *frame, text []byte, vars map[st
 	}
 	if len(r.overlays) > 0 {
 		r.docCount = len(out)
+		r.kept = kept
 		var err error
-		if out, err = r.applyOverlays(out); err != nil {
+		if out, err = r.applyOverlays(out); errors.Is(err, errUnknownShape) {
+			return []Value{UnknownStream}, nil, nil
+		} else if err != nil {
+			return nil, nil, err
+		}
+		kept = r.kept
+	}
+	if len(r.transforms) > 0 || r.e.opts.Namespace != "" {
+		var err error
+		if out, err = r.applyTransforms(out, fr); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -383,6 +397,8 @@ func (r *renderer) value(t tnode, sc *scope, fr *frame) (Value, bool, error) {
 		return &listEdit{seq: t, r: r, sc: sc, fr: fr}, true, nil
 	case *overlayNode:
 		return nil, false, t.misplaced(r, fr)
+	case *transformNode:
+		return nil, false, t.misplaced(r, fr)
 	}
 	return nil, false, nil
 }
@@ -397,6 +413,12 @@ func (r *renderer) multi(t tnode, sc *scope, fr *frame, pos position, dst []Valu
 			return dst, t.misplaced(r, fr)
 		}
 		r.overlays = append(r.overlays, pendingOverlay{o: t, sc: sc, fr: fr})
+		return dst, nil
+	case *transformNode:
+		if pos != posStream {
+			return dst, t.misplaced(r, fr)
+		}
+		r.transforms = append(r.transforms, pendingTransform{t: t, sc: sc, fr: fr})
 		return dst, nil
 	}
 	v, ok, err := r.value(t, sc, fr)
