@@ -21,11 +21,14 @@
 //     include.go, schemadir.go).
 //  3. render (render.go, scope.go, scanner.go): the tree is walked with a
 //     scope of variables; expressions run in the CEL environment.
+//     Then the overlays (overlay.go, listedit.go) edit or remove
+//     documents, and the transforms (transform.go, package transform)
+//     change every document.
 //  4. emit (package emit): documents become YAML or JSON text.
 //
 // The packages below it, each a leaf of this one: value (the value model),
 // yamlnode (plain YAML to values), lex (CEL's lexical rules), hint (the
 // words of every hint and "did you mean"), merge (the merge rule), emit
-// (the emitters), schema ($schema's JSON Schema checks) and celenv (the
-// CEL environment).
+// (the emitters), schema ($schema's JSON Schema checks), transform
+// ($transform's Kubernetes transforms) and celenv (the CEL environment).
 package engine

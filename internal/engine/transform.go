@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 	"go.yaml.in/yaml/v3"
@@ -55,6 +56,9 @@ func (c *compiler) transform(n *yaml.Node, keys mappingKeys) (tnode, *compileErr
 		}
 		return nil, cerr(q.k, q.key, "a transform document holds only $transform, with $let, $schema and $assert beside it; "+q.key+" cannot stand here: put it under $transform's fields or in a document of its own")
 	}
+	if err := checkTransformFields(deref(p.v)); err != nil {
+		return nil, err
+	}
 	t := &transformNode{key: p.k, val: deref(p.v)}
 	if rest := without(n, "$transform"); len(rest.Content) > 0 {
 		pre, err := c.node(rest, "")
@@ -69,6 +73,45 @@ func (c *compiler) transform(n *yaml.Node, keys mappingKeys) (tnode, *compileErr
 	}
 	t.body = body
 	return t, nil
+}
+
+// checkTransformFields finds an unknown field where the transform writes
+// its fields literally, so that it is found before rendering (and by
+// check); computed fields are checked once rendered.
+func checkTransformFields(v *yaml.Node) *compileError {
+	literal := func(n *yaml.Node, path string, image bool) *compileError {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := deref(n.Content[i])
+			if k.Kind != yaml.ScalarNode || isDirectiveLike(k.Value) || strings.HasPrefix(k.Value, "$$") {
+				continue
+			}
+			if msg := transform.CheckFields(k.Value, image); msg != "" {
+				return cerr(k, joinPath(path, k.Value), msg)
+			}
+		}
+		return nil
+	}
+	if v.Kind != yaml.MappingNode {
+		return nil
+	}
+	if err := literal(v, "$transform", false); err != nil {
+		return err
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		if k := deref(v.Content[i]); k.Value != "images" {
+			continue
+		}
+		if seq := deref(v.Content[i+1]); seq.Kind == yaml.SequenceNode {
+			for j, item := range seq.Content {
+				if item = deref(item); item.Kind == yaml.MappingNode {
+					if err := literal(item, "$transform.images["+itoa(j)+"]", true); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func (t *transformNode) misplaced(r *renderer, fr *frame) error {

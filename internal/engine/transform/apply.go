@@ -261,11 +261,11 @@ func (p *Prepared) Doc(i int, doc value.Value) (value.Value, error) {
 			return value.Unknown{}, nil
 		}
 	}
-	for i, lab := range labelFields {
+	for j, lab := range labelFields {
 		if len(lab.entries(s)) == 0 {
 			continue
 		}
-		leaf := p.labels[i]
+		leaf := p.labels[j]
 		for _, fs := range lab.specs {
 			if fs.applies(group, version, kind) {
 				if out, _, err = p.own.edit(out, fs.path, fs.create, leaf); err != nil {

@@ -100,6 +100,23 @@ func fieldList(fs []string) string {
 	return s
 }
 
+// CheckFields finds an unknown field where a transform's value is written
+// literally: name is a key of the transform's mapping, or of an item of
+// images when image is set. It gives the error's message, or "" for a
+// field that exists.
+func CheckFields(name string, image bool) string {
+	fields, path := Fields, []any{name}
+	if image {
+		fields, path = imageFields, []any{"images", 0, name}
+	}
+	for _, f := range fields {
+		if f == name {
+			return ""
+		}
+	}
+	return unknownField(path, name, fields).Msg
+}
+
 // unknownField is the error for a field a mapping does not have.
 func unknownField(path []any, k string, fields []string) *FieldError {
 	msg := "unknown field " + strconv.Quote(k) + " of a transform"
