@@ -116,7 +116,12 @@ func runCheck(cmd *cobra.Command, in *inputs, f checkFlags, files []string) erro
 			_, err := newRendered(docs, src.Text)
 			return err
 		})
-		problems, texts = append(problems, found...), append(texts, texts1...)
+		for _, p := range found {
+			// A value that breaks $schema: the values file lines that gave
+			// it come first, then the $schema (as render prints it).
+			problems = append(append(problems, in.valuesProblems(p.Err)...), p)
+		}
+		texts = append(texts, texts1...)
 	}
 	problems = append(dedupProblems(problems), in.unreadKeys(vars, texts)...)
 	failed := false
