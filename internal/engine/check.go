@@ -159,6 +159,10 @@ func (ck *checker) walk(fr *frame, n *yaml.Node, scope []string, inExpr bool, pa
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			p := joinPath(path, k.Value)
+			if k.Value == "$schema" {
+				ck.schemaFiles(fr, k, v, p) // schema_include.go
+				continue
+			}
 			if k.Value == "$include" {
 				ck.include(fr, v, p)
 			}

@@ -47,7 +47,9 @@ type renderer struct {
 	nodes  int
 	bytes  int
 	files  map[string]*compiledFile // read and parsed at most once per render
-	steps  int
+	// schemaTexts are the files $schema includes, read once per render.
+	schemaTexts map[string][]byte
+	steps       int
 	// overlays are the overlays reached in the stream, in order; they
 	// apply once every document is rendered (reference §8).
 	overlays []pendingOverlay
