@@ -36,7 +36,8 @@ func TestEditorSchema_yamlLanguageServerShowsOurMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := "app:\n  $fro: \"x in xs\"\n  $do: {}\nfiles:\n  $include: 42\nok:\n  $include: other.yaml\nid:\n  $ref: '#/x'\n"
+	doc := "app:\n  $fro: \"x in xs\"\n  $do: {}\nfiles:\n  $include: 42\nok:\n  $include: other.yaml\nid:\n  $ref: '#/x'\n" +
+		"$schema:\n  values: {$include: 7}\n  chart: {$include: values.schema.json}\n"
 	docURI := "file://" + filepath.ToSlash(filepath.Join(dir, "template.yaml"))
 
 	lsp := startLSP(t, node, server)
@@ -56,13 +57,14 @@ func TestEditorSchema_yamlLanguageServerShowsOurMessages(t *testing.T) {
 		"uri": docURI, "languageId": "yaml", "version": 1, "text": doc,
 	}})
 
-	got := lsp.diagnostics(docURI, 4)
+	got := lsp.diagnostics(docURI, 5)
 	want := []string{
 		// The misspelt $for, and so the $do left without its partner.
 		"2:3-2:7 unknown directive `$fro`; did you mean `$for`?",
 		"2:3-4:1 Object is missing property $for required by property $do.",
 		"5:13-5:15 $include takes a file path string, or a mapping such as {$eval: …} that gives one",
 		"9:3-9:7 `$ref` is a JSON Schema keyword, not a directive: write `$$ref` to output it as data",
+		"11:22-11:23 $include in $schema takes the path of a JSON or YAML file holding the variable's schema",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("yaml-language-server said:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

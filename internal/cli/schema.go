@@ -33,6 +33,13 @@ var (
 	anyNode     = map[string]any{"$ref": "#/$defs/node"}
 	exprString  = map[string]any{"type": "string"}
 	nodeMapping = map[string]any{"type": "object", "additionalProperties": anyNode}
+	// variableSchema is a variable's schema in $schema; {$include: FILE}
+	// takes it from a file.
+	variableSchema = map[string]any{"type": []string{"object", "string", "boolean"},
+		"if":   map[string]any{"type": "object", "required": []string{"$include"}},
+		"then": map[string]any{"maxProperties": 1, "properties": map[string]any{"$include": includePath}}}
+	includePath = map[string]any{"type": "string", "minLength": 1,
+		"errorMessage": "$include in $schema takes the path of a JSON or YAML file holding the variable's schema"}
 	// includeValue is a path string, or a mapping such as {$eval: …}
 	// that renders to one.
 	includeValue = map[string]any{"type": []string{"string", "object"}, "minLength": 1,
@@ -42,8 +49,8 @@ var (
 
 // directiveDocs are the directives, in the order of directives.go.
 var directiveDocs = []directiveDoc{
-	{"$schema", "s4-schema", "Declares and validates variables: a mapping from variable names to JSON Schemas or type names.",
-		map[string]any{"type": "object", "additionalProperties": map[string]any{"type": []string{"object", "string", "boolean"}}}, nil},
+	{"$schema", "s4-schema", "Declares and validates variables: a mapping from variable names to JSON Schemas, type names, or {$include: FILE} for a schema kept in a JSON or YAML file.",
+		map[string]any{"type": "object", "additionalProperties": variableSchema}, nil},
 	{"$let", "s4-let", "Binds variables for this mapping, in order: a string entry is a bare CEL expression, any other a template.",
 		nodeMapping, nil},
 	{"$assert", "s4-assert", "Stops rendering with an error unless every CEL expression gives true.",

@@ -46,12 +46,12 @@ func TestSchemaTyposAreTheEnginesSuggestions(t *testing.T) {
 // editor_lsp_test.go) under a validator that ignores errorMessage, too.
 func TestSchemaFlagsTyposSchemaKeywordsAndNonStringInclude(t *testing.T) {
 	s := compiledSchema(t)
-	for _, doc := range []string{"a:\n  $fro: x\n", "a:\n  $include: 42\n", "$ref: '#/x'\n", "a:\n  $foo: 1\n", "a:\n  $include: ''\n"} {
+	for _, doc := range []string{"a:\n  $fro: x\n", "a:\n  $include: 42\n", "$ref: '#/x'\n", "a:\n  $foo: 1\n", "a:\n  $include: ''\n", "$schema:\n  v: {$include: 1}\n", "$schema:\n  v: {$include: f.json, type: object}\n"} {
 		if errs := invalidDocs(t, s, []byte(doc)); len(errs) == 0 {
 			t.Errorf("the schema accepts %q", doc)
 		}
 	}
-	for _, doc := range []string{"a:\n  $include: b.yaml\n", "a:\n  $include: {$eval: \"${{ f }}\"}\n", "$$ref: x\n", "a:\n  $for: x in xs\n  $do: 1\n"} {
+	for _, doc := range []string{"a:\n  $include: b.yaml\n", "a:\n  $include: {$eval: \"${{ f }}\"}\n", "$$ref: x\n", "a:\n  $for: x in xs\n  $do: 1\n", "$schema:\n  v: {$include: chart/values.schema.json}\n  w: string\n"} {
 		if errs := invalidDocs(t, s, []byte(doc)); len(errs) > 0 {
 			t.Errorf("the schema refuses %q: %v", doc, errs)
 		}
