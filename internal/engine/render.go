@@ -47,14 +47,15 @@ type renderer struct {
 	nodes  int
 	bytes  int
 	files  map[string]*compiledFile // read and parsed at most once per render
-	// schemaTexts are the files $schema includes, read once per render.
-	schemaTexts map[string][]byte
-	steps       int
+	steps  int
 	// overlays are the overlays reached in the stream, in order; they
 	// apply once every document is rendered (reference §8).
 	overlays []pendingOverlay
 	docCount int           // documents the overlays edit
 	main     *compiledFile // the template rendered; with files, what it wrote
+
+	// schemaTexts are the files $schema includes, read once per render.
+	schemaTexts map[string][]byte
 }
 
 func (e *Engine) newRenderer(ctx context.Context) *renderer {
