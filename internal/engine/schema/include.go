@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
@@ -99,6 +100,9 @@ func includeEntry(name string, n *yaml.Node) (key, path *yaml.Node, ok bool, err
 		}
 		if p.Kind != yaml.ScalarNode || p.ShortTag() != "!!str" || p.Value == "" {
 			return nil, nil, false, &yamlnode.Error{Node: m.Content[i+1], Msg: fmt.Sprintf("invalid schema for %q: $include takes a file path string, got %s", name, nodeKind(p))}
+		}
+		if strings.Contains(p.Value, "${{") {
+			return nil, nil, false, &yamlnode.Error{Node: m.Content[i+1], Msg: fmt.Sprintf("invalid schema for %q: $include in $schema takes a literal path; ${{ }} is not evaluated there", name)}
 		}
 		return k, p, true, nil
 	}
