@@ -127,11 +127,11 @@ func startLSP(t *testing.T, node, server string) *lspConn {
 	t.Cleanup(func() {
 		in.Close()
 		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
+		go func() { _ = cmd.Wait(); close(done) }() // its exit status says nothing: stdin closed
 		select {
 		case <-done:
 		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
+			_ = cmd.Process.Kill() // already gone is fine
 			<-done
 		}
 		if t.Failed() && stderr.Len() > 0 {
@@ -255,7 +255,7 @@ func (c *lspConn) diagnostics(uri string, n int) []string {
 func compareDiagnostics(a, b string) int {
 	start := func(s string) (int, int) {
 		var l, c int
-		fmt.Sscanf(s, "%d:%d", &l, &c)
+		_, _ = fmt.Sscanf(s, "%d:%d", &l, &c) // diagnosticLine wrote it
 		return l, c
 	}
 	al, ac := start(a)

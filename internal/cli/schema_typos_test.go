@@ -35,7 +35,7 @@ func TestSchemaTyposAreTheEnginesSuggestions(t *testing.T) {
 			t.Errorf("%s: the schema says did you mean %s; the engine says %v", ty.key, ty.meant, err)
 		}
 	}
-	for _, want := range []typo{{"$fro", "$for"}, {"$iff", "$if"}, {"$Include", "$include"}, {"$thne", "$then"}, {"$EVAL", "$eval"}} {
+	for _, want := range []typo{{"$fro", "$for"}, {"$iff", "$if"}, {"$Include", "$include"}, {"$tehn", "$then"}, {"$EVAL", "$eval"}} {
 		if !slices.Contains(typos, want) {
 			t.Errorf("the schema does not name %s as a slip of %s", want.key, want.meant)
 		}
