@@ -165,6 +165,10 @@ func (ck *checker) walk(fr *frame, n *yaml.Node, scope []string, inExpr bool, pa
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			p := joinPath(path, k.Value)
+			if k.Value == "$schema" {
+				ck.schemaFiles(fr, k, v, p) // schema_include.go
+				continue
+			}
 			if k.Value == "$let" && deref(v).Kind == yaml.MappingNode {
 				ck.walkLet(fr, n, deref(v), before, p)
 				continue

@@ -57,6 +57,9 @@ type renderer struct {
 	transforms []pendingTransform
 	kept       []Pos         // the origins of the documents, while overlays remove some
 	main       *compiledFile // the template rendered; with files, what it wrote
+
+	// schemaTexts are the files $schema includes, read once per render.
+	schemaTexts map[string][]byte
 }
 
 func (e *Engine) newRenderer(ctx context.Context) *renderer {

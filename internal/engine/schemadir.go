@@ -16,6 +16,7 @@ type schemaDir struct {
 	key  *yaml.Node
 	set  *schema.Set
 	path string
+	inc  schemaIncludes // the sets with files read in (schema_include.go)
 }
 
 func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *compileError) {
@@ -27,7 +28,11 @@ func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *compileError
 }
 
 func (r *renderer) checkSchema(d *schemaDir, sc *scope, fr *frame) (*scope, error) {
-	defaults, failures, at := d.set.Check(func(name string) (Value, bool) {
+	set, err := r.schemaSet(d, fr)
+	if err != nil {
+		return nil, err
+	}
+	defaults, failures, at := set.Check(func(name string) (Value, bool) {
 		v, ok := sc.lookup(name)
 		if !ok {
 			return nil, false
