@@ -9,11 +9,12 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 example="$root/examples/kitchen-sink"
 
-echo "==> building the provider and applying examples/kitchen-sink" >&2
 exec "$root/scripts/with-dev-provider.sh" "$example" bash -c '
   set -euo pipefail
   log=apply.log # in the temporary copy
-  if ! terraform apply -auto-approve -input=false -no-color >"$log" 2>&1; then
+  echo "==> terraform apply on examples/kitchen-sink (a few seconds)" >&2
+  # $0 is scripts/progress.sh; its lines go to stderr, the log keeps only Terraform.
+  if ! "$0" "terraform apply" sh -c "terraform apply -auto-approve -input=false -no-color >$log 2>&1"; then
     cat "$log" >&2
     echo "error: terraform apply failed (output above)" >&2
     exit 1
@@ -23,4 +24,4 @@ exec "$root/scripts/with-dev-provider.sh" "$example" bash -c '
   terraform output -json manifest_ids | tr -d "[]\"" | tr "," "\n" | sed "s/^/    /" >&2
   echo "==> rendered YAML (terraform output -raw yaml)" >&2
   terraform output -raw yaml
-'
+' "$root/scripts/progress.sh"

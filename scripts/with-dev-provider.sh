@@ -92,9 +92,11 @@ if [[ -z "$bin" ]]; then
   bin="$tmp/bin"
   mkdir -p "$bin"
   if go_caches_cold; then
-    echo "note: the first build on a fresh machine downloads Go modules and compiles for a few minutes" >&2
+    echo "==> building the provider with cold Go caches: downloads modules, then compiles for about 5 CPU-minutes (about 3 minutes on 2 idle cores, longer on a busy machine); later builds take seconds" >&2
+  else
+    echo "==> building the provider (go build)" >&2
   fi
-  (cd "$root" && go build -o "$bin/terraform-provider-celyaml" .)
+  (cd "$root" && "$root/scripts/progress.sh" "go build" go build -o "$bin/terraform-provider-celyaml" .)
 fi
 
 cat >"$tmp/terraformrc" <<CONFIG

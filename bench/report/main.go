@@ -221,6 +221,7 @@ func main() {
 	perService(t, s)
 	other(t, s)
 	compose(t, s)
+	kustomize(t, s)
 	commandLine(t, s)
 	server(t, s)
 	terraform(t, s)
@@ -510,6 +511,33 @@ func compose(t *table, s samples) {
 			}
 		}
 		line("merge rule, per key of over, "+n, "Merge_patch/"+n, "key", goal)
+	}
+}
+
+// kustomize reports celyaml against kustomize's own library on the same
+// 1,000-object bundle with every transform (internal/kustomize).
+func kustomize(t *table, s samples) {
+	const c, k = "Kustomize_1000/celyaml", "Kustomize_1000/kustomize"
+	if !s.get(c, "ns/op").ok || !s.get(k, "ns/op").ok {
+		return
+	}
+	t.section("transforms: 1,000 objects, every transform, per build")
+	for _, r := range []struct{ bench, label string }{
+		{c, "celyaml render (engine, YAML out)"},
+		{k, "kustomize build (its library, krusty, in memory)"},
+	} {
+		st := s.get(r.bench, "ns/op")
+		goal := ""
+		if r.bench == k {
+			if cpu, wall, hasCPU, ok := ratios(s, k, c, "cpu-ns/op", "ns/op"); ok {
+				goal = fmt.Sprintf("%.1f× celyaml's", wall)
+				if hasCPU {
+					goal = fmt.Sprintf("%.1f× celyaml's cpu", cpu)
+				}
+			}
+		}
+		t.add(row{measure: r.label, value: us(st.med), cpu: cpuOf(s, r.bench, "op"), spread: pct(st),
+			allocs: num(s.get(r.bench, "allocs/op").med), goal: goal})
 	}
 }
 

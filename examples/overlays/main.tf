@@ -1,5 +1,6 @@
-# An upstream bundle installed with overlays: the bundle stays as upstream
-# wrote it (vendor/bundle.yaml) and install.yaml patches it. Run it with
+# An upstream bundle installed with a transform and an overlay: the bundle
+# stays as upstream wrote it (vendor/bundle.yaml) and install.yaml changes
+# it. The namespace is a variable of this module, passed to the template. Run it with
 # `make example EX=overlays TF_CMD=apply`; `make examples` checks its
 # outputs. docs/guides/composing.md explains it step by step.
 
@@ -37,7 +38,8 @@ data "celyaml_render" "install" {
 }
 
 # The manifests keyed by ID, as kubernetes_manifest's for_each wants them.
-# The IDs are computed after the overlays: the namespace is the new one.
+# The IDs are computed after the overlays and the transform: the namespace
+# is the new one.
 output "manifest_ids" {
   value = keys(data.celyaml_render.install.manifests)
 }

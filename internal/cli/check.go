@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -22,68 +25,106 @@ func newCheckCommand(in *inputs) *cobra.Command {
 	var f checkFlags
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
-		Short: "Find every problem in templates without rendering them",
+		Short: "Find every problem in templates, and render them when their inputs are known",
 		Long: `Check templates and report every problem found, one line each in the
 engine's format (FILE:LINE:COLUMN: directive.path: message), on standard error:
-YAML errors, unknown directives, missing partners, $schema slips and
+YAML errors, unknown directives, missing partners (every one of a mapping),
+$schema slips, CEL syntax errors, unknown functions, names that no $let,
+$for, $schema or values file declares (with render's "did you mean"), and
 unreadable $include files, in every document of every file. Warnings: a
 plain string holding ${{ NAME }} for a variable NAME in scope (a forgotten
-$eval) and, with -f, a values key the templates never name. With -f it also
-renders each template with those values and reports what rendering finds.
+$eval) and, with -f, a values key the templates never name.
+
+With -f (or --set) it also renders each template with those values and
+reports what rendering finds; without values it renders a template when
+every input its $schema declares has a default (or it declares none). A
+file that another checked template includes by a literal path is checked
+as part of that template, in its scope, not alone.
+
+--format json prints one JSON object per problem and line (JSON Lines):
+{"file","line","column","path","message","severity"}.
 
 Exit code 1 when there is an error (or, with --strict, a warning).`,
 		Example: `  celyaml check templates/*.yaml
-  celyaml check app.yaml -f values.yaml --strict --format github`,
+  celyaml check app.yaml -f values.yaml --strict --format github
+  celyaml check app.yaml --format json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.format != "text" && f.format != "github" {
-				return fmt.Errorf("--format %q: want text or github", f.format)
+			switch f.format {
+			case "text", "github", "json":
+			default:
+				return fmt.Errorf("--format %q: want text, github or json", f.format)
 			}
 			return runCheck(cmd, in, f, args)
 		},
 	}
 	in.addValuesFlags(cmd)
 	cmd.Flags().BoolVar(&f.strict, "strict", false, "treat warnings as errors")
-	cmd.Flags().StringVar(&f.format, "format", "text", "problem format: text, or github (GitHub Actions annotations)")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "github"}, cobra.ShellCompDirectiveNoFileComp))
+	cmd.Flags().StringVar(&f.format, "format", "text", "problem format: text, github (GitHub Actions annotations) or json (JSON Lines)")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "github", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
 func runCheck(cmd *cobra.Command, in *inputs, f checkFlags, files []string) error {
+	w := cmd.ErrOrStderr()
 	var vars map[string]engine.Value
 	if len(in.files) > 0 || len(in.sets) > 0 {
 		var err error
 		if vars, err = in.vars(); err != nil {
-			return err
+			var pe *problemError
+			if !errors.As(err, &pe) {
+				return err // a usage error: a --set that is not PATH=VALUE
+			}
+			if f.format == "text" {
+				return err // as render prints it
+			}
+			writeProblem(w, positioned(err), f.format)
+			return errSilent
 		}
 	}
 	eng := engine.New(engine.DefaultOptions())
 	var problems []engine.Problem
 	var texts [][]byte
-	for _, name := range files {
+	srcs := make([]engine.Source, len(files))
+	read := make([]bool, len(files))
+	unreadable := make([]*engine.Error, len(files))
+	included := map[string]bool{}
+	for i, name := range files {
 		src, err := in.source(eng, name, "")
 		if err != nil {
 			var e *engine.Error
 			if !errors.As(err, &e) {
 				return err // a usage error: standard input twice
 			}
-			problems = append(problems, engine.Problem{Err: e})
+			unreadable[i] = e
 			continue
 		}
-		found, read := eng.Check(in.ctx, src, func(n string) bool { _, ok := vars[n]; return ok })
-		problems, texts = append(problems, found...), append(texts, read...)
-		if vars != nil && !hasError(found) {
-			if _, err := eng.RenderDocuments(in.ctx, src, vars); err != nil {
-				var e *engine.Error
-				if errors.As(err, &e) {
-					problems = append(problems, engine.Problem{Err: e})
-				}
-			}
+		srcs[i], read[i] = src, true
+		for _, p := range eng.LiteralIncludes(src) {
+			included[absPath(p)] = true
 		}
 	}
-	problems = append(problems, in.unreadKeys(vars, texts)...)
+	for i, src := range srcs {
+		if !read[i] {
+			problems = append(problems, engine.Problem{Err: unreadable[i]})
+			continue
+		}
+		if src.Name != "" && included[absPath(src.Name)] {
+			continue // checked as part of the template that includes it
+		}
+		found, texts1 := eng.CheckRender(in.ctx, src, vars, func(docs []engine.Document) error {
+			_, err := newRendered(docs, src.Text)
+			return err
+		})
+		for _, p := range found {
+			// A value that breaks $schema: the values file lines that gave
+			// it come first, then the $schema (as render prints it).
+			problems = append(append(problems, in.valuesProblems(p.Err)...), p)
+		}
+		texts = append(texts, texts1...)
+	}
+	problems = append(dedupProblems(problems), in.unreadKeys(vars, texts)...)
 	failed := false
-	w := cmd.ErrOrStderr()
 	for _, p := range problems {
 		failed = failed || !p.Warning || f.strict
 		writeProblem(w, p, f.format)
@@ -94,13 +135,57 @@ func runCheck(cmd *cobra.Command, in *inputs, f checkFlags, files []string) erro
 	return nil
 }
 
-func hasError(ps []engine.Problem) bool {
+// dedupProblems drops a problem reported before at the same place with
+// the same words: a helpers file that several checked templates include is
+// checked within each of them.
+func dedupProblems(ps []engine.Problem) []engine.Problem {
+	seen := map[string]bool{}
+	out := ps[:0]
 	for _, p := range ps {
-		if !p.Warning {
-			return true
+		key := fmt.Sprintf("%s\x00%s\x00%s\x00%t", p.Err.Pos, p.Err.Path, p.Err.Msg, p.Warning)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, p)
 		}
 	}
-	return false
+	return out
+}
+
+// absPath is p made absolute, to compare the paths of the command line
+// with the paths templates include; p itself when that fails.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
+// positionedErr matches an error that starts with FILE:LINE:COLUMN, as
+// the values files' errors do.
+var positionedErr = regexp.MustCompile(`^(.+?):(\d+):(\d+): ((?s).*)$`)
+
+// lineErr matches an error that names a file and a line only, as the
+// YAML parser's do: "FILE: line N: message".
+var lineErr = regexp.MustCompile(`^(.+?): line (\d+): ((?s).*)$`)
+
+// positioned makes a problem of an error that is not the engine's: at the
+// FILE:LINE:COLUMN (or FILE: line N) its text starts with, or of no file.
+func positioned(err error) engine.Problem {
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return engine.Problem{Err: e}
+	}
+	msg := err.Error()
+	if m := positionedErr.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		return engine.Problem{Err: &engine.Error{Pos: engine.Pos{File: m[1], Line: line, Column: col}, Msg: m[4], Offset: -1}}
+	}
+	if m := lineErr.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[2])
+		return engine.Problem{Err: &engine.Error{Pos: engine.Pos{File: m[1], Line: line}, Msg: m[3], Offset: -1}}
+	}
+	return engine.Problem{Err: &engine.Error{Msg: msg, Offset: -1}}
 }
 
 // unreadKeys warns on each top-level key of the values files that no
@@ -146,27 +231,57 @@ func posLess(a, b engine.Pos) bool {
 	return a.Column < b.Column
 }
 
-// writeProblem writes one problem on one line: the engine's format, or a
-// GitHub Actions annotation.
+// writeProblem writes one problem on one line: the engine's format, a
+// GitHub Actions annotation, or a JSON object.
 func writeProblem(w io.Writer, p engine.Problem, format string) {
 	e := p.Err
+	level := "error"
+	if p.Warning {
+		level = "warning"
+	}
+	if format == "json" {
+		enc := json.NewEncoder(w) // one object and a newline
+		enc.SetEscapeHTML(false)  // <inline> stays as written
+		_ = enc.Encode(jsonProblem{File: e.Pos.File, Line: e.Pos.Line, Column: e.Pos.Column, Path: e.Path, Message: e.Msg, Severity: level})
+		return
+	}
 	msg := e.Msg
 	if e.Path != "" {
 		msg = e.Path + ": " + msg
 	}
 	msg = strings.ReplaceAll(msg, "\n", " ")
 	if format == "github" {
-		level := "error"
-		if p.Warning {
-			level = "warning"
+		if e.Pos.File == "" {
+			fmt.Fprintf(w, "::%s::%s\n", level, ghData(msg))
+			return
 		}
-		fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d::%s\n", level, ghProperty(e.Pos.File), e.Pos.Line, e.Pos.Column, ghData(msg))
+		col := ""
+		if e.Pos.Column > 0 {
+			col = ",col=" + strconv.Itoa(e.Pos.Column)
+		}
+		fmt.Fprintf(w, "::%s file=%s,line=%d%s::%s\n", level, ghProperty(e.Pos.File), e.Pos.Line, col, ghData(msg))
 		return
 	}
 	if p.Warning {
 		msg = "warning: " + msg
 	}
+	if e.Pos.File == "" {
+		fmt.Fprintf(w, "%s\n", msg)
+		return
+	}
 	fmt.Fprintf(w, "%s: %s\n", e.Pos, msg)
+}
+
+// jsonProblem is one line of --format json. Line and column are 1-based;
+// 0 means unknown (a values file's YAML error that names only its line,
+// a problem of no file).
+type jsonProblem struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Path     string `json:"path"`
+	Message  string `json:"message"`
+	Severity string `json:"severity"`
 }
 
 // ghData and ghProperty escape annotation text as the GitHub Actions

@@ -16,7 +16,9 @@ func newEvalCommand(in *inputs) *cobra.Command {
 		Long: `Evaluate one CEL expression with the variables of the values files and
 --set, and print its value as JSON (or, with -o yaml, as one YAML document).`,
 		Example: `  celyaml eval 'replicas * 2' --set replicas=3
-  celyaml eval 'image.repo + ":" + image.tag' -f values.yaml`,
+  celyaml eval 'image.repo + ":" + image.tag' -f values.yaml
+  celyaml eval 'values.image.tag' -f values=chart/values.yaml
+  celyaml eval 'size(xs)' --set 'xs={a,b,c}'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if output != "json" && output != "yaml" {

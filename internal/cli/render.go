@@ -14,6 +14,7 @@ type renderFlags struct {
 	outputDir string
 	baseDir   string
 	schemas   []string
+	namespace nsFlag // -n, namespace.go
 }
 
 func newRenderCommand(in *inputs) *cobra.Command {
@@ -23,17 +24,29 @@ func newRenderCommand(in *inputs) *cobra.Command {
 		Short: "Render a template file (- reads standard input)",
 		Long: `Render a CEL-YAML template and print the documents, byte for byte what
 the provider's celyaml_render data source holds in "yaml" (or, with -o json,
-in "json").`,
-		Example: `  celyaml render app.yaml -f base.yaml -f prod.yaml --set image.tag=1.2
-  celyaml render - --base-dir ./templates < app.yaml
-  celyaml render app.yaml --output-dir out/
-  celyaml render widgets.yaml --schemas crds/`,
+in "json"). Maps that come from values are written with their keys sorted,
+as Terraform's are, whatever order a values file writes them in.
+
+Values: -f files merge left to right, then the --set flags apply in
+command-line order. --set takes Helm's path syntax (image.tag=v2,
+tolerations[0].key=x, a\.b=1 for a dotted key, args={a,b} for a list,
+a=1,b=2 for two) and reads VALUE as a YAML scalar, so 1.2 is a number and
+true a bool: --set-string keeps VALUE text. -f NAME=FILE makes the file's
+content the variable NAME.`,
+		Example: `  celyaml render app.yaml -f base.yaml -f prod.yaml --set replicas=5 --set-string image.tag=1.2
+  celyaml render chart.yaml -f values=chart/values.yaml --set 'values.tolerations[0].key=gpu'
+  celyaml render app.yaml --set-json 'labels={"team":"web"}' --set-file config=app.conf
+  celyaml render - --base-dir ./templates -f base.yaml < app.yaml
+  celyaml render app.yaml -f base.yaml --output-dir out/
+  celyaml render widgets.yaml --schemas crds/
+  celyaml render chart.yaml -n apps`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRender(cmd, in, f, args[0])
 		},
 	}
 	in.addValuesFlags(cmd)
+	f.namespace.register(cmd)
 	fs := cmd.Flags()
 	fs.StringVarP(&f.output, "output", "o", "yaml", "output format: yaml, json, or manifests (a JSON object keyed by manifest ID)")
 	fs.StringVar(&f.outputDir, "output-dir", "", "write one file per document into `DIR`, named after its manifest ID or its index")
@@ -57,7 +70,11 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if f.baseDir != "" && template != "-" {
 		return fmt.Errorf("--base-dir applies only to a template read from standard input (-); a template file's $include resolves against the file's own directory")
 	}
-	eng := engine.New(engine.DefaultOptions())
+	opts, err := f.namespace.options(cmd)
+	if err != nil {
+		return err
+	}
+	eng := engine.New(opts)
 	src, err := in.source(eng, template, f.baseDir)
 	if err != nil {
 		return err
@@ -68,7 +85,7 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	}
 	docs, err := eng.RenderDocuments(in.ctx, src, vars)
 	if err != nil {
-		return problem(err)
+		return problem(in.atValues(err))
 	}
 	if err := in.checkSchemas(f.schemas, docs); err != nil {
 		return err

@@ -12,7 +12,10 @@ import (
 // directives that need a partner require it (dependentRequired). What JSON
 // Schema cannot say (CEL syntax, which names are in scope) is left to
 // `celyaml check`, and so is where the overlay directives may stand (an
-// overlay's root, its lists): the schema takes them anywhere. schemas/celyaml.schema.json holds the same text.
+// overlay's root, its lists): the schema takes them anywhere. A $-key that
+// is no directive gets a message of its own (schema_typos.go): "did you
+// mean" for the usual slips, as the engine words it.
+// schemas/celyaml.schema.json holds the same text.
 
 // guideURL is the language reference; each directive links to its anchor.
 const guideURL = "https://github.com/celyaml/terraform-provider-celyaml/blob/main/docs/guides/language-reference.md"
@@ -30,13 +33,25 @@ var (
 	anyNode     = map[string]any{"$ref": "#/$defs/node"}
 	exprString  = map[string]any{"type": "string"}
 	nodeMapping = map[string]any{"type": "object", "additionalProperties": anyNode}
+	// variableSchema is a variable's schema in $schema; {$include: FILE}
+	// takes it from a file.
+	variableSchema = map[string]any{"type": []string{"object", "string", "boolean"},
+		"if":   map[string]any{"type": "object", "required": []string{"$include"}},
+		"then": map[string]any{"maxProperties": 1, "properties": map[string]any{"$include": includePath}}}
+	includePath = map[string]any{"type": "string", "minLength": 1,
+		"errorMessage": "$include in $schema takes the path of a JSON or YAML file holding the variable's schema"}
+	// includeValue is a path string, or a mapping such as {$eval: …}
+	// that renders to one.
+	includeValue = map[string]any{"type": []string{"string", "object"}, "minLength": 1,
+		"if": map[string]any{"type": "object"}, "then": map[string]any{"$ref": "#/$defs/mapping"},
+		"errorMessage": "$include takes a file path string, or a mapping such as {$eval: …} that gives one"}
 )
 
 // directiveDocs are the directives, in the order of the engine's directive
 // table (internal/engine/walk/directives.go).
 var directiveDocs = []directiveDoc{
-	{"$schema", "s4-schema", "Declares and validates variables: a mapping from variable names to JSON Schemas or type names.",
-		map[string]any{"type": "object", "additionalProperties": map[string]any{"type": []string{"object", "string", "boolean"}}}, nil},
+	{"$schema", "s4-schema", "Declares and validates variables: a mapping from variable names to JSON Schemas, type names, or {$include: FILE} for a schema kept in a JSON or YAML file.",
+		map[string]any{"type": "object", "additionalProperties": variableSchema}, nil},
 	{"$let", "s4-let", "Binds variables for this mapping, in order: a string entry is a bare CEL expression, any other a template.",
 		nodeMapping, nil},
 	{"$assert", "s4-assert", "Stops rendering with an error unless every CEL expression gives true.",
@@ -51,7 +66,7 @@ var directiveDocs = []directiveDoc{
 	{"$eval", "s3-eval", "A string whose ${{ }} CEL segments are evaluated; one segment alone keeps the value's type.", exprString, nil},
 	{"$key", "s4-key", "A computed key: with $value, makes one entry.", anyNode, []string{"$value"}},
 	{"$value", "s4-value", "The value of the entry whose key $key computes.", anyNode, []string{"$key"}},
-	{"$include", "s4-include", "Renders another template file here: its path, a string (or an $eval mapping for a computed one).", anyNode, nil},
+	{"$include", "s4-include", "Renders another template file here: its path, a string (or an $eval mapping for a computed one).", includeValue, nil},
 	{"$with", "s4-with", "Variables for the $include'd file: a mapping from names to templates.", nodeMapping, []string{"$include"}},
 	{"$overlay", "s8-overlay", "Makes this document an overlay: a bare CEL expression, doc bound to each rendered document, that decides which documents the rest of the mapping is merged into.",
 		map[string]any{"type": []string{"string", "boolean"}}, nil},
@@ -59,9 +74,10 @@ var directiveDocs = []directiveDoc{
 		map[string]any{"oneOf": []any{map[string]any{"type": "integer", "minimum": 0}, map[string]any{"type": "string", "pattern": "^[0-9]+\\+$"}}}, nil},
 	{"$match", "s8-match", "In an overlay's list: merges the other keys of this item into every item for which the CEL expression (item bound) is true.",
 		map[string]any{"type": []string{"string", "boolean"}}, nil},
-	{"$remove", "s8-remove", "In an overlay's list: removes every item for which the CEL expression (item bound) is true.",
+	{"$remove", "s8-remove", "In an overlay's list: removes every item for which the CEL expression (item bound) is true. At an overlay's root, true: removes the documents the overlay matches.",
 		map[string]any{"type": []string{"string", "boolean"}}, nil},
 	{"$append", "s8-append", "In an overlay's list: adds this template's value at the end.", anyNode, nil},
+	{"$transform", "s10-transform", "Makes this document a transform: namespace, labels, selectorLabels, annotations and images applied to every document after the overlays, as kustomize does.", anyNode, nil},
 }
 
 // templateSchema builds the schema.
@@ -82,17 +98,9 @@ func templateSchema() map[string]any {
 		}
 	}
 	mapping := map[string]any{
-		"type":       "object",
-		"properties": props,
-		"propertyNames": map[string]any{
-			"description": "A key starting with $ must be a directive; write $$ to output a key starting with $ as data.",
-			"anyOf": []any{
-				// Not directive-like: "$" followed by a letter or "_"
-				// (engine isDirectiveLike); "$$" escapes.
-				map[string]any{"not": map[string]any{"pattern": "^\\$[A-Za-z_]"}},
-				map[string]any{"enum": names},
-			},
-		},
+		"type":                 "object",
+		"properties":           props,
+		"propertyNames":        keyChecks(names),
 		"dependentRequired":    deps,
 		"additionalProperties": anyNode,
 	}

@@ -5,12 +5,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
@@ -32,41 +35,56 @@ func (in *inputs) readFile(name string) ([]byte, error) {
 type inputs struct {
 	ctx       context.Context // stops reads and renders: SIGINT, SIGTERM
 	stdin     io.Reader
-	stdinUsed string // what read standard input already, for the error
-	files     []string
-	sets      []setting // --set and --set-string, in command-line order
+	stdinUsed string    // what read standard input already, for the error
+	files     []string  // -f, [NAME=]FILE as given
+	sets      []setting // --set, --set-string, --set-json, --set-file, in command-line order
 	// keyPos is where each top-level key of the values files was last
 	// set, for check's unread-key warnings.
 	keyPos map[string]engine.Pos
+	// layers is where each layer of the values came from, in order, for
+	// positioning the values a $schema refuses (values_pos.go).
+	layers []layer
 }
 
-// setting is one --set or --set-string.
+// setting is one --set, --set-string, --set-json or --set-file.
 type setting struct {
-	arg    string // PATH=VALUE as given
-	string bool   // --set-string: VALUE is always a string
+	arg  string // as given: PATH=VALUE[,PATH=VALUE…]
+	kind setKind
 }
 
-// addValuesFlags registers -f, --set and --set-string on cmd.
+// addValuesFlags registers -f and the --set flags on cmd.
 func (in *inputs) addValuesFlags(cmd *cobra.Command) {
 	fs := cmd.Flags()
-	fs.StringArrayVarP(&in.files, "values", "f", nil, "a YAML or JSON file of variables; repeatable, merged left to right; - is standard input")
-	fs.Var(&setValue{list: &in.sets}, "set", "set one variable or nested key, PATH=VALUE, VALUE read as a YAML scalar (image.tag=1.2); repeatable")
-	fs.Var(&setValue{list: &in.sets, string: true}, "set-string", "as --set, VALUE always a string; repeatable")
+	fs.StringArrayVarP(&in.files, "values", "f", nil,
+		"a YAML or JSON file of variables, `[NAME=]FILE`; repeatable, merged left to right; - is standard input; with NAME=, the file's content is the variable NAME")
+	fs.Var(&setValue{list: &in.sets, kind: setYAML}, "set",
+		"set a variable or nested key in Helm's path syntax (image.tag=v2, tolerations[0].key=x, args={a,b}, a=1,b=2), VALUE read as a YAML scalar (1.2 is a number: use --set-string for text); repeatable")
+	fs.Var(&setValue{list: &in.sets, kind: setString}, "set-string", "as --set, VALUE always a string; repeatable")
+	fs.Var(&setValue{list: &in.sets, kind: setJSON}, "set-json", "as --set, VALUE a JSON value (lists, maps; empty is null); repeatable")
+	fs.Var(&setValue{list: &in.sets, kind: setFile}, "set-file", "as --set, VALUE the text of the file it names (- is standard input); repeatable")
 }
 
-// setValue is the pflag.Value of --set (string false) or --set-string.
+// setValue is the pflag.Value of one of the --set flags. It keeps the
+// argument as given; the syntax is read when the values are, so that an
+// error never shows the argument (its VALUE may be a secret), as pflag's
+// "invalid argument" would.
 type setValue struct {
-	list   *[]setting
-	string bool
+	list *[]setting
+	kind setKind
 }
 
 func (s *setValue) String() string { return "" }
-func (s *setValue) Type() string   { return "PATH=VALUE" }
-func (s *setValue) Set(arg string) error {
-	if _, _, err := splitSet(arg); err != nil {
-		return err
+func (s *setValue) Type() string {
+	if s.kind == setFile {
+		return "PATH=FILE"
 	}
-	*s.list = append(*s.list, setting{arg: arg, string: s.string})
+	if s.kind == setJSON {
+		return "PATH=JSON"
+	}
+	return "PATH=VALUE"
+}
+func (s *setValue) Set(arg string) error {
+	*s.list = append(*s.list, setting{arg: arg, kind: s.kind})
 	return nil
 }
 
@@ -85,7 +103,10 @@ func (in *inputs) readStdin(what string) ([]byte, error) {
 }
 
 // vars reads the values files and applies the settings, by the merge rule
-// (reference §9), and returns the root variables.
+// (reference §9), and returns the root variables. Every mapping in them
+// has its keys sorted, as a Terraform object's are, so that a render
+// prints the bytes the provider does whatever order a values file writes
+// its keys in (the CLI guide, "Byte identity").
 func (in *inputs) vars() (map[string]engine.Value, error) {
 	acc, err := in.layered()
 	if err != nil {
@@ -94,33 +115,79 @@ func (in *inputs) vars() (map[string]engine.Value, error) {
 	vars := make(map[string]engine.Value, acc.Len())
 	for i := range acc.Len() {
 		k, v := acc.At(i)
-		vars[k] = v
+		vars[k] = sortedKeys(v)
 	}
 	return vars, nil
 }
 
-// layered is vars as one mapping, keys in the order they were first given.
+// sortedKeys is v with the keys of every mapping in it sorted by their
+// bytes, as Terraform sorts an object's attributes.
+func sortedKeys(v engine.Value) engine.Value {
+	switch x := v.(type) {
+	case *engine.Map:
+		keys := slices.Sorted(slices.Values(x.Keys()))
+		out := engine.NewMap(len(keys))
+		for _, k := range keys {
+			e, _ := x.Get(k)
+			out.Set(k, sortedKeys(e))
+		}
+		return out
+	case []engine.Value:
+		out := make([]engine.Value, len(x))
+		for i, e := range x {
+			out[i] = sortedKeys(e)
+		}
+		return out
+	}
+	return v
+}
+
+// layered is the values as one mapping: the files merged left to right,
+// then each setting applied in command-line order.
 func (in *inputs) layered() (*engine.Map, error) {
 	// The first file is the base as it stands, so its nulls are values as
 	// a Terraform context's are; each later layer is patched onto it.
 	var acc engine.Value = engine.NewMap(0)
-	for i, name := range in.files {
-		v, err := in.readValuesFile(name)
+	in.layers = in.layers[:0]
+	for i, arg := range in.files {
+		name, file := in.splitValuesArg(arg)
+		v, pos, err := in.readValuesFile(file, name)
 		if err != nil {
 			return nil, err
+		}
+		if name != "" {
+			m := engine.NewMap(1)
+			m.Set(name, v)
+			v = m
 		}
 		if i == 0 {
 			acc = v
 		} else {
 			acc = merge.Patch(acc, v)
 		}
+		in.layers = append(in.layers, layer{pos: pos})
 	}
 	for _, s := range in.sets {
-		v, err := s.value()
+		as, err := parseSetting(s.arg, s.kind)
 		if err != nil {
 			return nil, err
 		}
-		acc = merge.Patch(acc, v)
+		for _, a := range as {
+			v, err := in.settingValue(s.kind, a)
+			if err != nil {
+				return nil, err
+			}
+			if acc, err = setAt(acc, a.path, v, ""); err != nil {
+				return nil, fmt.Errorf("%s %s: %v", s.kind.flag(), a.shown, err)
+			}
+			if m, ok := v.(*engine.Map); ok && len(a.path) == 0 {
+				for _, k := range m.Keys() { // a JSON object set at the root
+					in.layers = append(in.layers, layer{set: pathKey("", k)})
+				}
+				continue
+			}
+			in.layers = append(in.layers, layer{set: pathKeyOf(a.path)})
+		}
 	}
 	m, ok := acc.(*engine.Map)
 	if !ok { // Patch keeps a map over a map.
@@ -129,120 +196,169 @@ func (in *inputs) layered() (*engine.Map, error) {
 	return m, nil
 }
 
-// readValuesFile reads one values file: a YAML or JSON mapping, or an
-// empty file.
-func (in *inputs) readValuesFile(name string) (engine.Value, error) {
-	var text []byte
-	var err error
-	shown := name
-	if name == "-" {
-		shown = "<stdin>"
-		text, err = in.readStdin("--values -")
-		if err != nil {
-			return nil, err // a usage error
-		}
-	} else if text, err = in.readFile(name); err != nil {
-		return nil, problem(fmt.Errorf("values file: %w", err))
+// splitValuesArg splits -f's [NAME=]FILE. NAME= counts only when NAME is
+// a variable name (letters, digits and _, not first a digit) and no file
+// is named by the whole argument: a path such as ./a=b.yaml, or a file
+// named x=y.yaml that exists, is read as a plain values file.
+func (in *inputs) splitValuesArg(arg string) (name, file string) {
+	name, file, ok := strings.Cut(arg, "=")
+	if !ok || !lex.IsIdent(name) || file == "" {
+		return "", arg
 	}
-	v, err := parseValues(shown, text)
-	if err == nil {
-		in.notePositions(shown, text)
+	if _, err := os.Lstat(arg); err == nil {
+		return "", arg
 	}
-	return v, err
+	return name, file
 }
 
-// notePositions records where text, a values file that parsed, sets each
-// top-level key.
-func (in *inputs) notePositions(name string, text []byte) {
-	var doc yaml.Node
-	if yaml.Unmarshal(text, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return
+// settingValue is the value one assignment sets: its VALUE read as its
+// flag says, a list for {a,b}.
+func (in *inputs) settingValue(kind setKind, a assignment) (engine.Value, error) {
+	if kind == setJSON {
+		if a.json == "" {
+			return nil, nil
+		}
+		return jsonToValue(kind.flag(), a.shown, a.json)
 	}
+	one := func(raw string) (engine.Value, error) {
+		switch kind {
+		case setString:
+			return raw, nil
+		case setFile:
+			text, err := in.readSetFile(a.shown, raw)
+			return string(text), err
+		}
+		return scalar(kind.flag(), a.shown, raw)
+	}
+	if !a.list {
+		return one(a.items[0])
+	}
+	out := make([]engine.Value, 0, len(a.items))
+	for _, raw := range a.items {
+		v, err := one(raw)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// readSetFile reads the file a --set-file names, through fileread.
+func (in *inputs) readSetFile(path, name string) ([]byte, error) {
+	if name == "-" {
+		return in.readStdin("--set-file " + path + "=-")
+	}
+	text, err := in.readFile(name)
+	if err != nil {
+		if in.ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, problem(&engine.Error{Pos: engine.Pos{File: name, Line: 1, Column: 1}, Offset: -1,
+			Msg: "cannot read the file of --set-file " + path + ": " + engine.ReadErrorText(err)})
+	}
+	return text, nil
+}
+
+// readValuesFile reads one values file: a YAML or JSON mapping, or an
+// empty file; under a NAME, any YAML document. It also gives where the
+// file sets each value, keyed by path (values_pos.go).
+func (in *inputs) readValuesFile(file, name string) (engine.Value, map[string]engine.Pos, error) {
+	var text []byte
+	var err error
+	shown := file
+	if file == "-" {
+		shown = "<stdin>"
+		what := "--values -"
+		if name != "" {
+			what = "--values " + name + "=-"
+		}
+		text, err = in.readStdin(what)
+		if err != nil {
+			return nil, nil, err // a usage error
+		}
+	} else if text, err = in.readFile(file); err != nil {
+		if in.ctx.Err() != nil {
+			return nil, nil, err
+		}
+		return nil, nil, problem(&engine.Error{Pos: engine.Pos{File: file, Line: 1, Column: 1}, Offset: -1,
+			Msg: "cannot read values file: " + engine.ReadErrorText(err)})
+	}
+	v, doc, err := parseValuesDoc(shown, text, name != "")
+	if err != nil {
+		return nil, nil, err
+	}
+	pos := positions(shown, doc, name)
+	in.notePositions(shown, doc, name)
+	return v, pos, nil
+}
+
+// notePositions records where doc, a values file that parsed, sets each
+// top-level key (under a NAME: where the file starts).
+func (in *inputs) notePositions(file string, doc *yaml.Node, name string) {
 	if in.keyPos == nil {
 		in.keyPos = map[string]engine.Pos{}
+	}
+	if name != "" {
+		in.keyPos[name] = engine.Pos{File: file, Line: 1, Column: 1}
+		return
+	}
+	if doc == nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return
 	}
 	m := doc.Content[0]
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
-		in.keyPos[k.Value] = engine.Pos{File: name, Line: k.Line, Column: k.Column}
+		in.keyPos[k.Value] = engine.Pos{File: file, Line: k.Line, Column: k.Column}
 	}
 }
 
-// parseValues reads a values file's text. Its positions name the file.
+// parseValues reads a values file's text: a mapping, or an empty file.
+// Its positions name the file.
 func parseValues(name string, text []byte) (engine.Value, error) {
+	v, _, err := parseValuesDoc(name, text, false)
+	return v, err
+}
+
+// parseValuesDoc reads a values file's text and gives its document node
+// too (nil for an empty file). With anyValue, the document may be any YAML
+// value (a file under a NAME); an empty file is then an empty mapping too.
+func parseValuesDoc(name string, text []byte, anyValue bool) (engine.Value, *yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(text))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err == io.EOF {
-			return engine.NewMap(0), nil
+			return engine.NewMap(0), nil, nil
 		}
-		return nil, problem(fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: ")))
+		return nil, nil, problem(engine.YAMLError(name, err, text))
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err != io.EOF {
-		return nil, problem(fmt.Errorf("%s: a values file holds one YAML document; this one has more", name))
+		if err != nil {
+			return nil, nil, problem(engine.YAMLError(name, err, text))
+		}
+		at := engine.Pos{File: name, Line: extra.Line, Column: extra.Column}
+		if len(extra.Content) > 0 {
+			at.Line, at.Column = extra.Content[0].Line, extra.Content[0].Column
+		}
+		return nil, nil, problem(&engine.Error{Pos: at, Offset: -1,
+			Msg: "a values file holds one YAML document; this one has more"})
 	}
 	v, yerr := yamlnode.Plain(&doc)
 	if yerr != nil {
-		return nil, problem(fmt.Errorf("%s:%d:%d: %s", name, yerr.Node.Line, yerr.Node.Column, yerr.Msg))
+		return nil, nil, problem(&engine.Error{Pos: engine.Pos{File: name, Line: yerr.Node.Line, Column: yerr.Node.Column}, Offset: -1, Msg: yerr.Msg})
 	}
 	switch v.(type) {
 	case *engine.Map:
-		return v, nil
+		return v, &doc, nil
 	case nil:
-		return engine.NewMap(0), nil
-	}
-	return nil, problem(fmt.Errorf("%s:%d:%d: a values file must be a mapping of variable names to values", name, doc.Content[0].Line, doc.Content[0].Column))
-}
-
-// value is the setting as a mapping to patch onto the values: a=b.c=1
-// gives {a: {b: {c: 1}}}.
-func (s setting) value() (engine.Value, error) {
-	keys, raw, err := splitSet(s.arg)
-	if err != nil {
-		return nil, err
-	}
-	var v engine.Value = raw
-	if !s.string && raw != "" {
-		n := &yaml.Node{Kind: yaml.ScalarNode, Value: raw}
-		var yerr *yamlnode.Error
-		if v, yerr = yamlnode.Scalar(n); yerr != nil {
-			return nil, fmt.Errorf("--set %s: %s", s.arg, yerr.Msg)
+		if len(doc.Content) == 0 || anyValue {
+			return engine.NewMap(0), &doc, nil
 		}
 	}
-	for i := len(keys) - 1; i >= 0; i-- {
-		m := engine.NewMap(1)
-		m.Set(keys[i], v)
-		v = m
+	if anyValue {
+		return v, &doc, nil
 	}
-	return v, nil
-}
-
-// splitSet splits PATH=VALUE, PATH being keys joined by "." ("\." is a
-// dot inside a key).
-func splitSet(arg string) (keys []string, val string, err error) {
-	path, val, ok := strings.Cut(arg, "=")
-	if !ok {
-		return nil, "", fmt.Errorf("%q is not PATH=VALUE", arg)
-	}
-	var key strings.Builder
-	for i := 0; i < len(path); i++ {
-		switch {
-		case path[i] == '\\' && i+1 < len(path) && path[i+1] == '.':
-			key.WriteByte('.')
-			i++
-		case path[i] == '.':
-			keys = append(keys, key.String())
-			key.Reset()
-		default:
-			key.WriteByte(path[i])
-		}
-	}
-	keys = append(keys, key.String())
-	for _, k := range keys {
-		if k == "" {
-			return nil, "", fmt.Errorf("%q: PATH has an empty key (write a.b=1; \\. is a dot inside a key)", arg)
-		}
-	}
-	return keys, val, nil
+	return nil, nil, problem(&engine.Error{Pos: engine.Pos{File: name, Line: doc.Content[0].Line, Column: doc.Content[0].Column}, Offset: -1,
+		Msg: "a values file must be a mapping of variable names to values (or, read with -f NAME=FILE, it is the variable NAME)"})
 }

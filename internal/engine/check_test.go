@@ -178,7 +178,7 @@ d:
 e:
   $eval: "${{ fromValues }}"
 `)}}
-	want := `t.yaml:7:12: a.b.$eval: "nope" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it
+	want := `t.yaml:7:12: a.b.$eval: "nope" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it; did you mean 'one'?
 t.yaml:9:13: a.c[0].$for: "zero" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it
 t.yaml:13:10: d.$eval: "p" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it
 `

@@ -14,7 +14,7 @@ func TestDirectiveTable_orderIsEvaluationOrder(t *testing.T) {
 	want := []string{
 		"$schema", "$let", "$assert", "$msg",
 		"$if", "$then", "$else", "$for", "$do", "$eval", "$key", "$value", "$include", "$with",
-		"$overlay", "$expects", "$match", "$remove", "$append",
+		"$overlay", "$expects", "$match", "$remove", "$append", "$transform",
 	}
 	if got := walk.DirectiveNames(); !slices.Equal(got, want) {
 		t.Errorf("directive table order:\n got %q\nwant %q", got, want)

@@ -21,14 +21,17 @@
 //  3. walk (package walk, with the directives of package directive): the
 //     tree is walked with a scope of variables; expressions run in the CEL
 //     environment.
-//  4. overlays (package overlay): once every document is rendered, the
-//     overlays edit them in stream order.
+//  4. overlays and transforms (package overlay): once every document is
+//     rendered, the overlays edit or remove them in stream order, then
+//     the transforms ($transform, package transform) change every
+//     document.
 //  5. emit (package emit): documents become YAML or JSON text.
 //
 // Package check compiles a template without rendering it, for `celyaml
 // check`. The packages below, each a leaf: value (the value model),
 // yamlnode (plain YAML to values), lex (CEL's lexical rules), hint (the
 // words of every hint and "did you mean"), merge (the merge rule), emit
-// (the emitters), schema ($schema's JSON Schema checks), manifest (the
-// manifest-ID rule) and celenv (the CEL environment).
+// (the emitters), schema ($schema's JSON Schema checks), transform
+// ($transform's Kubernetes transforms), manifest (the manifest-ID rule)
+// and celenv (the CEL environment).
 package engine

@@ -224,8 +224,30 @@ var migratingTableCases = map[string]tableCase{
 	`patches: with a strategic merge patch`: {overlayStream + "---\n{1}\nspec:\n  replicas: 2\n", []tableRun{
 		{vars: `{}`, want: "kind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  containers:\n    - name: app\n    - name: legacy\n  replicas: 2\n---\nkind: Service\nmetadata:\n  name: web\n"},
 	}},
-	`namespace: apps`: {overlayStream + "---\n{0}\n{1}\n", []tableRun{
-		{vars: `{}`, want: "kind: Deployment\nmetadata:\n  name: web\n  namespace: apps\nspec:\n  containers:\n    - name: app\n    - name: legacy\n---\nkind: Service\nmetadata:\n  name: web\n"},
+	// kustomize's transformers and Helm's -n: the $transform rows render
+	// against Kubernetes objects, since a transform reads apiVersion and
+	// kind (internal/kustomize holds them to kustomize build itself).
+	`namespace: apps`: {transformStream + "---\n{0}\n", []tableRun{
+		{vars: `{}`, want: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: apps\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: web\n---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  namespace: apps\n"},
+	}},
+	`labels: with pairs: (metadata only)`: {transformStream + "---\n{0}\n", []tableRun{
+		{vars: `{}`, want: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n  labels:\n    team: platform\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: web\n  labels:\n    team: platform\n---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  namespace: shop\n  labels:\n    team: platform\n"},
+	}},
+	`commonLabels: (or labels: with includeSelectors: true)`: {transformStream + "---\n{0}\n", []tableRun{
+		{vars: `{}`, want: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n  labels:\n    tier: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n      tier: web\n  template:\n    metadata:\n      labels:\n        app: web\n        tier: web\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: web\n  labels:\n    tier: web\n---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  namespace: shop\n  labels:\n    tier: web\nspec:\n  template:\n    metadata:\n      labels:\n        tier: web\n"},
+	}},
+	`commonAnnotations:`: {transformStream + "---\n{0}\n", []tableRun{
+		{vars: `{}`, want: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n  annotations:\n    owner: platform\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n      annotations:\n        owner: platform\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: web\n  annotations:\n    owner: platform\n---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  namespace: shop\n  annotations:\n    owner: platform\nspec:\n  template:\n    metadata:\n      annotations:\n        owner: platform\n"},
+	}},
+	`images: with newName, newTag or digest`: {transformStream + "---\n{0}\n", []tableRun{
+		{vars: `{}`, want: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.27\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: web\n---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  namespace: shop\n"},
+	}},
+	`patches: with $patch: delete on a whole object`: {transformStream + "---\n{0}\n{1}\n", []tableRun{
+		{vars: `{}`, want: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: web\n"},
+	}},
+	`helm template -n apps (or --namespace)`: {transformStream + "---\n{1}\n", []tableRun{
+		{vars: `{"target_namespace": "apps"}`, want: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: apps\nspec:\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: web\n---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  namespace: apps\n"},
+		{vars: `{}`, err: "undeclared reference to 'target_namespace'"},
 	}},
 }
 
@@ -235,6 +257,12 @@ const (
 	overlayStream    = "kind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  containers:\n    - name: app\n    - name: legacy\n---\nkind: Service\nmetadata:\n  name: web\n"
 	overlayStreamOut = overlayStream
 )
+
+// transformStream is what the $transform rows change: a Deployment and a
+// Job in a namespace, and a ClusterRole.
+const transformStream = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n" +
+	"---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: web\n" +
+	"---\napiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  namespace: shop\n"
 
 // Rows whose CEL-YAML reads no value that could be empty, zero or absent.
 var migratingTableExempt = map[string]string{

@@ -98,3 +98,21 @@ func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (
 func (e *Engine) Check(ctx context.Context, src Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
 	return check.Check(ctx, e.w, src, declared)
 }
+
+// CheckRender is Check followed, when Check finds no error, by a render
+// with vars (or, when vars is nil and every input has a default, with
+// none); after may find more in the documents. See check.Render.
+func (e *Engine) CheckRender(ctx context.Context, src Source, vars map[string]Value, after func([]Document) error) (problems []Problem, texts [][]byte) {
+	return check.Render(ctx, e.w, src, vars, after)
+}
+
+// LiteralIncludes gives the files that the template in src includes by a
+// literal path, resolved and cleaned. See check.LiteralIncludes.
+func (e *Engine) LiteralIncludes(src Source) []string { return check.LiteralIncludes(src) }
+
+// InputsWithoutDefault gives the inputs the template in src declares with
+// a $schema and no default that declared does not say are given. See
+// check.InputsWithoutDefault.
+func (e *Engine) InputsWithoutDefault(src Source, declared func(string) bool) []string {
+	return check.InputsWithoutDefault(src, declared)
+}

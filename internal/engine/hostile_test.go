@@ -289,6 +289,21 @@ func generateTemplate(spec string) ([]byte, error) {
 			b.WriteString("$overlay: false\n$expects: '0+'\nb: 1\n---\n")
 		}
 		return b.Bytes(), nil
+	case "transform-docs": // a removing overlay and a transform with every field on n documents (ConfigMaps, every hundredth a Deployment), the last of a kind of unknown scope
+		var b bytes.Buffer
+		b.WriteString("$overlay: doc.metadata.name == 'drop'\n$remove: true\n---\n")
+		b.WriteString("$transform:\n  namespace: edge\n  labels: {team: platform}\n  selectorLabels: {app: web}\n  annotations: {owner: platform}\n  images: [{name: nginx, newTag: '1.27'}]\n---\n")
+		fmt.Fprintf(&b, "$for: i in lists.range(%d)\n$do:\n  $if: i %% 100 == 0\n  $then: {apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, spec: {template: {spec: {containers: [{name: web, image: nginx}]}}}}\n  $else: {apiVersion: v1, kind: ConfigMap, metadata: {name: settings}, data: {a: b}}\n---\n", n-2)
+		b.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: drop}\n---\napiVersion: x.io/v1\nkind: W\nmetadata: {name: last}\n")
+		return b.Bytes(), nil
+	case "deep-pod": // a Deployment whose pod template nests n levels deep, containers at each, then a transform
+		var b bytes.Buffer
+		b.WriteString("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: deep}\nspec: ")
+		b.WriteString(strings.Repeat("{template: {spec: {containers: [{name: c, image: nginx}], initContainers: [{name: i, image: 'nginx:1'}], next: ", n))
+		b.WriteString("null" + strings.Repeat("}}}", n) + "\n---\n")
+		b.WriteString("apiVersion: x.io/v1\nkind: W\nmetadata: {name: last}\n---\n")
+		b.WriteString("$transform:\n  images: [{name: nginx, newTag: '1.27'}]\n  selectorLabels: {app: web}\n  namespace: edge\n")
+		return b.Bytes(), nil
 	case "invalid-utf8":
 		return []byte("name: web\nlabel: \"bad \xff\xfe bytes\"\n"), nil
 	case "nul-byte":

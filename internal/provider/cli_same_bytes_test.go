@@ -114,8 +114,10 @@ func contextFromJSON(t *testing.T, text []byte) tftypes.Value {
 
 // valuesFileOf writes the variables the data source reads from ctx as a
 // YAML values file, and returns its path. A Terraform context has no key
-// order and one number type, so the file holds what the data source sees:
-// keys sorted, whole numbers as ints.
+// order and one number type; the file holds what the data source sees,
+// whole numbers as ints, but every mapping's keys in reverse order, so
+// that the command must sort them as Terraform does (the CLI guide,
+// "Byte identity with the provider").
 func valuesFileOf(t *testing.T, dir string, ctx tftypes.Value) string {
 	t.Helper()
 	vars, _, err := contextVars(ctx)
@@ -123,8 +125,8 @@ func valuesFileOf(t *testing.T, dir string, ctx tftypes.Value) string {
 		t.Fatal(err)
 	}
 	m := engine.NewMap(len(vars))
-	for _, k := range slices.Sorted(maps.Keys(vars)) {
-		m.Set(k, vars[k])
+	for _, k := range slices.Backward(slices.Sorted(maps.Keys(vars))) {
+		m.Set(k, reversedKeys(vars[k]))
 	}
 	text, err := engine.EncodeYAML(m)
 	if err != nil {
@@ -135,4 +137,24 @@ func valuesFileOf(t *testing.T, dir string, ctx tftypes.Value) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// reversedKeys is v with every mapping's keys in reverse order.
+func reversedKeys(v engine.Value) engine.Value {
+	switch x := v.(type) {
+	case *engine.Map:
+		out := engine.NewMap(x.Len())
+		for i := x.Len() - 1; i >= 0; i-- {
+			k, e := x.At(i)
+			out.Set(k, reversedKeys(e))
+		}
+		return out
+	case []engine.Value:
+		out := make([]engine.Value, len(x))
+		for i, e := range x {
+			out[i] = reversedKeys(e)
+		}
+		return out
+	}
+	return v
 }

@@ -151,6 +151,8 @@ func stdCallCost(function string, args []ref.Val) (uint64, bool) {
 		if len(args) == 1 {
 			return 1 + tenth(sizeOf(args[0])), true
 		}
+	case "truthy":
+		return 1, true // a size or one scalar, whatever the argument's size
 	}
 	return 0, false
 }

@@ -21,7 +21,7 @@ import (
 )
 
 // The environment: the libraries every expression can use (reference §5)
-// and the template helpers (json, yaml, deepMerge, sha256).
+// and the template helpers (json, yaml, deepMerge, sha256, truthy).
 
 // Pinned library versions. Changing one can change what a template renders,
 // so each is a deliberate decision, listed in the functions guide.
@@ -250,6 +250,7 @@ func (helperLib) CompileOptions() []cel.EnvOption {
 				cel.UnaryBinding(sha256Fn)),
 			cel.Overload("celyaml_sha256_bytes", []*cel.Type{cel.BytesType}, cel.StringType,
 				cel.UnaryBinding(sha256Fn))),
+		truthyFunction(),
 	}
 }
 

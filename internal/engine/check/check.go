@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"go.yaml.in/yaml/v3"
@@ -18,9 +17,12 @@ import (
 // Check finds the problems of a template that show without rendering it,
 // for `celyaml check`: every one it can, not only the first. A YAML syntax
 // error ends its file (the parser cannot resume); a directive error ends
-// only the mapping that holds it, which Check then treats as null and
-// compiles on. Files named by a literal $include are checked too, once
-// each; one that cannot be read is a problem at its $include.
+// only the entry of the mapping that holds it (with the directives that
+// belong with it), which Check then removes and compiles on, so every
+// problem of a mapping is reported. Files named by a literal $include are checked too, once
+// each, with the names in scope at the $include (the first one that
+// names the file) and its $with entries; one that cannot be read is a
+// problem at its $include.
 //
 // declared says which root variables exist (from values files); it may be
 // nil. Warnings are problems that do not stop a render: a plain string
@@ -30,7 +32,8 @@ import (
 // what a template reads.
 func Check(ctx context.Context, e *walk.Engine, src walk.Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
 	ck := &checker{ctx: ctx, e: e, declared: declared, seen: map[string]bool{}}
-	ck.file(walk.SourceFrame(src), src.Text)
+	ck.file(walk.SourceFrame(src), src.Text, nil)
+	sortByPosition(ck.problems)
 	return ck.problems, ck.texts
 }
 
@@ -53,12 +56,12 @@ type checker struct {
 }
 
 func (ck *checker) add(fr *walk.Frame, c *walk.CompileError) {
-	err := c.In(fr)
-	ck.problems = append(ck.problems, Problem{Err: err})
+	ck.problems = append(ck.problems, Problem{Err: c.In(fr)})
 }
 
 // file checks one template file's text.
-func (ck *checker) file(fr *walk.Frame, text []byte) {
+// outer are the names in scope where an $include brought the file in.
+func (ck *checker) file(fr *walk.Frame, text []byte, outer []string) {
 	if fr.Real != "" {
 		if ck.seen[fr.Real] {
 			return
@@ -71,7 +74,7 @@ func (ck *checker) file(fr *walk.Frame, text []byte) {
 		return
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(text))
-	var preamble []string // names a preamble document declares for the documents after it
+	preamble := outer // and the names a preamble declares for the documents after it
 	for {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
@@ -90,7 +93,7 @@ func (ck *checker) file(fr *walk.Frame, text []byte) {
 	}
 }
 
-// Document compiles doc until it compiles, each error excising the
+// document compiles doc until it compiles, each error excising the
 // mapping that holds it.
 func (ck *checker) document(fr *walk.Frame, doc *yaml.Node) {
 	for range maxProblemsPerDocument {
@@ -99,7 +102,7 @@ func (ck *checker) document(fr *walk.Frame, doc *yaml.Node) {
 			return
 		}
 		ck.add(fr, cerr)
-		if cerr.Node == nil || !excise(doc, cerr.Node) {
+		if cerr.Node == nil || (!excisePair(doc, cerr.Node) && !excise(doc, cerr.Node)) {
 			return
 		}
 	}
@@ -157,12 +160,21 @@ func (ck *checker) walk(fr *walk.Frame, n *yaml.Node, scope []string, inExpr boo
 			ck.walk(fr, c, scope, inExpr, path+"["+walk.Itoa(i)+"]")
 		}
 	case yaml.MappingNode:
+		before := scope
 		scope = mappingScope(n, scope)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			p := walk.JoinPath(path, k.Value)
+			if k.Value == "$schema" {
+				ck.schemaFiles(fr, k, v, path) // schema.go
+				continue
+			}
+			if k.Value == "$let" && walk.Deref(v).Kind == yaml.MappingNode {
+				ck.walkLet(fr, n, walk.Deref(v), before, p)
+				continue
+			}
 			if k.Value == "$include" {
-				ck.include(fr, v, p)
+				ck.include(fr, k, v, p, withNames(n, scope))
 			}
 			ck.exprs(fr, k.Value, walk.Deref(v), scope, p)
 			ck.walk(fr, v, scope, inExpr || exprKeys[k.Value], p)
@@ -190,17 +202,21 @@ func (ck *checker) inScope(name string, scope []string) bool {
 	return ck.declared != nil && ck.declared(name)
 }
 
-// preludeOnly reports whether a document root holds only prelude
-// directives: a preamble, whose names the later documents see (reference §1).
+// preludeOnly reports whether a document root is a preamble, whose names
+// the later documents see (reference §1): only prelude directives, and at
+// least $let, as the renderer's isPreamble decides.
 func preludeOnly(m *yaml.Node) bool {
+	hasLet := false
 	for i := 0; i < len(m.Content); i += 2 {
 		switch m.Content[i].Value {
-		case "$let", "$schema", "$assert", "$msg":
+		case "$let":
+			hasLet = true
+		case "$schema", "$assert", "$msg":
 		default:
 			return false
 		}
 	}
-	return len(m.Content) > 0
+	return hasLet
 }
 
 // mappingScope adds the names a mapping's $schema, $let and $for declare.
@@ -230,8 +246,12 @@ func mappingScope(n *yaml.Node, scope []string) []string {
 
 // include checks the file a literal $include names, and the files it
 // includes in turn.
-func (ck *checker) include(fr *walk.Frame, v *yaml.Node, path string) {
+func (ck *checker) include(fr *walk.Frame, key, v *yaml.Node, path string, scope []string) {
 	v = walk.Deref(v)
+	if msg := includePathProblem(v, path); msg != "" {
+		ck.add(fr, walk.CompileErrorAt(v, path, msg))
+		return
+	}
 	if v.Kind != yaml.ScalarNode || strings.Contains(v.Value, "${{") || v.Value == "" {
 		return
 	}
@@ -241,11 +261,11 @@ func (ck *checker) include(fr *walk.Frame, v *yaml.Node, path string) {
 	}
 	text, err := ck.e.Options().Loader.ReadFile(ck.ctx, p, ck.e.Options().MaxTemplateBytes)
 	if err != nil {
-		ck.add(fr, walk.CompileErrorAt(v, path, "cannot read included file "+walk.Quote(v.Value)+": "+loader.ErrText(err)))
+		ck.add(fr, walk.CompileErrorAt(v, path, includeReadMsg(ck.e, p, err)))
 		return
 	}
-	chain := append([]walk.Pos{{File: fr.File, Line: v.Line, Column: v.Column}}, fr.Chain...)
-	ck.file(&walk.Frame{File: p, Dir: filepath.Dir(p), Real: filepath.Clean(p), Chain: chain}, text)
+	chain := append([]walk.Pos{{File: fr.File, Line: key.Line, Column: key.Column}}, fr.Chain...)
+	ck.file(&walk.Frame{File: filepath.ToSlash(p), Dir: filepath.Dir(p), Real: filepath.Clean(p), Chain: chain}, text, scope)
 }
 
 // exprs compiles the CEL expressions a directive's value holds, for their
@@ -255,7 +275,7 @@ func (ck *checker) include(fr *walk.Frame, v *yaml.Node, path string) {
 // report.
 func (ck *checker) exprs(fr *walk.Frame, dir string, v *yaml.Node, scope []string, path string) {
 	reported := map[string]bool{} // an undeclared name once per directive
-	bare := func(n *yaml.Node, text string, off int, path string) {
+	bare := func(n *yaml.Node, text string, off int, path string, bareDir string) {
 		declared := func(name string) bool { return ck.inScope(name, scope) }
 		report := func(msg string, o int) {
 			if o >= 0 {
@@ -264,48 +284,54 @@ func (ck *checker) exprs(fr *walk.Frame, dir string, v *yaml.Node, scope []strin
 			ck.problems = append(ck.problems, Problem{Err: &walk.Error{Pos: walk.Pos{File: fr.File, Line: n.Line, Column: n.Column},
 				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.Chain}})
 		}
-		if _, xerr := ck.e.Programs().Compile(text, declared); xerr != nil {
-			report(xerr.Msg, xerr.Offset)
+		prog, xerr := ck.e.Programs().Compile(text, declared)
+		if xerr != nil {
+			report(checkCompileMsg(xerr.Msg, scope, bareDir, text), xerr.Offset)
 			return
 		}
-		if len(fr.Chain) > 0 {
-			return // an included file's variables come from its $include
-		}
 		names, _ := ck.e.Programs().FreeNames(text)
+		undeclared := false
 		for _, fn := range names {
 			if !declared(fn.Name) && !reported[path+"\x00"+fn.Name] {
-				reported[path+"\x00"+fn.Name] = true
-				report(walk.Quote(fn.Name)+" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it", fn.Offset)
+				reported[path+"\x00"+fn.Name], undeclared = true, true
+				if msg, o := prog.MisspeltCall(fn.Name); msg != "" {
+					report(msg, o)
+					continue
+				}
+				report(undeclaredMsg(fn.Name, scope, bareDir, text), fn.Offset)
 			}
+		}
+		if !undeclared {
+			ck.unknownCall(prog, report)
 		}
 	}
 	s, isStr := walk.StringScalar(v)
 	switch dir {
 	case "$if", "$assert", "$overlay", "$match", "$remove":
 		if isStr {
-			bare(v, s, 0, path)
+			bare(v, s, 0, path, dir)
 		} else if v.Kind == yaml.SequenceNode && dir == "$assert" {
 			for i, c := range v.Content {
 				if cs, ok := walk.StringScalar(walk.Deref(c)); ok {
-					bare(walk.Deref(c), cs, 0, path+"["+walk.Itoa(i)+"]")
+					bare(walk.Deref(c), cs, 0, path+"["+walk.Itoa(i)+"]", dir)
 				}
 			}
 		}
 	case "$for":
 		if m := walk.ForSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
-			bare(v, s[m[1]:], m[1], path)
+			bare(v, s[m[1]:], m[1], path, dir)
 		}
 	case "$let":
 		for i := 0; v.Kind == yaml.MappingNode && i+1 < len(v.Content); i += 2 {
 			if es, ok := walk.StringScalar(walk.Deref(v.Content[i+1])); ok {
-				bare(walk.Deref(v.Content[i+1]), es, 0, walk.JoinPath(path, v.Content[i].Value))
+				bare(walk.Deref(v.Content[i+1]), es, 0, walk.JoinPath(path, v.Content[i].Value), dir)
 			}
 		}
 	case "$eval", "$msg":
 		segs, xerr := segment.Scan(s)
 		for _, sg := range segs {
 			if isStr && xerr == nil && sg.Expr {
-				bare(v, sg.Text, sg.Off, path)
+				bare(v, sg.Text, sg.Off, path, "")
 			}
 		}
 	}

@@ -17,6 +17,7 @@ type schemaDir struct {
 	key  *yaml.Node
 	set  *schema.Set
 	path string
+	inc  schemaIncludes // the sets with files read in (schema_include.go)
 }
 
 func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *walk.CompileError) {
@@ -28,7 +29,11 @@ func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *walk.Compile
 }
 
 func checkSchema(r *walk.Renderer, d *schemaDir, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, error) {
-	defaults, failures, at := d.set.Check(func(name string) (walk.Value, bool) {
+	set, err := schemaSet(r, d, fr)
+	if err != nil {
+		return nil, err
+	}
+	defaults, failures, at := set.Check(func(name string) (walk.Value, bool) {
 		v, ok := sc.Lookup(name)
 		if !ok {
 			return nil, false

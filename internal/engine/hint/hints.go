@@ -82,7 +82,7 @@ func Overload(fn string, typeNames []string) string {
 }
 
 // NoTruthiness is the hint for a non-bool where CEL needs a bool.
-const NoTruthiness = "CEL has no truthiness: compare explicitly, e.g. x != '', size(x) > 0 or x != null"
+const NoTruthiness = "CEL has no truthiness: write truthy(x) for Helm's notion of set, or compare explicitly, e.g. x != '', size(x) > 0 or x != null"
 
 func isNumberType(t string) bool { return t == "int" || t == "uint" || t == "double" }
 

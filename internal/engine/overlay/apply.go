@@ -103,10 +103,19 @@ func (p pendingOverlay) Apply(r *walk.Renderer, docs []walk.Value) ([]walk.Value
 		case undecided:
 			unsure++
 		}
+		if p.o.remove && d != decidedNo {
+			next = nil // removed; undecided: the stream's length is not known
+		}
 		docs[i] = next
 	}
 	if err := p.o.checkExpects(r, p.fr, matched, unsure, len(docs)); err != nil {
 		return nil, err
+	}
+	if p.o.remove && unsure > 0 {
+		return nil, walk.ErrUnknownShape
+	}
+	if p.o.remove && matched > 0 {
+		docs = r.DropRemoved(docs)
 	}
 	return docs, nil
 }

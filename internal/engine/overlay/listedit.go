@@ -155,7 +155,8 @@ var editCompilers = map[string]func(c *walk.Compiler, d walk.DirSet, p walk.KVPa
 
 func init() {
 	walk.Register(walk.Directive{Rank: 170, Name: "$match", Kind: walk.KindEdit, Only: walk.AtEditItem, Misplaced: editMisplaced("$match")})
-	walk.Register(walk.Directive{Rank: 180, Name: "$remove", Kind: walk.KindEdit, Only: walk.AtEditItem, Misplaced: editMisplaced("$remove")})
+	walk.Register(walk.Directive{Rank: 180, Name: "$remove", Kind: walk.KindEdit, Only: walk.AtEditItem | walk.AtOverlayRoot,
+		Misplaced: "unknown directive $remove: $remove is a list edit, a directive only in an item of a sequence in an overlay's patch, or $remove: true beside $overlay at an overlay's root, which removes the documents it matches; to output a key $remove as data, write $$remove"})
 	walk.Register(walk.Directive{Rank: 190, Name: "$append", Kind: walk.KindEdit, Only: walk.AtEditItem, Misplaced: editMisplaced("$append"), Body: true})
 }
 

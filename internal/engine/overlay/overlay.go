@@ -19,6 +19,7 @@ type overlayNode struct {
 	guard  guarded
 	expect expectation
 	edits  bool // the patch holds list edits somewhere
+	remove bool // $remove: true, the matches are removed (transform.go)
 }
 
 // guarded is a condition with the mapping it guards: an overlay's root or a
@@ -66,6 +67,9 @@ func overlay(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (walk.Node, 
 	}
 	if o.expect, err = compileExpects(keys.Dirs, "$overlay"); err != nil {
 		return nil, err
+	}
+	if _, ok := keys.Dirs["$remove"]; ok {
+		return removeOverlay(c, o, n, keys)
 	}
 	c.Patch = true
 	defer func() { c.Patch = false }()

@@ -27,6 +27,9 @@ type variable struct {
 	def    value.Value     // the schema's top-level "default", in template order
 	rules  *rules          // its x-kubernetes-validations, nil without any
 	names  map[string]bool // the property names the schema writes (schemaNames)
+	// include is the path of `{$include: FILE}` until Resolve reads the
+	// file in its place (include.go).
+	include, includeKey *yaml.Node
 }
 
 const (
@@ -68,10 +71,23 @@ func Compile(n *yaml.Node) (*Set, *yamlnode.Error) {
 		if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" || k.Value == "" {
 			return nil, &yamlnode.Error{Node: k, Msg: "$schema keys must be variable names"}
 		}
+		if k.Value == "$include" {
+			return nil, &yamlnode.Error{Node: k, Msg: misplacedIncludeMsg}
+		}
 		if first, dup := seen[k.Value]; dup {
 			return nil, &yamlnode.Error{Node: k, Msg: fmt.Sprintf("variable %q appears twice in $schema (first at line %d)", k.Value, first.Line)}
 		}
 		seen[k.Value] = k
+		if ik, p, ok, err := includeEntry(k.Value, v); err != nil || ok {
+			if err != nil {
+				return nil, err
+			}
+			set.vars = append(set.vars, variable{name: k.Value, key: k, include: p, includeKey: ik})
+			continue
+		}
+		if bad := misplacedInclude(v, map[*yaml.Node]bool{}); bad != nil {
+			return nil, &yamlnode.Error{Node: bad, Msg: misplacedIncludeMsg}
+		}
 		sv, err := compileVariable(k.Value, len(set.vars), v)
 		sv.key = k
 		if err != nil {

@@ -145,13 +145,21 @@ func CompileErrorAt(n *yaml.Node, path, msg string) *CompileError {
 	return &CompileError{Node: n, Path: path, Msg: msg, Offset: -1}
 }
 
+// CompileErrorAtLine is the compile error msg at line and column, where
+// no node stands (a file that is not YAML).
+func CompileErrorAtLine(line, column int, msg string) *CompileError {
+	return &CompileError{line: line, column: column, Msg: msg, Offset: -1}
+}
+
 // FromNodeError is a yamlnode error as a compile error at path.
 func FromNodeError(e *yamlnode.Error, path string) *CompileError {
 	return &CompileError{Node: e.Node, Path: path, Msg: e.Msg, Offset: -1}
 }
 
 // Document compiles one YAML document: an overlay when its root holds
-// $overlay, otherwise its root node.
+// $overlay, a transform when it holds $transform (the document
+// directives of the table, KindOverlay, in table order), otherwise its
+// root node.
 func (c *Compiler) Document(doc *yaml.Node) (Node, *CompileError) {
 	if doc.Kind != yaml.DocumentNode {
 		return c.Compile(doc, "")
@@ -159,13 +167,14 @@ func (c *Compiler) Document(doc *yaml.Node) (Node, *CompileError) {
 	if len(doc.Content) == 0 {
 		return &ConstNode{n: doc, Value: nil, nodes: 1}, nil
 	}
-	if root := Deref(doc.Content[0]); isOverlayRoot(root) {
-		keys, err := ReadKeys(root, "", AtOverlayRoot)
-		if err != nil {
-			return nil, err
+	if root := Deref(doc.Content[0]); root.Kind == yaml.MappingNode {
+		if d := rootDirective(root); d != nil {
+			keys, err := ReadKeys(root, "", d.Only)
+			if err != nil {
+				return nil, err
+			}
+			return d.Overlay(c, root, keys)
 		}
-		d, _ := lookupDirective("$overlay")
-		return d.Overlay(c, root, keys)
 	}
 	return c.Compile(doc.Content[0], "")
 }
@@ -302,17 +311,21 @@ func BoolScalar(n *yaml.Node) (bool, bool) {
 // names, then " in "); $for compiles it and check reads it.
 var ForSyntax = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\s+in\s`)
 
-// isOverlayRoot reports whether n, a document's root, is an overlay.
-func isOverlayRoot(n *yaml.Node) bool {
-	if n.Kind != yaml.MappingNode {
-		return false
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := Deref(n.Content[i]); k.Kind == yaml.ScalarNode && k.Value == "$overlay" {
-			return true
+// rootDirective is the first document directive of the table ($overlay,
+// then $transform) that mapping n, a document's root, holds, or nil.
+func rootDirective(n *yaml.Node) *Directive {
+	for i := range directiveTable {
+		d := &directiveTable[i]
+		if d.Kind != KindOverlay || d.Overlay == nil {
+			continue
+		}
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			if k := Deref(n.Content[j]); k.Kind == yaml.ScalarNode && k.Value == d.Name {
+				return d
+			}
 		}
 	}
-	return false
+	return nil
 }
 
 // editList compiles a sequence of an overlay's patch as an edit list, or

@@ -27,7 +27,9 @@ const (
 	// nothing alone.
 	KindPartner
 	// the overlay directive ($overlay) makes its document an overlay
-	// (reference §8); it stands only at a document root.
+	// (reference §8), and $transform a transform (reference §10); they
+	// stand only at a document root, and the first of the table that a
+	// root holds compiles it (Compiler.Document).
 	KindOverlay
 	// list edits ($match, $remove, $append) are the items of a sequence in
 	// an overlay's patch that edit the target sequence (reference §8).
@@ -38,8 +40,9 @@ const (
 type Place uint8
 
 const (
-	AtOverlayRoot Place = 1 << iota // the root mapping of an overlay
-	AtEditItem                      // an item of an edit list
+	AtOverlayRoot   Place = 1 << iota // the root mapping of an overlay
+	AtEditItem                        // an item of an edit list
+	AtTransformRoot                   // the root mapping of a transform
 )
 
 // Directive describes one directive.
@@ -72,7 +75,8 @@ type Directive struct {
 	// misplaced is the error elsewhere.
 	Only      Place
 	Misplaced string
-	// overlay compiles an overlay document from its root mapping n.
+	// Overlay compiles an overlay (or transform) document from its root
+	// mapping n, whose keys were read at the place Only.
 	Overlay func(c *Compiler, n *yaml.Node, keys MappingKeys) (Node, *CompileError)
 }
 
@@ -112,6 +116,15 @@ func lookupDirective(name string) (*Directive, bool) {
 	return nil, false
 }
 
+// LookupDirective gives a copy of the table entry of a directive name,
+// for check, which removes a directive with the partners that need it.
+func LookupDirective(name string) (Directive, bool) {
+	if d, ok := lookupDirective(name); ok {
+		return *d, true
+	}
+	return Directive{}, false
+}
+
 // missingMsg is the error for directive d standing without d.needs.
 func (d *Directive) missingMsg() string {
 	if d.Missing != "" {
@@ -134,3 +147,15 @@ func (d DirSet) Value(name string) *yaml.Node {
 // DirectiveNames gives the names of the registered directives, in table
 // order.
 func DirectiveNames() []string { return slices.Clone(directiveNames) }
+
+// Suggest names the directive closest to the unknown $-key k, as the
+// unknown-directive error does, or "" when none is close.
+func Suggest(k string) string { return suggest(k) }
+
+// IsDirectiveLike reports whether a key claims to be a directive: "$"
+// followed by a letter or "_".
+func IsDirectiveLike(k string) bool { return isDirectiveLike(k) }
+
+// SchemaKeywordKeys are the $-keywords of JSON Schema and OpenAPI, which
+// the unknown-directive error tells to write with $$ as data.
+func SchemaKeywordKeys() []string { return slices.Clone(schemaKeywords) }

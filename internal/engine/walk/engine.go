@@ -33,6 +33,10 @@ type Options struct {
 	MaxOutputBytes int
 	// MaxTemplateBytes caps the size of one template file or source.
 	MaxTemplateBytes int
+	// Namespace, when not "", is a transform with only namespace (reference
+	// §10), applied to every render after the template's own transforms:
+	// the command line's --namespace/-n.
+	Namespace string
 }
 
 // DefaultOptions returns the limits the provider uses.

@@ -202,3 +202,10 @@ func (r *Renderer) EvalBool(x *ExprRef, sc *Scope, fr *Frame, what string) (val,
 	return false, false, &Error{Pos: Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}, Path: x.Path,
 		Msg: what + " must be a bool, got " + celenv.TypeName(v) + "; " + hint.NoTruthiness, Expr: x.Shown, Offset: -1, Chain: fr.Chain}
 }
+
+// Explain is a CEL compile message as a render words it (explain), with
+// the names of sc: for check, which words its messages as a render does.
+func Explain(msg string, sc *Scope) (out string, hinted bool) { return explain(msg, sc) }
+
+// ClosestName finds the name of sc nearest to name, if one is close.
+func ClosestName(name string, sc *Scope) string { return closestName(name, sc) }

@@ -99,3 +99,13 @@ func (r *Renderer) Written() func(string) bool {
 	}
 	return manifest.Written(texts...)
 }
+
+// Texts is the render's cache of the files read beside the templates
+// (the JSON Schemas that $schema includes), by cleaned path, so that each
+// is read at most once per render.
+func (r *Renderer) Texts() map[string][]byte {
+	if r.texts == nil {
+		r.texts = map[string][]byte{}
+	}
+	return r.texts
+}

@@ -30,12 +30,21 @@ type KVPair struct {
 	dir  bool   // key is a directive
 }
 
+// Key is the pair's output key, or its directive's name.
+func (p KVPair) Key() string { return p.key }
+
+// IsDirective reports whether the pair's key is a directive.
+func (p KVPair) IsDirective() bool { return p.dir }
+
 // MappingKeys are the keys of a mapping being compiled, sorted out.
 type MappingKeys struct {
 	regular []KVPair // regular keys, template order
 	Dirs    DirSet   // directives by name
 	order   []KVPair // every pair, template order
 }
+
+// Order is every pair of the mapping, in template order.
+func (k MappingKeys) Order() []KVPair { return k.order }
 
 // ReadKeys reads the keys of mapping n: each is a regular key, a $$key
 // written out with one $ less, or a directive of the table. A key written

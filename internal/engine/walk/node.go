@@ -71,6 +71,11 @@ type Pending interface {
 // AddPending queues p; the pending overlays apply in stream order.
 func (r *Renderer) AddPending(p Pending) { r.pending = append(r.pending, p) }
 
+// AddLate queues p after every overlay, wherever it stands in the stream:
+// the transforms apply, in stream order, once the overlays have
+// (reference §10).
+func (r *Renderer) AddLate(p Pending) { r.late = append(r.late, p) }
+
 // AppendIf adds what a value-position render gave to dst: the value, or
 // nothing.
 func AppendIf(dst []Value, v Value, ok bool, err error) ([]Value, error) {

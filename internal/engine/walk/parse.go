@@ -2,6 +2,7 @@ package walk
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"regexp"
@@ -245,4 +246,21 @@ func (e *Engine) CachedFiles() int {
 	e.files.mu.Lock()
 	defer e.files.mu.Unlock()
 	return len(e.files.m)
+}
+
+// CompileTimeError is the error a render of src reports before it
+// evaluates any expression (a YAML error, a directive error of the
+// compiler, the template's size or depth), or nil when a render gets as
+// far as evaluating: for the test that holds check to what render finds.
+func (e *Engine) CompileTimeError(ctx context.Context, src Source) error {
+	fr := SourceFrame(src)
+	if len(src.Text) > e.opts.MaxTemplateBytes {
+		return &Error{Pos: Pos{File: fr.File, Line: 1, Column: 1}, Msg: "template too large"}
+	}
+	r := e.newRenderer(ctx)
+	f := compileFile(src.Text)
+	if f.err != nil {
+		return r.compileErr(fr, f.err)
+	}
+	return r.checkDepth(f, fr)
 }

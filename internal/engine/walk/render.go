@@ -45,9 +45,14 @@ type Renderer struct {
 	files  map[string]*CompiledFile // read and parsed at most once per render
 	steps  int
 	// pending are the overlays reached in the stream, in order; they
-	// apply once every document is rendered (reference §8).
-	pending []Pending
-	main    *CompiledFile // the template rendered; with files, what it wrote
+	// apply once every document is rendered (reference §8). late are the
+	// transforms, which apply after every overlay (reference §10).
+	pending, late []Pending
+	kept          []Pos         // the origins of the documents, while overlays remove some
+	main          *CompiledFile // the template rendered; with files, what it wrote
+
+	// texts are the files $schema includes, read once per render.
+	texts map[string][]byte
 }
 
 func (e *Engine) newRenderer(ctx context.Context) *Renderer {
@@ -56,6 +61,14 @@ func (e *Engine) newRenderer(ctx context.Context) *Renderer {
 	}
 	return &Renderer{e: e, ctx: ctx, budget: e.opts.MaxCostPerRender}
 }
+
+// NewRenderer is a render's state outside a render: for check, which
+// reads what $schema includes as a render does.
+func (e *Engine) NewRenderer(ctx context.Context) *Renderer { return e.newRenderer(ctx) }
+
+// Context is the render's context: a read through the Loader stops when
+// it is cancelled.
+func (r *Renderer) Context() context.Context { return r.ctx }
 
 // Options are the engine options the render runs under.
 func (r *Renderer) Options() *Options { return &r.e.opts }
@@ -197,13 +210,62 @@ func (e *Engine) render(ctx context.Context, fr *Frame, text []byte, vars map[st
 			}
 		}
 	}
-	for _, p := range r.pending {
-		var err error
-		if out, err = p.Apply(r, out); err != nil {
-			return nil, nil, err
+	if len(r.pending) > 0 {
+		r.kept = kept
+		for _, p := range r.pending {
+			var err error
+			if out, err = p.Apply(r, out); errors.Is(err, ErrUnknownShape) {
+				return []Value{UnknownStream}, nil, nil
+			} else if err != nil {
+				return nil, nil, err
+			}
+		}
+		kept = r.kept
+	}
+	if len(r.late) > 0 || (r.e.opts.Namespace != "" && namespace != nil) {
+		for _, p := range r.late {
+			var err error
+			if out, err = p.Apply(r, out); err != nil {
+				return nil, nil, err
+			}
+		}
+		if ns := r.e.opts.Namespace; ns != "" && namespace != nil {
+			var err error
+			if out, err = namespace(r, out, fr, ns); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	return out, kept, nil
+}
+
+// DropRemoved drops the documents an overlay removed (left nil), with
+// their origins.
+func (r *Renderer) DropRemoved(docs []Value) []Value {
+	out := docs[:0]
+	kept := r.kept[:0]
+	for i, d := range docs {
+		if d != nil {
+			out = append(out, d)
+			if len(r.kept) == len(docs) {
+				kept = append(kept, r.kept[i])
+			}
+		}
+	}
+	if len(r.kept) == len(docs) {
+		r.kept = kept
+	}
+	return out
+}
+
+// namespace applies the engine's Namespace option once the transforms
+// have; the package of the transforms sets it with RegisterNamespace.
+var namespace func(r *Renderer, docs []Value, fr *Frame, ns string) ([]Value, error)
+
+// RegisterNamespace sets how the Namespace option applies to the
+// documents of a render (fr is the file rendered).
+func RegisterNamespace(f func(r *Renderer, docs []Value, fr *Frame, ns string) ([]Value, error)) {
+	namespace = f
 }
 
 // Preamble runs document d when it is a preamble (reference §1): a root

@@ -1,0 +1,531 @@
+package transform
+
+import (
+	"strings"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
+)
+
+// Error is a document that a transform cannot change: Doc is its index
+// among the documents, Field the transform's field that was being applied.
+// Msg never holds a value from the document or the transform, except the
+// group and kind of a document where the caller's written says that the
+// templates write them (reference §6).
+type Error struct {
+	Doc   int
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string { return e.Field + ": " + e.Msg }
+
+// Apply applies s to every document and returns them; docs itself is
+// changed in place (its elements replaced, never edited). written tells
+// the strings the templates write, which errors may show (nil: none).
+func Apply(docs []value.Value, s Spec, written func(string) bool) ([]value.Value, error) {
+	p := Prepare(docs, s, written)
+	for i, d := range docs {
+		out, err := p.Doc(i, d)
+		if err != nil {
+			return nil, err
+		}
+		docs[i] = out
+	}
+	return docs, nil
+}
+
+// IsZero reports whether s changes nothing.
+func (s Spec) IsZero() bool {
+	return s.Namespace == "" && !s.NamespaceUnknown && len(s.Labels) == 0 && len(s.SelectorLabels) == 0 &&
+		len(s.Annotations) == 0 && len(s.Images) == 0 && !s.Unknown
+}
+
+// Prepared is a transform ready to apply to the documents it was prepared
+// on: it knows their CustomResourceDefinitions, ServiceAccounts and
+// Services, which decide scopes and which references follow a namespace.
+type Prepared struct {
+	s         Spec
+	written   func(string) bool
+	ns        value.Value // the namespace to set: a string or an unknown string
+	crds      map[groupKind]scopeState
+	crdsUnset bool // some CustomResourceDefinition's group or kind is not known yet
+	sas       refSet
+	services  refSet
+	own       *owner
+	setNS     leafFn
+	labels    [3]leafFn // selectorLabels, labels, annotations
+}
+
+type groupKind struct{ group, kind string }
+
+type scopeState uint8
+
+const (
+	scopeUntold scopeState = iota
+	scopeNamespaced
+	scopeCluster
+	scopeUnknown // not known yet
+)
+
+// refSet holds the objects of one kind (ServiceAccount, Service) among the
+// documents, by name: their namespaces as the API server reads them ("" is
+// "default").
+type refSet struct {
+	byName  map[string][]string
+	unknown bool // some object's name or namespace is not known yet
+}
+
+func effectiveNS(ns string) string {
+	if ns == "" {
+		return "default"
+	}
+	return ns
+}
+
+func (r *refSet) add(m *value.Map) {
+	name, ok, unk := getString(m, "metadata", "name")
+	ns, hasNS, nsUnk := getString(m, "metadata", "namespace")
+	if unk || nsUnk {
+		r.unknown = true
+		return
+	}
+	if !ok {
+		return
+	}
+	if !hasNS {
+		ns = ""
+	}
+	if r.byName == nil {
+		r.byName = map[string][]string{}
+	}
+	r.byName[name] = append(r.byName[name], effectiveNS(ns))
+}
+
+// refers decides whether reference ref (a mapping with name and an
+// optional namespace) names an object of r: by name, and by namespace when
+// it gives one.
+func (r *refSet) refers(ref *value.Map) (yes, undecided bool) {
+	name, ok, unk := getString(ref, "name")
+	if unk {
+		return false, true
+	}
+	if !ok {
+		return false, false
+	}
+	nss := r.byName[name]
+	ns, hasNS, nsUnk := getString(ref, "namespace")
+	switch {
+	case nsUnk:
+		return false, len(nss) > 0 || r.unknown
+	case !hasNS:
+		yes = len(nss) > 0
+	default:
+		for _, n := range nss {
+			yes = yes || n == effectiveNS(ns)
+		}
+	}
+	return yes, !yes && r.unknown
+}
+
+// Prepare readies s for docs; written is as for Apply.
+func Prepare(docs []value.Value, s Spec, written func(string) bool) *Prepared {
+	p := &Prepared{s: s, written: written, own: newOwner()}
+	if s.NamespaceUnknown {
+		p.ns = value.UnknownOf(value.TypeString)
+	} else if s.Namespace != "" {
+		p.ns = s.Namespace
+	}
+	p.setNS = setValue(p.ns)
+	for i, entries := range [][]Entry{s.SelectorLabels, s.Labels, s.Annotations} {
+		p.labels[i] = p.own.setEntries(entries)
+	}
+	for _, d := range docs {
+		m, ok := d.(*value.Map)
+		if !ok {
+			continue
+		}
+		apiVersion, _, _ := getString(m, "apiVersion")
+		kind, _, _ := getString(m, "kind")
+		group, _ := splitAPIVersion(apiVersion)
+		switch {
+		case group == "apiextensions.k8s.io" && kind == "CustomResourceDefinition":
+			p.addCRD(m)
+		case p.ns != nil && apiVersion == "v1" && kind == "ServiceAccount":
+			p.sas.add(m)
+		case p.ns != nil && apiVersion == "v1" && kind == "Service":
+			p.services.add(m)
+		}
+	}
+	return p
+}
+
+func (p *Prepared) addCRD(m *value.Map) {
+	group, gok, gunk := getString(m, "spec", "group")
+	kind, kok, kunk := getString(m, "spec", "names", "kind")
+	if gunk || kunk {
+		p.crdsUnset = true
+		return
+	}
+	if !gok || !kok {
+		return
+	}
+	st := scopeUntold
+	switch sc, _, unk := getString(m, "spec", "scope"); {
+	case unk:
+		st = scopeUnknown
+	case sc == "Namespaced":
+		st = scopeNamespaced
+	case sc == "Cluster":
+		st = scopeCluster
+	}
+	if p.crds == nil {
+		p.crds = map[groupKind]scopeState{}
+	}
+	p.crds[groupKind{group, kind}] = st
+}
+
+// scope tells whether group/kind is namespaced.
+func (p *Prepared) scope(group, kind string) scopeState {
+	if st, ok := p.crds[groupKind{group, kind}]; ok && st != scopeUntold {
+		return st
+	}
+	if ns, ok := builtinNamespaced[group+"/"+kind]; ok {
+		if ns {
+			return scopeNamespaced
+		}
+		return scopeCluster
+	}
+	if p.crdsUnset {
+		return scopeUnknown
+	}
+	return scopeUntold
+}
+
+// splitAPIVersion splits an apiVersion into group and version; the core
+// group is "".
+func splitAPIVersion(apiVersion string) (group, version string) {
+	if i := strings.LastIndexByte(apiVersion, '/'); i >= 0 {
+		return apiVersion[:i], apiVersion[i+1:]
+	}
+	return "", apiVersion
+}
+
+// shown is a string for an error: itself where the templates write it.
+func (p *Prepared) shown(s string) string {
+	if s != "" && p.written != nil && p.written(s) {
+		return s
+	}
+	return "…"
+}
+
+// Doc applies the transform to document i, doc, and returns the result;
+// doc is not changed. A document the transform cannot decide for (its
+// kind, or a value it reads, is not known yet) becomes unknown as a whole.
+func (p *Prepared) Doc(i int, doc value.Value) (value.Value, error) {
+	s := p.s
+	if s.IsZero() {
+		return doc, nil
+	}
+	if _, ok := doc.(value.Unknown); ok {
+		return doc, nil
+	}
+	if s.Unknown {
+		return value.Unknown{}, nil
+	}
+	m, ok := doc.(*value.Map)
+	if !ok {
+		return nil, &Error{Doc: i, Field: p.firstField(), Msg: "a transform changes Kubernetes objects, and this document is " + kindName(doc) + ", not a mapping"}
+	}
+	apiVersion, _, avUnk := getString(m, "apiVersion")
+	kind, _, kindUnk := getString(m, "kind")
+	if (avUnk || kindUnk) && p.needsKind() {
+		return value.Unknown{}, nil
+	}
+	group, version := splitAPIVersion(apiVersion)
+	p.own.reset()
+	var out value.Value = m
+	var err error
+	fail := func(field string, e error) (value.Value, error) {
+		return nil, &Error{Doc: i, Field: field, Msg: e.Error()}
+	}
+	if p.ns != nil {
+		var unknown bool
+		if out, unknown, err = p.namespace(out, group, kind, apiVersion); err != nil {
+			if te, ok := err.(*Error); ok {
+				te.Doc = i
+				return nil, te
+			}
+			return fail("namespace", err)
+		}
+		if unknown {
+			return value.Unknown{}, nil
+		}
+	}
+	for j, lab := range labelFields {
+		if len(lab.entries(s)) == 0 {
+			continue
+		}
+		leaf := p.labels[j]
+		for _, fs := range lab.specs {
+			if fs.applies(group, version, kind) {
+				if out, _, err = p.own.edit(out, fs.path, fs.create, leaf); err != nil {
+					return fail(lab.field, err)
+				}
+			}
+		}
+	}
+	if len(s.Images) > 0 && kind != "CustomResourceDefinition" {
+		leaf := p.rewriteImage
+		for _, fs := range imageVolumes {
+			if out, _, err = p.own.edit(out, fs.path, false, leaf); err != nil {
+				return fail("images", err)
+			}
+		}
+		if out, _, err = p.containers(out); err != nil {
+			return fail("images", err)
+		}
+	}
+	return out, nil
+}
+
+// labelFields are the fields that set entries, in the order they apply.
+var labelFields = [3]struct {
+	field   string
+	entries func(Spec) []Entry
+	specs   []fieldSpec
+}{
+	{"selectorLabels", func(s Spec) []Entry { return s.SelectorLabels }, selectorLabels},
+	{"labels", func(s Spec) []Entry { return s.Labels }, metadataLabels},
+	{"annotations", func(s Spec) []Entry { return s.Annotations }, annotations},
+}
+
+// needsKind reports whether what the transform does depends on a
+// document's kind: everything but labels does.
+func (p *Prepared) needsKind() bool {
+	s := p.s
+	return p.ns != nil || len(s.SelectorLabels) > 0 || len(s.Annotations) > 0 || len(s.Images) > 0
+}
+
+func (p *Prepared) firstField() string {
+	s := p.s
+	switch {
+	case p.ns != nil:
+		return "namespace"
+	case len(s.SelectorLabels) > 0:
+		return "selectorLabels"
+	case len(s.Labels) > 0:
+		return "labels"
+	case len(s.Annotations) > 0:
+		return "annotations"
+	}
+	return "images"
+}
+
+// namespace applies the namespace to one object.
+func (p *Prepared) namespace(doc value.Value, group, kind, apiVersion string) (out value.Value, unknown bool, err error) {
+	if kind == "" {
+		return nil, false, &Error{Field: "namespace", Msg: "this document has no kind, so whether it is namespaced cannot be told; a transform with a namespace changes Kubernetes objects only"}
+	}
+	switch p.scope(group, kind) {
+	case scopeUnknown:
+		return nil, true, nil
+	case scopeUntold:
+		gk := p.shown(kind)
+		if group != "" {
+			gk = p.shown(group) + "/" + gk
+		}
+		return nil, false, &Error{Field: "namespace", Msg: "cannot tell whether kind " + gk + " is namespaced: it is not a built-in kind of Kubernetes " + builtinVersion +
+			" and no CustomResourceDefinition among the documents defines it; render its CustomResourceDefinition with the objects, or set its namespace with an overlay"}
+	case scopeNamespaced:
+		if doc, _, err = p.own.edit(doc, metadataNamespace, true, p.setNS); err != nil {
+			return nil, false, err
+		}
+	}
+	set := p.setNS
+	switch {
+	case kind == "Namespace" && apiVersion == "v1":
+		doc, _, err = p.own.edit(doc, metadataName, true, set)
+	case kind == "RoleBinding" || kind == "ClusterRoleBinding":
+		doc, _, err = p.own.edit(doc, []string{"subjects"}, false, p.subjects)
+	case group == "admissionregistration.k8s.io" && (kind == "ValidatingWebhookConfiguration" || kind == "MutatingWebhookConfiguration"):
+		doc, _, err = p.own.edit(doc, []string{"webhooks", "clientConfig", "service"}, false, p.serviceRef)
+	case group == "apiregistration.k8s.io" && kind == "APIService":
+		doc, _, err = p.own.edit(doc, p2("spec", "service"), false, func(v value.Value) (value.Value, bool, error) {
+			if _, ok := v.(*value.Map); !ok {
+				return v, false, nil
+			}
+			return p.own.edit(v, []string{"namespace"}, true, set)
+		})
+	case group == "apiextensions.k8s.io" && kind == "CustomResourceDefinition":
+		doc, _, err = p.own.edit(doc, []string{"spec", "conversion", "webhook", "clientConfig", "service"}, false, func(v value.Value) (value.Value, bool, error) {
+			if m, ok := v.(*value.Map); !ok || !m.Has("namespace") {
+				return v, false, nil
+			}
+			return p.own.edit(v, []string{"namespace"}, true, set)
+		})
+	}
+	return doc, false, err
+}
+
+func p2(a, b string) []string { return []string{a, b} }
+
+var (
+	imagePath         = []string{"image"}
+	metadataNamespace = p2("metadata", "namespace")
+	metadataName      = p2("metadata", "name")
+)
+
+// subjects sets the namespace of the subjects of a (Cluster)RoleBinding
+// that refer to an object of the render: those named "default" (the
+// namespace's default ServiceAccount, whatever their kind, as kustomize
+// does) and ServiceAccounts among the documents.
+func (p *Prepared) subjects(v value.Value) (value.Value, bool, error) {
+	list, ok := v.([]value.Value)
+	if !ok {
+		if _, unk := v.(value.Unknown); unk {
+			return v, false, nil
+		}
+		return nil, false, &shapeError{want: "a sequence", got: v}
+	}
+	var out []value.Value
+	for i, el := range list {
+		sub, ok := el.(*value.Map)
+		if !ok {
+			if _, unk := el.(value.Unknown); unk {
+				continue
+			}
+			return nil, false, &shapeError{rpath: []any{i}, want: "a mapping", got: el}
+		}
+		name, _, nameUnk := getString(sub, "name")
+		kind, _, kindUnk := getString(sub, "kind")
+		var nv value.Value
+		switch {
+		case nameUnk:
+			nv = value.UnknownOf(value.TypeString)
+		case name == "default":
+			nv = p.ns
+		case kind == "ServiceAccount" || kindUnk:
+			yes, undecided := p.sas.refers(sub)
+			switch {
+			case undecided || (yes && kindUnk):
+				nv = value.UnknownOf(value.TypeString)
+			case yes:
+				nv = p.ns
+			}
+		}
+		if nv == nil {
+			continue
+		}
+		c := p.own.mapCopy(sub, 1)
+		c.Set("namespace", nv)
+		if out == nil {
+			out = p.own.seqCopy(list)
+		}
+		out[i] = c
+	}
+	if out == nil {
+		return v, false, nil
+	}
+	return out, true, nil
+}
+
+// serviceRef sets the namespace of a webhook's service reference when it
+// names a Service among the documents.
+func (p *Prepared) serviceRef(v value.Value) (value.Value, bool, error) {
+	ref, ok := v.(*value.Map)
+	if !ok {
+		return v, false, nil
+	}
+	yes, undecided := p.services.refers(ref)
+	var nv value.Value
+	switch {
+	case undecided:
+		nv = value.UnknownOf(value.TypeString)
+	case yes:
+		nv = p.ns
+	default:
+		return v, false, nil
+	}
+	c := p.own.mapCopy(ref, 1)
+	c.Set("namespace", nv)
+	return c, true, nil
+}
+
+// rewriteImage applies the image rewrites, in order, to one image
+// reference.
+func (p *Prepared) rewriteImage(v value.Value) (value.Value, bool, error) {
+	ref, ok := v.(string)
+	if !ok {
+		switch v.(type) {
+		case nil, value.Unknown:
+			return v, false, nil
+		}
+		return nil, false, &shapeError{want: "an image reference (a string)", got: v}
+	}
+	out := ref
+	for _, im := range p.s.Images {
+		if im.nameUnknown {
+			return value.UnknownOf(value.TypeString), true, nil
+		}
+		if imageMatches(out, im.Name) {
+			if im.restUnknown {
+				return value.UnknownOf(value.TypeString), true, nil
+			}
+			out = im.rewrite(out)
+		}
+	}
+	return out, out != ref, nil
+}
+
+// containers walks v for containers, initContainers and
+// ephemeralContainers sequences, wherever they stand, and rewrites the
+// image of each of their items.
+func (p *Prepared) containers(v value.Value) (value.Value, bool, error) {
+	switch x := v.(type) {
+	case []value.Value:
+		var out []value.Value
+		for i, el := range x {
+			nv, changed, err := p.containers(el)
+			if err != nil {
+				return nil, false, under(err, i)
+			}
+			if changed {
+				if out == nil {
+					out = p.own.seqCopy(x)
+				}
+				out[i] = nv
+			}
+		}
+		if out == nil {
+			return v, false, nil
+		}
+		return out, true, nil
+	case *value.Map:
+		var out *value.Map
+		for i := 0; i < x.Len(); i++ {
+			k, el := x.At(i)
+			nv, changed, err := p.containers(el)
+			if err != nil {
+				return nil, false, under(err, k)
+			}
+			if list, ok := nv.([]value.Value); ok && containerFields[k] {
+				var c bool
+				if nv, c, err = p.own.edit(list, imagePath, false, p.rewriteImage); err != nil {
+					return nil, false, under(err, k)
+				}
+				changed = changed || c
+			}
+			if changed {
+				if out == nil {
+					out = p.own.mapCopy(x, 0)
+				}
+				out.SetAt(i, nv)
+			}
+		}
+		if out == nil {
+			return v, false, nil
+		}
+		return out, true, nil
+	}
+	return v, false, nil
+}

@@ -1,0 +1,168 @@
+//go:build unix
+
+package kustomize
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// benchObjects is the size of the benchmark's bundle.
+const benchObjects = 1000
+
+// releases are the release-shaped bundles (not probes.yaml).
+func releases() []bundle {
+	var out []bundle
+	for _, b := range bundles {
+		if b.file != "probes.yaml" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// bigBundle is n objects taken in turn from the release-shaped bundles,
+// copy after copy, each copy's names given a suffix so that no two
+// objects share an ID. Only the first Namespace object is kept: under a
+// namespace transform every Namespace becomes the same one.
+func bigBundle(tb testing.TB, n int) []byte {
+	var docs []map[string]any
+	for _, b := range releases() {
+		data, err := os.ReadFile(path.Join("testdata", b.file))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		for {
+			var doc map[string]any
+			if dec.Decode(&doc) != nil {
+				break
+			}
+			docs = append(docs, doc)
+		}
+	}
+	var out bytes.Buffer
+	count, namespaces := 0, 0
+	for c := 0; count < n; c++ {
+		for _, doc := range docs {
+			if count == n {
+				break
+			}
+			if doc["kind"] == "Namespace" {
+				if namespaces++; namespaces > 1 {
+					continue
+				}
+			}
+			cp := copyValue(doc).(map[string]any)
+			if c > 0 {
+				meta := cp["metadata"].(map[string]any)
+				meta["name"] = fmt.Sprintf("%s-c%d", meta["name"], c)
+			}
+			out.WriteString("---\n")
+			out.Write(mustYAML(cp))
+			count++
+		}
+	}
+	return out.Bytes()
+}
+
+func copyValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = copyValue(x)
+		}
+		return m
+	case []any:
+		l := make([]any, len(v))
+		for i, x := range v {
+			l[i] = copyValue(x)
+		}
+		return l
+	}
+	return v
+}
+
+// benchSpec is every transform at once and the removal of one object, the
+// ingress bundle's first admission Job (the "all" scenario of the test,
+// with the images of every bundle).
+func benchSpec() spec {
+	s := scenarios(bundles[0])["all"]
+	s.images = nil
+	for _, b := range releases() {
+		s.images = append(s.images, b.images...)
+	}
+	return s
+}
+
+// BenchmarkKustomize_1000 builds the same 1,000-object bundle with every
+// transform twice in one run: celyaml render (the engine facade, as the
+// command calls it, output encoded as YAML) and kustomize build (its own
+// library, krusty, on an in-memory file system). Each must give the
+// bundle's objects less the one removed; TestKustomize_sameObjectsAsKustomizeBuild
+// holds the two to the same content. kustomize's build takes seconds, so
+// one pass of this benchmark is slow.
+func BenchmarkKustomize_1000(b *testing.B) {
+	bundle := bigBundle(b, benchObjects)
+	s := benchSpec()
+	k, tmpl := s.kustomization(), s.template()
+	ctx := context.Background()
+	eng := newEngine(bundle)
+
+	b.Run("celyaml", func(b *testing.B) {
+		b.ReportAllocs()
+		var out []byte
+		cpu := cpuTime()
+		for b.Loop() {
+			var err error
+			if out, err = celyamlRender(ctx, eng, tmpl); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		checkCount(b, out)
+	})
+	b.Run("kustomize", func(b *testing.B) {
+		b.ReportAllocs()
+		var out []byte
+		cpu := cpuTime()
+		for b.Loop() {
+			var err error
+			if out, err = kustomizeBuild(bundle, k); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		checkCount(b, out)
+	})
+}
+
+// checkCount fails b unless out holds the bundle's objects less the one
+// removed; it runs after the timed loop.
+func checkCount(b *testing.B, out []byte) {
+	obj, err := objects(out)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(obj) != benchObjects-1 {
+		b.Fatalf("got %d objects, want %d", len(obj), benchObjects-1)
+	}
+}
+
+// cpuTime is the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,493 @@
+package kustomize
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+)
+
+// A spec is one set of changes to a bundle, written once and turned into
+// both a kustomization.yaml (kustomize's names) and a celyaml template
+// ($transform and a $remove overlay, the language guide's names).
+type spec struct {
+	namespace      string
+	labels         map[string]string // kustomize labels (metadata only); celyaml labels
+	selectorLabels map[string]string // kustomize commonLabels; celyaml selectorLabels
+	annotations    map[string]string // kustomize commonAnnotations; celyaml annotations
+	images         []image
+	remove         *object // kustomize patches with $patch: delete; celyaml $remove: true
+}
+
+type image struct {
+	Name    string `yaml:"name"`
+	NewName string `yaml:"newName,omitempty"`
+	NewTag  string `yaml:"newTag,omitempty"`
+	Digest  string `yaml:"digest,omitempty"`
+}
+
+type object struct{ apiVersion, kind, namespace, name string }
+
+// kustomization is spec as kustomize's kustomization.yaml, over bundle.yaml.
+func (s spec) kustomization() []byte {
+	k := map[string]any{"resources": []string{"bundle.yaml"}}
+	if s.namespace != "" {
+		k["namespace"] = s.namespace
+	}
+	var labels []map[string]any
+	if s.labels != nil {
+		labels = append(labels, map[string]any{"pairs": s.labels})
+	}
+	if s.selectorLabels != nil {
+		// commonLabels, in the form kustomize no longer warns about
+		labels = append(labels, map[string]any{"pairs": s.selectorLabels, "includeSelectors": true})
+	}
+	if labels != nil {
+		k["labels"] = labels
+	}
+	if s.annotations != nil {
+		k["commonAnnotations"] = s.annotations
+	}
+	if s.images != nil {
+		k["images"] = s.images
+	}
+	if r := s.remove; r != nil {
+		meta := map[string]string{"name": r.name}
+		if r.namespace != "" {
+			meta["namespace"] = r.namespace
+		}
+		patch, err := yaml.Marshal(map[string]any{"$patch": "delete", "apiVersion": r.apiVersion, "kind": r.kind, "metadata": meta})
+		if err != nil {
+			panic(err)
+		}
+		k["patches"] = []map[string]string{{"patch": string(patch)}}
+	}
+	return mustYAML(k)
+}
+
+// template is spec as a celyaml template over bundle.yaml: the bundle
+// included as a stream, a $remove overlay, then one $transform.
+func (s spec) template() []byte {
+	var b bytes.Buffer
+	b.WriteString("$include: bundle.yaml\n")
+	if r := s.remove; r != nil {
+		cond := fmt.Sprintf("doc.apiVersion == %q && doc.kind == %q && doc.metadata.name == %q", r.apiVersion, r.kind, r.name)
+		if r.namespace != "" {
+			cond += fmt.Sprintf(" && doc.metadata.namespace == %q", r.namespace)
+		}
+		b.WriteString("---\n")
+		b.Write(mustYAML(map[string]any{"$overlay": cond, "$expects": 1, "$remove": true}))
+	}
+	t := map[string]any{}
+	if s.namespace != "" {
+		t["namespace"] = s.namespace
+	}
+	if s.labels != nil {
+		t["labels"] = s.labels
+	}
+	if s.selectorLabels != nil {
+		t["selectorLabels"] = s.selectorLabels
+	}
+	if s.annotations != nil {
+		t["annotations"] = s.annotations
+	}
+	if s.images != nil {
+		t["images"] = s.images
+	}
+	if len(t) > 0 {
+		b.WriteString("---\n")
+		b.Write(mustYAML(map[string]any{"$transform": t}))
+	}
+	return b.Bytes()
+}
+
+func mustYAML(v any) []byte {
+	out, err := yaml.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// kustomizeBuild is `kustomize build` of k over bundle, run by kustomize's
+// own library on an in-memory file system.
+func kustomizeBuild(bundle, k []byte) ([]byte, error) {
+	fs := filesys.MakeFsInMemory()
+	if err := fs.WriteFile("/app/bundle.yaml", bundle); err != nil {
+		return nil, err
+	}
+	if err := fs.WriteFile("/app/kustomization.yaml", k); err != nil {
+		return nil, err
+	}
+	m, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, "/app")
+	if err != nil {
+		return nil, err
+	}
+	return m.AsYaml()
+}
+
+// celyamlRender is `celyaml render` of template beside bundle: the engine
+// facade, as the command calls it, reading files from memory.
+func celyamlRender(ctx context.Context, eng *engine.Engine, template []byte) ([]byte, error) {
+	docs, err := eng.RenderDocuments(ctx, engine.Source{Name: "app/template.yaml", Text: template}, nil)
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]engine.Value, len(docs))
+	for i, d := range docs {
+		vals[i] = d.Value
+	}
+	return engine.EncodeYAMLStream(vals)
+}
+
+func newEngine(bundle []byte) *engine.Engine {
+	opts := engine.DefaultOptions()
+	opts.Loader = engine.FSLoader{FS: fstest.MapFS{"app/bundle.yaml": {Data: bundle}}}
+	return engine.New(opts)
+}
+
+// objects reads a YAML stream into documents keyed by group, kind,
+// namespace and name (the manifest ID's parts, "_" for an empty one).
+func objects(stream []byte) (map[string]any, error) {
+	out := map[string]any{}
+	dec := yaml.NewDecoder(bytes.NewReader(stream))
+	for {
+		var doc map[string]any
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if doc == nil {
+			continue
+		}
+		id := objectID(doc)
+		if _, dup := out[id]; dup {
+			return nil, fmt.Errorf("two documents are %s", id)
+		}
+		out[id] = doc
+	}
+}
+
+func objectID(doc map[string]any) string {
+	str := func(v any) string {
+		if s, ok := v.(string); ok && s != "" {
+			return s
+		}
+		return "_"
+	}
+	group := "_"
+	if av, _ := doc["apiVersion"].(string); strings.Contains(av, "/") {
+		group = av[:strings.Index(av, "/")]
+	}
+	meta, _ := doc["metadata"].(map[string]any)
+	return strings.Join([]string{group, str(doc["kind"]), str(meta["namespace"]), str(meta["name"])}, "/")
+}
+
+// differences lists, one line each and sorted, where the two renders
+// disagree: an object only one of them gives, or a value at a path.
+func differences(kust, cel map[string]any) []string {
+	var out []string
+	for id := range union(kust, cel) {
+		k, inK := kust[id]
+		c, inC := cel[id]
+		switch {
+		case !inC:
+			out = append(out, id+": only in kustomize")
+		case !inK:
+			out = append(out, id+": only in celyaml")
+		default:
+			diffValues(id+": ", "", k, c, &out)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func union(a, b map[string]any) map[string]bool {
+	u := map[string]bool{}
+	for k := range a {
+		u[k] = true
+	}
+	for k := range b {
+		u[k] = true
+	}
+	return u
+}
+
+func diffValues(prefix, at string, k, c any, out *[]string) {
+	km, kIsMap := k.(map[string]any)
+	cm, cIsMap := c.(map[string]any)
+	if kIsMap && cIsMap {
+		for key := range union(km, cm) {
+			kv, inK := km[key]
+			cv, inC := cm[key]
+			p := key
+			if at != "" {
+				p = at + "." + key
+			}
+			switch {
+			case !inC:
+				*out = append(*out, fmt.Sprintf("%s%s: kustomize %s, celyaml absent", prefix, p, js(kv)))
+			case !inK:
+				*out = append(*out, fmt.Sprintf("%s%s: kustomize absent, celyaml %s", prefix, p, js(cv)))
+			default:
+				diffValues(prefix, p, kv, cv, out)
+			}
+		}
+		return
+	}
+	kl, kIsList := k.([]any)
+	cl, cIsList := c.([]any)
+	if kIsList && cIsList && len(kl) == len(cl) {
+		for i := range kl {
+			diffValues(prefix, fmt.Sprintf("%s[%d]", at, i), kl[i], cl[i], out)
+		}
+		return
+	}
+	if !reflect.DeepEqual(k, c) {
+		*out = append(*out, fmt.Sprintf("%s%s: kustomize %s, celyaml %s", prefix, at, js(k), js(c)))
+	}
+}
+
+func js(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
+}
+
+// A bundle is one of testdata's release-shaped files and the changes
+// that make sense on it.
+type bundle struct {
+	file   string
+	images []image
+	remove object
+}
+
+var bundles = []bundle{
+	{
+		file: "ingress.yaml",
+		images: []image{
+			// digest-pinned: a new tag drops the digest, as kustomize does
+			{Name: "registry.k8s.io/ingress-nginx/controller", NewTag: "v1.13.0"},
+			{Name: "registry.k8s.io/ingress-nginx/kube-webhook-certgen", NewName: "mirror.example.com/ingress-nginx/kube-webhook-certgen"},
+		},
+		remove: object{"batch/v1", "Job", "ingress-nginx", "ingress-nginx-admission-patch"},
+	},
+	{
+		file: "operator.yaml",
+		images: []image{
+			{Name: "ghcr.io/example/widget-operator", Digest: "sha256:0000000000000000000000000000000000000000000000000000000000000001"},
+			// registries with a port
+			{Name: "registry.example.com:5000/brancz/kube-rbac-proxy", NewTag: "v0.19.0"},
+			{Name: "registry.example.com:5000/library/busybox", NewName: "mirror.example.com:5443/library/busybox", NewTag: "1.37"},
+			// tag and digest replaced together, in a CronJob
+			{Name: "ghcr.io/example/widget-gc", NewTag: "v2.4.0", Digest: "sha256:00000000000000000000000000000000000000000000000000000000000000ff"},
+		},
+		remove: object{"example.com/v1", "Widget", "widget-system", "widget-sample"},
+	},
+	{
+		file:   "probes.yaml",
+		images: []image{{Name: "registry.example.com/app", NewTag: "2.0"}},
+		remove: object{"v1", "Pod", "probes", "app"},
+	},
+	{
+		file: "helmapp.yaml",
+		images: []image{
+			{Name: "ghcr.io/stefanprodan/podinfo", NewName: "ghcr.io/acme/podinfo", NewTag: "6.8.0"},
+		},
+		remove: object{"v1", "Pod", "", "web-podinfo-grpc-test-connection"},
+	},
+}
+
+// scenarios are the bundle as it is, each transform alone, removal alone, and everything at once.
+func scenarios(b bundle) map[string]spec {
+	const ns = "edge"
+	labels := map[string]string{"team": "platform"}
+	selector := map[string]string{"app.kubernetes.io/part-of": "edge"}
+	annotations := map[string]string{"owner": "platform-team"}
+	return map[string]spec{
+		"none":           {},
+		"namespace":      {namespace: ns},
+		"labels":         {labels: labels},
+		"selectorLabels": {selectorLabels: selector},
+		"annotations":    {annotations: annotations},
+		"images":         {images: b.images},
+		"remove":         {remove: &b.remove},
+		"all": {namespace: ns, labels: labels, selectorLabels: selector, annotations: annotations,
+			images: b.images, remove: &b.remove},
+	}
+}
+
+// TestKustomize_sameObjectsAsKustomizeBuild renders every bundle under
+// every scenario with kustomize's library and with celyaml, and holds the
+// differences to exactly the deliberate ones of the table below.
+func TestKustomize_sameObjectsAsKustomizeBuild(t *testing.T) {
+	ctx := context.Background()
+	seen := map[string]bool{}
+	for _, b := range bundles {
+		data, err := os.ReadFile(path.Join("testdata", b.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		eng := newEngine(data)
+		base, err := kustomizeBuild(data, spec{}.kustomization())
+		if err != nil {
+			t.Fatal(err)
+		}
+		baseObj, err := objects(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, s := range scenarios(b) {
+			key := strings.TrimSuffix(b.file, ".yaml") + "/" + name
+			t.Run(key, func(t *testing.T) {
+				kout, err := kustomizeBuild(data, s.kustomization())
+				if err != nil {
+					t.Fatalf("kustomize build: %v\nkustomization.yaml:\n%s", err, s.kustomization())
+				}
+				cout, err := celyamlRender(ctx, eng, s.template())
+				if err != nil {
+					t.Fatalf("celyaml render: %v\ntemplate:\n%s", err, s.template())
+				}
+				kobj, err := objects(kout)
+				if err != nil {
+					t.Fatalf("kustomize output: %v", err)
+				}
+				cobj, err := objects(cout)
+				if err != nil {
+					t.Fatalf("celyaml output: %v", err)
+				}
+				if name != "none" && len(differences(baseObj, kobj)) == 0 {
+					t.Fatalf("kustomize build gives the bundle unchanged: the scenario tests nothing")
+				}
+				got := differences(kobj, cobj)
+				var want []string
+				for _, d := range deliberate {
+					if d.applies(key) {
+						seen[d.line] = true
+						want = append(want, d.line)
+					}
+				}
+				sort.Strings(want)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("differences from kustomize build:\n got: %s\nwant: %s\nkustomization.yaml:\n%s\ntemplate:\n%s",
+						strings.Join(got, "\n      "), strings.Join(want, "\n      "), s.kustomization(), s.template())
+				}
+			})
+		}
+	}
+	for _, d := range deliberate {
+		if d.why == "" {
+			t.Errorf("deliberate difference %q says no why", d.line)
+		}
+		if !seen[d.line] {
+			t.Errorf("deliberate difference %q applies to no scenario", d.line)
+		}
+	}
+}
+
+// A custom resource whose CustomResourceDefinition is not in the render
+// (cert-manager's, installed on its own) has a scope nothing tells:
+// kustomize guesses namespaced, celyaml stops with an error naming the
+// kind, as the language guide's §10 says.
+func TestKustomize_kindOfUnknownScopeIsAnErrorWhereKustomizeGuesses(t *testing.T) {
+	data, err := os.ReadFile(path.Join("testdata", "ingress.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, []byte(`---
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata:
+  name: ingress-nginx-admission
+  namespace: ingress-nginx
+spec:
+  secretName: ingress-nginx-admission
+  dnsNames: [ingress-nginx-controller-admission.ingress-nginx.svc]
+  issuerRef: {name: selfsigned, kind: Issuer}
+`)...)
+	s := spec{namespace: "edge"}
+	kout, err := kustomizeBuild(data, s.kustomization())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kobj, err := objects(kout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := kobj["cert-manager.io/Certificate/edge/ingress-nginx-admission"]; !ok {
+		t.Errorf("kustomize build did not put the Certificate in the namespace")
+	}
+	_, err = celyamlRender(context.Background(), newEngine(data), s.template())
+	want := "app/template.yaml:4:5: $transform.namespace: cannot tell whether kind cert-manager.io/Certificate is namespaced: " +
+		"it is not a built-in kind of Kubernetes v1.37.2 and no CustomResourceDefinition among the documents defines it; " +
+		"render its CustomResourceDefinition with the objects, or set its namespace with an overlay\n" +
+		"  while editing document 20 (cert-manager.io/Certificate/ingress-nginx/ingress-nginx-admission)"
+	if err == nil || err.Error() != want {
+		t.Errorf("celyaml render: got error %v\nwant %s", err, want)
+	}
+}
+
+// The command line's -n (the engine's Namespace option) is kustomize's
+// namespace: too, with the differences of the namespace scenario.
+func TestKustomize_namespaceOptionIsKustomizesNamespace(t *testing.T) {
+	for _, b := range bundles {
+		data, err := os.ReadFile(path.Join("testdata", b.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := strings.TrimSuffix(b.file, ".yaml") + "/namespace"
+		t.Run(key, func(t *testing.T) {
+			kout, err := kustomizeBuild(data, spec{namespace: "edge"}.kustomization())
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := engine.DefaultOptions()
+			opts.Loader = engine.FSLoader{FS: fstest.MapFS{"app/bundle.yaml": {Data: data}}}
+			opts.Namespace = "edge"
+			cout, err := celyamlRender(context.Background(), engine.New(opts), spec{}.template())
+			if err != nil {
+				t.Fatal(err)
+			}
+			kobj, err := objects(kout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cobj, err := objects(cout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := differences(kobj, cobj)
+			var want []string
+			for _, d := range deliberate {
+				if d.applies(key) {
+					want = append(want, d.line)
+				}
+			}
+			sort.Strings(want)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("differences from kustomize build:\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(want, "\n      "))
+			}
+		})
+	}
+}
