@@ -13,5 +13,9 @@
 // mapping's directives in rank order through the table's functions. What a
 // directive compiles to renders through two small interfaces: Producer
 // (content: $if, $for, $eval, $key, $include) and Prelude ($schema, $let,
-// $assert, run before the rest of the mapping).
+// $assert, run before the rest of the mapping). A document directive
+// ($overlay, $transform) compiles its whole document into a SelfRenderer,
+// which queues a Pending in the stream: the overlays apply in stream order
+// once every document is rendered, then the transforms (AddLate), then
+// the Namespace option (RegisterNamespace).
 package walk

@@ -62,8 +62,8 @@ type SelfRenderer interface {
 	Multi(r *Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
 }
 
-// Pending is an overlay reached in the stream: once every document is
-// rendered, Apply edits them (reference §8).
+// Pending is an overlay (or a transform) reached in the stream: once
+// every document is rendered, Apply edits them (reference §8, §10).
 type Pending interface {
 	Apply(r *Renderer, docs []Value) ([]Value, error)
 }
