@@ -74,6 +74,13 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if err != nil {
 		return err
 	}
+	var schemas *loadedSchemas
+	if len(f.schemas) > 0 {
+		if schemas, err = in.loadSchemas(f.schemas); err != nil {
+			return err
+		}
+		opts.Scopes = schemas.scopes
+	}
 	eng := engine.New(opts)
 	src, err := in.source(eng, template, f.baseDir)
 	if err != nil {
@@ -87,7 +94,7 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if err != nil {
 		return problem(in.atValues(err))
 	}
-	if err := in.checkSchemas(f.schemas, docs); err != nil {
+	if err := in.checkSchemas(schemas, docs); err != nil {
 		return err
 	}
 	r, err := newRendered(docs, src.Text)

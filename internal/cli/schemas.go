@@ -57,12 +57,13 @@ func schemaFiles(paths []string) ([]string, error) {
 // kinds they define; a kind's validators are built when a rendered document
 // of it is first checked. A .json file (a saved /openapi/v3 document, a
 // megabyte or more) is read as JSON, much faster than as YAML.
-func (in *inputs) loadSchemas(paths []string) (*validate.Schemas, error) {
+func (in *inputs) loadSchemas(paths []string) (*loadedSchemas, error) {
 	files, err := schemaFiles(paths)
 	if err != nil {
 		return nil, err
 	}
 	var docs []any
+	scopes := map[string]bool{}
 	for _, f := range files {
 		text, err := in.readFile(f)
 		if err != nil {
@@ -71,6 +72,7 @@ func (in *inputs) loadSchemas(paths []string) (*validate.Schemas, error) {
 		if strings.EqualFold(filepath.Ext(f), ".json") {
 			if d, err := validate.DecodeJSON(text); err == nil {
 				docs = append(docs, d)
+				addScope(scopes, d)
 				continue
 			}
 			// Not one JSON value: read as YAML, for its positioned error.
@@ -92,24 +94,52 @@ func (in *inputs) loadSchemas(paths []string) (*validate.Schemas, error) {
 				return nil, problem(fmt.Errorf("--schemas: %w", err))
 			}
 			docs = append(docs, p)
+			addScope(scopes, p)
 		}
 	}
 	s, err := validate.LoadPlain(docs)
 	if err != nil {
 		return nil, problem(fmt.Errorf("--schemas: %w", err))
 	}
-	return s, nil
+	return &loadedSchemas{Schemas: s, scopes: scopes}, nil
+}
+
+// loadedSchemas are the --schemas documents: their validators, and the
+// scope of each kind a CustomResourceDefinition among them defines, which
+// a $transform's namespace needs for kinds not defined in the render
+// (reference §10).
+type loadedSchemas struct {
+	*validate.Schemas
+	scopes map[string]bool // "group/Kind": namespaced
+}
+
+// addScope records the scope of the kind d defines, if d is a
+// CustomResourceDefinition that says it.
+func addScope(scopes map[string]bool, d any) {
+	m, _ := d.(map[string]any)
+	if m == nil || m["kind"] != "CustomResourceDefinition" {
+		return
+	}
+	if av, _ := m["apiVersion"].(string); !strings.HasPrefix(av, "apiextensions.k8s.io/") {
+		return
+	}
+	spec, _ := m["spec"].(map[string]any)
+	names, _ := spec["names"].(map[string]any)
+	group, _ := spec["group"].(string)
+	kind, _ := names["kind"].(string)
+	switch spec["scope"] {
+	case "Namespaced":
+		scopes[group+"/"+kind] = true
+	case "Cluster":
+		scopes[group+"/"+kind] = false
+	}
 }
 
 // checkSchemas validates the rendered documents: an error listing every
 // violation, or nil.
-func (in *inputs) checkSchemas(paths []string, docs []engine.Document) error {
-	if len(paths) == 0 {
+func (in *inputs) checkSchemas(s *loadedSchemas, docs []engine.Document) error {
+	if s == nil {
 		return nil
-	}
-	s, err := in.loadSchemas(paths)
-	if err != nil {
-		return err
 	}
 	values := make([]engine.Value, len(docs))
 	for i, d := range docs {

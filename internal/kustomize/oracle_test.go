@@ -440,7 +440,7 @@ spec:
 	}
 	_, err = celyamlRender(context.Background(), newEngine(data), s.template())
 	want := "app/template.yaml:4:5: $transform.namespace: cannot tell whether kind cert-manager.io/Certificate is namespaced: " +
-		"it is not a built-in kind of Kubernetes v1.37.2 and no CustomResourceDefinition among the documents defines it; " +
+		"it is not a built-in kind of Kubernetes v1.37.2 and no CustomResourceDefinition among the documents or given beside them (the command line's --schemas) defines it; " +
 		"render its CustomResourceDefinition with the objects, or set its namespace with an overlay\n" +
 		"  while editing document 20 (cert-manager.io/Certificate/ingress-nginx/ingress-nginx-admission)"
 	if err == nil || err.Error() != want {

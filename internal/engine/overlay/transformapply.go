@@ -37,6 +37,7 @@ func (p pendingTransform) Apply(r *walk.Renderer, docs []walk.Value) ([]walk.Val
 	if err != nil {
 		return nil, err
 	}
+	spec.Scopes = r.Options().Scopes
 	prep := transform.Prepare(docs, spec, lazyWritten(r))
 	for i, d := range docs {
 		if err := r.Step(p.fr, p.t.key, "$transform"); err != nil {
@@ -54,7 +55,7 @@ func (p pendingTransform) Apply(r *walk.Renderer, docs []walk.Value) ([]walk.Val
 // applyNamespace applies the engine's Namespace option ns, after the
 // template's own transforms; fr is the file rendered.
 func applyNamespace(r *walk.Renderer, docs []walk.Value, fr *walk.Frame, ns string) ([]walk.Value, error) {
-	prep := transform.Prepare(docs, transform.Spec{Namespace: ns}, lazyWritten(r))
+	prep := transform.Prepare(docs, transform.Spec{Namespace: ns, Scopes: r.Options().Scopes}, lazyWritten(r))
 	for i, d := range docs {
 		if err := r.Step(fr, nil, ""); err != nil {
 			return nil, err

@@ -195,6 +195,12 @@ func (p *Prepared) scope(group, kind string) scopeState {
 		}
 		return scopeCluster
 	}
+	if ns, ok := p.s.Scopes[group+"/"+kind]; ok {
+		if ns {
+			return scopeNamespaced
+		}
+		return scopeCluster
+	}
 	if p.crdsUnset {
 		return scopeUnknown
 	}
@@ -335,7 +341,7 @@ func (p *Prepared) namespace(doc value.Value, group, kind, apiVersion string) (o
 			gk = p.shown(group) + "/" + gk
 		}
 		return nil, false, &Error{Field: "namespace", Msg: "cannot tell whether kind " + gk + " is namespaced: it is not a built-in kind of Kubernetes " + builtinVersion +
-			" and no CustomResourceDefinition among the documents defines it; render its CustomResourceDefinition with the objects, or set its namespace with an overlay"}
+			" and no CustomResourceDefinition among the documents or given beside them (the command line's --schemas) defines it; render its CustomResourceDefinition with the objects, or set its namespace with an overlay"}
 	case scopeNamespaced:
 		if doc, _, err = p.own.edit(doc, metadataNamespace, true, p.setNS); err != nil {
 			return nil, false, err

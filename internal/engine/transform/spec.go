@@ -22,6 +22,11 @@ type Spec struct {
 	// Unknown says the transform as a whole is not known yet: every
 	// document it would change becomes unknown.
 	Unknown bool
+	// Scopes tells the scope of custom kinds whose CustomResourceDefinition
+	// is not in the render but was given beside it (the command line's
+	// --schemas), keyed "group/Kind", true for namespaced. A definition in
+	// the render wins; the built-in kinds' own scope wins over both.
+	Scopes map[string]bool
 }
 
 // Entry is one label or annotation. Value is a string or a value.Unknown.

@@ -37,6 +37,11 @@ type Options struct {
 	// §10), applied to every render after the template's own transforms:
 	// the command line's --namespace/-n.
 	Namespace string
+	// Scopes tells transforms the scope of custom kinds whose
+	// CustomResourceDefinitions were given beside the template (the
+	// command line's --schemas), keyed "group/Kind", true for namespaced
+	// (reference §10).
+	Scopes map[string]bool
 }
 
 // DefaultOptions returns the limits the provider uses.
