@@ -10,8 +10,9 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
-// exprKey is a directive whose value is a CEL expression.
-var exprKey = regexp.MustCompile(`\$(?:eval|if|for|assert|key|value)["']?\s*:`)
+// exprKey is a directive whose value is a CEL expression ($eval's is a
+// string whose ${{ }} segments are).
+var exprKey = regexp.MustCompile(`\$(?:if|for|assert)["']?\s*:`)
 
 // directiveKey is a $ key being typed, alone on its line (after the
 // indentation and an optional "- ") or after a flow mapping's "{" or ",".

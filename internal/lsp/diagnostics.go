@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
@@ -59,7 +60,11 @@ func (s *Server) diagnostics(d *document) []protocol.Diagnostic {
 			continue
 		}
 		seen[key] = true
-		out = append(out, protocol.Diagnostic{Range: tokenRange(d.text, at), Severity: &sev, Source: ptr("celyaml"), Message: msg})
+		r := tokenRange(d.text, at)
+		if at == e.Pos {
+			r = caretRange(d.text, at, e.Expr, e.Offset, r)
+		}
+		out = append(out, protocol.Diagnostic{Range: r, Severity: &sev, Source: ptr("celyaml"), Message: msg})
 	}
 	return out
 }
@@ -81,4 +86,32 @@ func tokenRange(text string, pos engine.Pos) protocol.Range {
 	end := start
 	end.Character += protocol.UInteger(utf16Len(rest[:n]))
 	return protocol.Range{Start: start, End: end}
+}
+
+// caretRange narrows a problem of the expression expr to the character
+// its caret (the byte offset off in expr) points at, and the rest of that
+// word, when expr is written on the line as it is (not folded or escaped);
+// otherwise it gives r.
+func caretRange(text string, pos engine.Pos, expr string, off int, r protocol.Range) protocol.Range {
+	if expr == "" || off < 0 || off > len(expr) || strings.Contains(expr, "\n") {
+		return r
+	}
+	l := lineText(text, int(r.Start.Line))
+	from := runeIndex(l, int(r.Start.Character))
+	i := strings.Index(l[from:], expr)
+	if i < 0 {
+		return r
+	}
+	at := from + i + off
+	end := at
+	for end < len(l) && (l[end] == '_' || l[end] >= '0' && l[end] <= '9' || l[end] >= 'a' && l[end] <= 'z' || l[end] >= 'A' && l[end] <= 'Z') {
+		end++
+	}
+	if end == at && at < len(l) {
+		_, size := utf8.DecodeRuneInString(l[at:])
+		end = at + size
+	}
+	line := r.Start.Line
+	return protocol.Range{Start: protocol.Position{Line: line, Character: protocol.UInteger(utf16Len(l[:at]))},
+		End: protocol.Position{Line: line, Character: protocol.UInteger(utf16Len(l[:end]))}}
 }
