@@ -50,13 +50,14 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		}
 		return protocol.CompletionList{Items: items}, nil
 	}
-	if !inExpression(prefix) || d.syms == nil {
+	syms := s.symbols(d)
+	if !inExpression(prefix) || syms == nil {
 		return protocol.CompletionList{Items: items}, nil
 	}
 	m := dottedTail.FindStringSubmatch(prefix)
 	if m[1] != "" { // a field of a name: from its schema
 		path := splitPath(m[1])
-		b := d.syms.Lookup(line, col, path[0])
+		b := syms.Lookup(line, col, path[0])
 		if b == nil || b.Schema == nil {
 			return protocol.CompletionList{Items: items}, nil
 		}
@@ -72,7 +73,7 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		}
 		return protocol.CompletionList{Items: items}, nil
 	}
-	for _, b := range d.syms.At(line, col) {
+	for _, b := range syms.At(line, col) {
 		if strings.HasPrefix(b.Name, m[3]) {
 			items = append(items, protocol.CompletionItem{Label: b.Name, Kind: ptr(protocol.CompletionItemKindVariable),
 				Detail: bindingDetail(b), Documentation: schemaDoc(b.Schema)})

@@ -9,10 +9,11 @@ import (
 // $schema entry) and from a literal $include path to its file.
 func (s *Server) definition(_ *glsp.Context, p *protocol.DefinitionParams) (any, error) {
 	d := s.docs.get(p.TextDocument.URI)
-	if d == nil || d.syms == nil {
+	syms := s.symbols(d)
+	if syms == nil {
 		return nil, nil
 	}
-	for _, inc := range d.syms.Includes {
+	for _, inc := range syms.Includes {
 		start := toLSP(d.text, inc.Pos.Line, inc.Pos.Column)
 		r := tokenRange(d.text, inc.Pos)
 		if p.Position.Line == start.Line && p.Position.Character >= start.Character && p.Position.Character <= r.End.Character {

@@ -21,8 +21,11 @@ type document struct {
 	path string // the file's path, "" for a URI that is no file
 	text string
 	// syms are the names of the last text that parsed, so completion
-	// still works while a line is half typed.
-	syms *engine.Symbols
+	// still works while a line is half typed; symsOf is the text they
+	// were read from. They are read when a request needs them, not on
+	// every keystroke.
+	syms   *engine.Symbols
+	symsOf string
 }
 
 // store holds the open documents.
@@ -166,11 +169,22 @@ func (s *Server) didClose(ctx *glsp.Context, p *protocol.DidCloseTextDocumentPar
 	return nil
 }
 
-// refresh reads d's names and publishes its diagnostics.
-func (s *Server) refresh(ctx *glsp.Context, d *document) {
-	if syms, err := s.eng.Symbols(d.source()); err == nil || d.syms == nil {
-		d.syms = syms
+// symbols are the names of d's text, or of its last text that parsed.
+func (s *Server) symbols(d *document) *engine.Symbols {
+	if d == nil {
+		return nil
 	}
+	if d.symsOf != d.text || d.syms == nil {
+		if syms, err := s.eng.Symbols(d.source()); err == nil || d.syms == nil {
+			d.syms = syms
+		}
+		d.symsOf = d.text
+	}
+	return d.syms
+}
+
+// refresh publishes d's diagnostics.
+func (s *Server) refresh(ctx *glsp.Context, d *document) {
 	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: s.diagnostics(d)})
 }
 

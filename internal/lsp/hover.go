@@ -59,7 +59,8 @@ func nameAt(lt string, idx int, line uint32) (path []string, r protocol.Range, o
 // lookup finds the binding of the name path under the cursor and the
 // schema of the field it names.
 func (s *Server) lookup(d *document, pos protocol.Position) (b *engine.Binding, path []string, sch *engine.SchemaInfo, r protocol.Range) {
-	if d == nil || d.syms == nil {
+	syms := s.symbols(d)
+	if syms == nil {
 		return nil, nil, nil, r
 	}
 	line, col, lt, idx := fromLSP(d.text, pos)
@@ -70,7 +71,7 @@ func (s *Server) lookup(d *document, pos protocol.Position) (b *engine.Binding, 
 	if !ok {
 		return nil, nil, nil, r
 	}
-	b = d.syms.Lookup(line, col, path[0])
+	b = syms.Lookup(line, col, path[0])
 	if b == nil {
 		return nil, nil, nil, r
 	}
