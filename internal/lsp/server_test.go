@@ -42,10 +42,13 @@ type client struct {
 }
 
 func startClient(t testing.TB, dir string) *client {
+	return startServer(t, dir, New(Options{Engine: engine.DefaultOptions(), Version: "test"}))
+}
+
+func startServer(t testing.TB, dir string, srv *Server) *client {
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
 	c := &client{t: t, notes: make(chan note, 64), done: make(chan struct{}), dir: dir}
-	srv := New(Options{Engine: engine.DefaultOptions(), Version: "test"})
 	go func() {
 		_ = srv.Serve(context.Background(), pipeEnd{sr, sw})
 		close(c.done)
