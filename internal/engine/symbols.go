@@ -35,6 +35,9 @@ type Symbols struct {
 type ScopeAt struct {
 	Pos   Pos
 	Names []*Binding
+	// Expr says the node is a CEL expression as a whole: the value of a
+	// $let entry, $if, $for or $assert.
+	Expr bool
 }
 
 // Binding is a name a template declares.
@@ -119,6 +122,15 @@ func (e *Engine) Symbols(src Source) (*Symbols, error) {
 	return s, err
 }
 
+// InExpression reports whether line and column (1-based) fall in a node
+// that is a CEL expression as a whole (a $let entry's value, $if, $for,
+// $assert), as far as the last node that starts at or before it says.
+func (s *Symbols) InExpression(line, column int) bool {
+	at := Pos{Line: line, Column: column}
+	i := sort.Search(len(s.Scopes), func(i int) bool { return symPosLess(at, s.Scopes[i].Pos) })
+	return i > 0 && s.Scopes[i-1].Expr
+}
+
 // At gives the names in scope at line and column (1-based, as Pos): those
 // of the last node that starts at or before it, each name once (its
 // innermost binding), sorted by name.
@@ -168,6 +180,14 @@ func (w *symWalker) record(n *yaml.Node, scope []*Binding) {
 	w.s.Scopes = append(w.s.Scopes, ScopeAt{Pos: w.pos(n), Names: scope[:len(scope):len(scope)]})
 }
 
+// recordExpr records the scalar n, the value of an expression directive.
+func (w *symWalker) recordExpr(n *yaml.Node, scope []*Binding) {
+	w.s.Scopes = append(w.s.Scopes, ScopeAt{Pos: w.pos(n), Names: scope[:len(scope):len(scope)], Expr: true})
+}
+
+// exprDirectives are the directives whose value is a CEL expression.
+var exprDirectives = map[string]bool{"$if": true, "$for": true, "$assert": true}
+
 func symDeref(n *yaml.Node) *yaml.Node {
 	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
 		n = n.Alias
@@ -202,6 +222,10 @@ func (w *symWalker) walk(n *yaml.Node, scope []*Binding, depth int) {
 				}
 				w.s.Includes = append(w.s.Includes, IncludeRef{Pos: w.pos(dv), Path: dv.Value, File: p})
 			}
+			if exprDirectives[k.Value] && v.Kind == yaml.ScalarNode {
+				w.recordExpr(v, scope)
+				continue
+			}
 			if v.Kind != yaml.AliasNode {
 				w.walk(v, scope, depth+1)
 			}
@@ -224,7 +248,9 @@ func (w *symWalker) walkLet(n, let *yaml.Node, before []*Binding, depth int) {
 	for j := 0; j+1 < len(let.Content); j += 2 {
 		k, v := let.Content[j], let.Content[j+1]
 		w.record(k, sc)
-		if v.Kind != yaml.AliasNode {
+		if v.Kind == yaml.ScalarNode {
+			w.recordExpr(v, sc)
+		} else if v.Kind != yaml.AliasNode {
 			w.walk(v, sc, depth+1)
 		}
 		sc = append(sc[:len(sc):len(sc)], &Binding{Name: k.Value, Kind: "let", Pos: w.pos(k)})

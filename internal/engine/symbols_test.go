@@ -48,6 +48,10 @@ items:
 	if got, want := names(15, 12), `["let:a@dir/app.yaml:9:3","let:b@dir/app.yaml:10:3","schema:env@dir/app.yaml:7:3","for:i@dir/app.yaml:13:13","schema:values@dir/app.yaml:2:3","for:x@dir/app.yaml:13:10"]`; got != want {
 		t.Errorf("in the $do:\n got %s\nwant %s", got, want)
 	}
+	// b's value is an expression, the key before it and a plain string are not.
+	if got := [3]bool{s.InExpression(10, 8), s.InExpression(10, 3), s.InExpression(15, 12)}; got != [3]bool{true, false, false} {
+		t.Errorf("InExpression at b's value, b's key, n's value: %v", got)
+	}
 	v := s.Lookup(15, 12, "values")
 	j, _ := json.Marshal(v.Schema)
 	if got, want := string(j), `{"Type":"object","Description":"The chart's inputs.","Properties":[{"Name":"replicas","Schema":{"Type":"integer","Description":"How many pods.","Properties":null,"Items":null}}],"Items":null}`; got != want {

@@ -23,7 +23,9 @@ var directiveKey = regexp.MustCompile(`(?:^\s*(?:-\s+)?|[{,]\s*)(\$[A-Za-z]*)$`)
 var dottedTail = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*)\s*\.\s*([A-Za-z0-9_]*)$|([A-Za-z_][A-Za-z0-9_]*)?$`)
 
 // inExpression reports whether the text before the cursor is inside a
-// ${{ }} or the value of an expression directive.
+// ${{ }} or the value of an expression directive on its line. (A $let
+// entry's value, or an expression on a line of its own, is known from
+// the template's Symbols.)
 func inExpression(prefix string) bool {
 	if i := strings.LastIndex(prefix, "${{"); i >= 0 && !strings.Contains(prefix[i:], "}}") {
 		return true
@@ -51,7 +53,7 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		return protocol.CompletionList{Items: items}, nil
 	}
 	syms := s.symbols(d)
-	if !inExpression(prefix) || syms == nil {
+	if syms == nil || !inExpression(prefix) && !syms.InExpression(line, col) {
 		return protocol.CompletionList{Items: items}, nil
 	}
 	m := dottedTail.FindStringSubmatch(prefix)
@@ -110,7 +112,7 @@ func fieldSchema(sch *engine.SchemaInfo, path []string) *engine.SchemaInfo {
 }
 
 // kindWords says how a binding was bound.
-var kindWords = map[string]string{"let": "$let", "for": "$for variable", "schema": "$schema variable", "overlay": "overlay variable"}
+var kindWords = map[string]string{"let": "$let name", "for": "$for variable", "schema": "$schema variable", "overlay": "overlay variable"}
 
 // bindingDetail is a binding's kind and, for a $schema name, its type.
 func bindingDetail(b *engine.Binding) *string {

@@ -64,7 +64,7 @@ func (s *Server) lookup(d *document, pos protocol.Position) (b *engine.Binding, 
 		return nil, nil, nil, r
 	}
 	line, col, lt, idx := fromLSP(d.text, pos)
-	if !inExpression(lt[:idx]) && !inExpression(lt[:min(len(lt), idx+1)]) {
+	if !inExpression(lt[:idx]) && !inExpression(lt[:min(len(lt), idx+1)]) && !syms.InExpression(line, col) {
 		return nil, nil, nil, r
 	}
 	path, r, ok := nameAt(lt, idx, uint32(pos.Line))
