@@ -2,12 +2,14 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -50,7 +52,8 @@ type Binding struct {
 	// name in the $for expression, or the overlay directive's key.
 	Pos Pos
 	// Schema is what the $schema entry says of the variable, for "schema"
-	// names; nil otherwise and for a schema given by $include.
+	// names (read from the file for {$include: FILE}); nil otherwise, or
+	// when the file cannot be read or parsed.
 	Schema *SchemaInfo
 }
 
@@ -99,7 +102,7 @@ func (e *Engine) Symbols(src Source) (*Symbols, error) {
 	if dir == "" {
 		dir = "."
 	}
-	w := &symWalker{s: s, file: file, dir: dir}
+	w := &symWalker{e: e, s: s, file: file, dir: dir}
 	dec := yaml.NewDecoder(bytes.NewReader(src.Text))
 	var preamble []*Binding
 	var err error
@@ -170,8 +173,38 @@ func symPosLess(a, b Pos) bool {
 }
 
 type symWalker struct {
+	e         *Engine
 	s         *Symbols
 	file, dir string
+}
+
+// includedSchema reads the schema of {$include: FILE} in a $schema entry
+// through the engine's Loader: a JSON or YAML file (a chart's
+// values.schema.json). Its $ref are not followed.
+func (w *symWalker) includedSchema(n *yaml.Node) *SchemaInfo {
+	n = symDeref(n)
+	if n == nil || n.Kind != yaml.MappingNode || len(n.Content) != 2 || n.Content[0].Value != "$include" {
+		return nil
+	}
+	p := symDeref(n.Content[1])
+	if p == nil || p.Kind != yaml.ScalarNode || p.Value == "" || strings.Contains(p.Value, "${{") {
+		return nil
+	}
+	file := p.Value
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(w.dir, file)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	text, err := w.e.opts.Loader.ReadFile(ctx, file, w.e.opts.MaxTemplateBytes)
+	if err != nil {
+		return nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(text, &doc); err != nil || len(doc.Content) == 0 {
+		return nil
+	}
+	return schemaInfo(doc.Content[0], 0)
 }
 
 func (w *symWalker) pos(n *yaml.Node) Pos { return Pos{File: w.file, Line: n.Line, Column: n.Column} }
@@ -270,7 +303,9 @@ func (w *symWalker) mappingScope(n *yaml.Node, scope []*Binding, preamble bool) 
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				b := &Binding{Name: v.Content[j].Value, Kind: strings.TrimPrefix(k.Value, "$"), Pos: w.pos(v.Content[j])}
 				if k.Value == "$schema" {
-					b.Schema = schemaInfo(v.Content[j+1], 0)
+					if b.Schema = schemaInfo(v.Content[j+1], 0); b.Schema == nil {
+						b.Schema = w.includedSchema(v.Content[j+1])
+					}
 				}
 				scope = append(scope, b)
 			}

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -70,5 +72,23 @@ func TestSymbols_aBrokenDocumentKeepsTheNamesBeforeIt(t *testing.T) {
 	}
 	if got := len(s.Scopes); got == 0 {
 		t.Fatal("want the first document's scopes")
+	}
+}
+
+// A chart's values.schema.json, given by $include, describes its variable.
+func TestSymbols_aSchemaFromAnIncludedFileDescribesItsVariable(t *testing.T) {
+	dir := t.TempDir()
+	schema := `{"type": "object", "description": "Podinfo's values.", "properties": {"replicaCount": {"type": "integer", "description": "Pods."}}}`
+	if err := os.WriteFile(filepath.Join(dir, "values.schema.json"), []byte(schema), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := Source{Name: filepath.Join(dir, "app.yaml"), Text: []byte("$schema:\n  values: {$include: values.schema.json}\n  other: {$include: missing.json}\nx: 1\n")}
+	s, err := New(DefaultOptions()).Symbols(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _ := json.Marshal([]*SchemaInfo{s.Lookup(4, 1, "values").Schema, s.Lookup(4, 1, "other").Schema})
+	if got, want := string(j), `[{"Type":"object","Description":"Podinfo's values.","Properties":[{"Name":"replicaCount","Schema":{"Type":"integer","Description":"Pods.","Properties":null,"Items":null}}],"Items":null},null]`; got != want {
+		t.Errorf("schemas:\n got %s\nwant %s", got, want)
 	}
 }
