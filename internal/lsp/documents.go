@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/url"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -58,6 +59,20 @@ func (st *store) put(uri, text string) *document {
 	}
 	d.text = text
 	return d
+}
+
+// others are the open documents other than d, in the order of their URIs.
+func (st *store) others(d *document) []*document {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make([]*document, 0, len(st.byURI))
+	for _, o := range st.byURI {
+		if o != d {
+			out = append(out, o)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].uri < out[j].uri })
+	return out
 }
 
 func (st *store) remove(uri string) {
@@ -183,9 +198,26 @@ func (s *Server) symbols(d *document) *engine.Symbols {
 	return d.syms
 }
 
-// refresh publishes d's diagnostics.
+// refresh publishes d's diagnostics, and those of the other open
+// documents that include d's file by a literal path: its buffer is what
+// they now include.
 func (s *Server) refresh(ctx *glsp.Context, d *document) {
 	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: s.diagnostics(d)})
+	if d.path == "" {
+		return
+	}
+	for _, o := range s.docs.others(d) {
+		syms := s.symbols(o)
+		if syms == nil {
+			continue
+		}
+		for _, inc := range syms.Includes {
+			if abs, err := filepath.Abs(inc.File); err == nil && filepath.Clean(abs) == d.path {
+				ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: o.uri, Diagnostics: s.diagnostics(o)})
+				break
+			}
+		}
+	}
 }
 
 // Positions. The engine's are 1-based lines and columns counted in

@@ -152,6 +152,7 @@ func TestLSP_anEditorSessionGetsChecksProblemsCompletionHoverAndDefinitions(t *t
 	// The open buffer of part.yaml stands in for the file on disk.
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": part, "languageId": "yaml", "version": 1, "text": "part: {$eval: '${{ name + }}'}\n"}})
 	expect(t, "diagnostics of part.yaml", c.next(), `textDocument/publishDiagnostics {"diagnostics":[{"message":"part.$eval: Syntax error: the expression ends too early, expecting a value","range":{"end":{"character":27,"line":0},"start":{"character":26,"line":0}},"severity":1,"source":"celyaml"}],"uri":"file://DIR/part.yaml"}`)
+	expect(t, "diagnostics of app.yaml, which includes part.yaml", c.next(), `textDocument/publishDiagnostics {"diagnostics":[{"message":"metadata.name: plain string holds ${{ name }} and name is a variable in scope, but a plain string is not evaluated: write $eval: \"${{ name }}\" to interpolate it","range":{"end":{"character":11,"line":16},"start":{"character":8,"line":16}},"severity":2,"source":"celyaml"},{"message":"DIR/part.yaml:1:15: part.$eval: Syntax error: the expression ends too early, expecting a value","range":{"end":{"character":13,"line":22},"start":{"character":4,"line":22}},"severity":1,"source":"celyaml"}],"uri":"file://DIR/app.yaml"}`)
 
 	// A CEL syntax error after a character that takes two UTF-16 units.
 	changed := strings.Replace(appTemplate, `{$eval: "${{ values.image.tag }}"}`, `{$eval: "${{ '😀' + ) }}"}`, 1)
