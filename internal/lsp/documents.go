@@ -5,11 +5,13 @@ import (
 	"errors"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
@@ -198,26 +200,95 @@ func (s *Server) symbols(d *document) *engine.Symbols {
 	return d.syms
 }
 
-// refresh publishes d's diagnostics, and those of the other open
-// documents that include d's file by a literal path: its buffer is what
-// they now include.
-func (s *Server) refresh(ctx *glsp.Context, d *document) {
-	ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: d.uri, Diagnostics: s.diagnostics(d)})
-	if d.path == "" {
-		return
+// refresh schedules d's diagnostics.
+func (s *Server) refresh(_ *glsp.Context, d *document) {
+	s.pendMu.Lock()
+	if !slices.Contains(s.pending, d.uri) {
+		s.pending = append(s.pending, d.uri)
 	}
-	for _, o := range s.docs.others(d) {
-		syms := s.symbols(o)
-		if syms == nil {
-			continue
+	s.pendMu.Unlock()
+	select {
+	case s.work <- struct{}{}:
+	default: // the loop is already due to run
+	}
+}
+
+// publishLoop publishes the diagnostics that are due until ctx is done:
+// those of each changed document, and of the other open documents that
+// include its file by a literal path (its buffer is what they include
+// now). Changes that come while a check runs are taken together; the
+// diagnostics of a text that has changed since are not sent (the newer
+// text's are due).
+func (s *Server) publishLoop(ctx context.Context, conn *jsonrpc2.Conn) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.work:
 		}
-		for _, inc := range syms.Includes {
-			if abs, err := filepath.Abs(inc.File); err == nil && filepath.Clean(abs) == d.path {
-				ctx.Notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: o.uri, Diagnostics: s.diagnostics(o)})
-				break
+		s.pendMu.Lock()
+		uris := s.pending
+		s.pending = nil
+		s.pendMu.Unlock()
+		for _, job := range s.jobs(uris) {
+			diags, ok := s.safeDiagnostics(&job)
+			s.mu.Lock()
+			cur := s.docs.get(job.uri)
+			stale := cur == nil || cur.text != job.text
+			s.mu.Unlock()
+			if ok && !stale {
+				_ = conn.Notify(ctx, string(protocol.ServerTextDocumentPublishDiagnostics), protocol.PublishDiagnosticsParams{URI: job.uri, Diagnostics: diags})
 			}
 		}
 	}
+}
+
+// jobs are copies of the documents whose diagnostics are due.
+func (s *Server) jobs(uris []string) []document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []document
+	seen := map[string]bool{}
+	add := func(d *document) {
+		if !seen[d.uri] {
+			seen[d.uri] = true
+			out = append(out, document{uri: d.uri, path: d.path, text: d.text})
+		}
+	}
+	for _, u := range uris {
+		d := s.docs.get(u)
+		if d == nil {
+			continue
+		}
+		add(d)
+		if d.path == "" {
+			continue
+		}
+		for _, o := range s.docs.others(d) {
+			syms := s.symbols(o)
+			if syms == nil {
+				continue
+			}
+			for _, inc := range syms.Includes {
+				if abs, err := filepath.Abs(inc.File); err == nil && filepath.Clean(abs) == d.path {
+					add(o)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// safeDiagnostics is diagnostics, with a panic turned into no answer: a
+// bug in one check does not end the session.
+func (s *Server) safeDiagnostics(d *document) (diags []protocol.Diagnostic, ok bool) {
+	defer func() {
+		if recover() != nil {
+			diags, ok = nil, false
+		}
+	}()
+	return s.diagnostics(d), true
 }
 
 // Positions. The engine's are 1-based lines and columns counted in

@@ -54,3 +54,35 @@ func TestLSP_badInputGetsAnErrorAndTheSessionGoesOn(t *testing.T) {
 	expect(t, "hover far past a line's end", c.call("textDocument/hover", pos(uri, 0, 5000)), "null")
 	expect(t, "shutdown", c.call("shutdown", nil), "null")
 }
+
+// blockingLoader reads every file as "x: 1", once release is closed.
+type blockingLoader struct{ reading, release chan struct{} }
+
+func (l blockingLoader) ReadFile(ctx context.Context, _ string, _ int) ([]byte, error) {
+	l.reading <- struct{}{}
+	select {
+	case <-l.release:
+		return []byte("x: 1\n"), nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// A check that takes long (here: an $include whose file is slow to
+// read) does not hold up the requests that come meanwhile.
+func TestLSP_aLongCheckDoesNotHoldUpCompletion(t *testing.T) {
+	dir := t.TempDir()
+	l := blockingLoader{reading: make(chan struct{}, 8), release: make(chan struct{})}
+	opts := engine.DefaultOptions()
+	opts.Loader = l
+	c := startServer(t, dir, New(Options{Engine: opts}))
+	uri := pathURI(filepath.Join(dir, "a.yaml"))
+	c.call("initialize", map[string]any{"processId": nil, "capabilities": map[string]any{}})
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1,
+		"text": "$let: {name: '\"web\"'}\nslow: {$include: slow.yaml}\nv: {$eval: \"${{ n }}\"}\n"}})
+	<-l.reading // the check is reading slow.yaml
+	expect(t, "completion while the check runs", c.call("textDocument/completion", pos(uri, 2, 16)),
+		`{"isIncomplete":false,"items":[{"label":"name","kind":6,"detail":"$let name"}]}`)
+	close(l.release)
+	expect(t, "diagnostics once the file is read", c.next(), `textDocument/publishDiagnostics {"diagnostics":[{"message":"v.$eval: \"n\" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it","range":{"end":{"character":17,"line":2},"start":{"character":16,"line":2}},"severity":1,"source":"celyaml"}],"uri":"file://DIR/a.yaml"}`)
+}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tliron/glsp"
@@ -37,11 +38,20 @@ type Server struct {
 	eng     *engine.Engine
 	docs    *store
 	handler protocol.Handler
+	// mu is held by each request while it runs and by the diagnostics
+	// loop while it reads the documents, not while it checks them: a long
+	// check does not hold up completion or hover.
+	mu sync.Mutex
+	// pending are the URIs whose diagnostics are due, in order; work
+	// wakes the diagnostics loop.
+	pendMu  sync.Mutex
+	pending []string
+	work    chan struct{}
 }
 
 // New returns a Server.
 func New(opts Options) *Server {
-	s := &Server{opts: opts, docs: newStore()}
+	s := &Server{opts: opts, docs: newStore(), work: make(chan struct{}, 1)}
 	base := opts.Engine.Loader
 	if base == nil {
 		base = engine.OSLoader{}
@@ -69,7 +79,10 @@ func New(opts Options) *Server {
 // Serve answers the client on rwc until the client exits, the stream
 // ends or ctx is done.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.HandlerWithError(s.handle))
+	go s.publishLoop(ctx, conn)
 	select {
 	case <-conn.DisconnectNotify():
 	case <-ctx.Done():
@@ -109,6 +122,8 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 				Message: fmt.Sprintf("celyaml lsp: internal error while answering %s; the server goes on", req.Method)}
 		}
 	}()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	gctx := &glsp.Context{
 		Method: req.Method,
 		Notify: func(method string, params any) { _ = conn.Notify(ctx, method, params) },
