@@ -378,9 +378,10 @@ func schemaInfo(n *yaml.Node, depth int) *SchemaInfo {
 		case "$include":
 			return nil
 		case "type":
-			if v.Kind == yaml.ScalarNode {
+			switch v.Kind {
+			case yaml.ScalarNode:
 				info.Type = v.Value
-			} else if v.Kind == yaml.SequenceNode {
+			case yaml.SequenceNode:
 				var ts []string
 				for _, t := range v.Content {
 					ts = append(ts, t.Value)

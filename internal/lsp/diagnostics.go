@@ -62,7 +62,7 @@ func (s *Server) diagnostics(d *document) []protocol.Diagnostic {
 		seen[key] = true
 		r := tokenRange(d.text, at)
 		if at == e.Pos {
-			r = caretRange(d.text, at, e.Expr, e.Offset, r)
+			r = caretRange(d.text, e.Expr, e.Offset, r)
 		}
 		out = append(out, protocol.Diagnostic{Range: r, Severity: &sev, Source: ptr("celyaml"), Message: msg})
 	}
@@ -92,7 +92,7 @@ func tokenRange(text string, pos engine.Pos) protocol.Range {
 // its caret (the byte offset off in expr) points at, and the rest of that
 // word, when expr is written on the line as it is (not folded or escaped);
 // otherwise it gives r.
-func caretRange(text string, pos engine.Pos, expr string, off int, r protocol.Range) protocol.Range {
+func caretRange(text, expr string, off int, r protocol.Range) protocol.Range {
 	if expr == "" || off < 0 || off > len(expr) || strings.Contains(expr, "\n") {
 		return r
 	}

@@ -237,7 +237,7 @@ func (s *Server) publishLoop(ctx context.Context, conn *jsonrpc2.Conn) {
 			stale := cur == nil || cur.text != job.text
 			s.mu.Unlock()
 			if ok && !stale {
-				_ = conn.Notify(ctx, string(protocol.ServerTextDocumentPublishDiagnostics), protocol.PublishDiagnosticsParams{URI: job.uri, Diagnostics: diags})
+				_ = conn.Notify(ctx, protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: job.uri, Diagnostics: diags})
 			}
 		}
 	}

@@ -67,7 +67,7 @@ func (s *Server) lookup(d *document, pos protocol.Position) (b *engine.Binding, 
 	if !inExpression(lt[:idx]) && !inExpression(lt[:min(len(lt), idx+1)]) && !syms.InExpression(line, col) {
 		return nil, nil, nil, r
 	}
-	path, r, ok := nameAt(lt, idx, uint32(pos.Line))
+	path, r, ok := nameAt(lt, idx, pos.Line)
 	if !ok {
 		return nil, nil, nil, r
 	}
