@@ -90,7 +90,7 @@ var symForSyntax = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A
 // the symbols of the documents before it are returned with the error.
 func (e *Engine) Symbols(src Source) (*Symbols, error) {
 	s := &Symbols{}
-	if len(src.Text) > e.opts.MaxTemplateBytes {
+	if len(src.Text) > e.symLimit() {
 		return s, errors.New("template is larger than MaxTemplateBytes")
 	}
 	file, dir := src.Name, src.BaseDir
@@ -132,6 +132,22 @@ func (s *Symbols) InExpression(line, column int) bool {
 	at := Pos{Line: line, Column: column}
 	i := sort.Search(len(s.Scopes), func(i int) bool { return symPosLess(at, s.Scopes[i].Pos) })
 	return i > 0 && s.Scopes[i-1].Expr
+}
+
+// symLimit is the engine's MaxTemplateBytes, or its default.
+func (e *Engine) symLimit() int {
+	if e.opts.MaxTemplateBytes > 0 {
+		return e.opts.MaxTemplateBytes
+	}
+	return DefaultOptions().MaxTemplateBytes
+}
+
+// symLoader is the engine's Loader, or its default.
+func (e *Engine) symLoader() Loader {
+	if e.opts.Loader != nil {
+		return e.opts.Loader
+	}
+	return OSLoader{}
 }
 
 // At gives the names in scope at line and column (1-based, as Pos): those
@@ -196,7 +212,7 @@ func (w *symWalker) includedSchema(n *yaml.Node) *SchemaInfo {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	text, err := w.e.opts.Loader.ReadFile(ctx, file, w.e.opts.MaxTemplateBytes)
+	text, err := w.e.symLoader().ReadFile(ctx, file, w.e.symLimit())
 	if err != nil {
 		return nil
 	}
