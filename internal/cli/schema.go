@@ -47,7 +47,8 @@ var (
 		"errorMessage": "$include takes a file path string, or a mapping such as {$eval: …} that gives one"}
 )
 
-// directiveDocs are the directives, in the order of directives.go.
+// directiveDocs are the directives, in the order of the engine's directive
+// table (internal/engine/walk/directives.go).
 var directiveDocs = []directiveDoc{
 	{"$schema", "s4-schema", "Declares and validates variables: a mapping from variable names to JSON Schemas, type names, or {$include: FILE} for a schema kept in a JSON or YAML file.",
 		map[string]any{"type": "object", "additionalProperties": variableSchema}, nil},

@@ -12,17 +12,5 @@ func CompileTimeError(ctx context.Context, e *Engine, path string) error {
 	if err != nil {
 		return err
 	}
-	fr := sourceFrame(src)
-	r := e.newRenderer(ctx)
-	if len(src.Text) > e.opts.MaxTemplateBytes {
-		return &Error{Pos: Pos{File: fr.file, Line: 1, Column: 1}, Msg: "template too large"}
-	}
-	f := compileFile(src.Text)
-	if f.err != nil {
-		return r.compileErr(fr, f.err)
-	}
-	if err := r.checkDepth(f, fr); err != nil {
-		return err
-	}
-	return nil
+	return e.w.CompileTimeError(ctx, src)
 }

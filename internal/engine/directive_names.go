@@ -1,24 +1,28 @@
 package engine
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+)
 
 // What the editor schema (`celyaml schema`) needs from the directive
 // table, so that it says what the compiler says.
 
 // DirectiveNames lists the directives in the table's order.
-func DirectiveNames() []string { return slices.Clone(directiveNames) }
+func DirectiveNames() []string { return walk.DirectiveNames() }
 
 // SuggestDirective names the directive that the unknown $-key key
 // probably meant, as the unknown-directive error does, or "" when none is
 // close, key is a directive, or key is a JSON Schema keyword written as
 // data ($ref, $id, …: see SchemaKeywordKeys).
 func SuggestDirective(key string) string {
-	if _, ok := lookupDirective(key); ok || !isDirectiveLike(key) || slices.Contains(schemaKeywords, key) {
+	if _, ok := walk.LookupDirective(key); ok || !walk.IsDirectiveLike(key) || slices.Contains(walk.SchemaKeywordKeys(), key) {
 		return ""
 	}
-	return suggest(key)
+	return walk.Suggest(key)
 }
 
 // SchemaKeywordKeys are the $-keywords of JSON Schema and OpenAPI, which
 // the unknown-directive error tells to write with $$ as data.
-func SchemaKeywordKeys() []string { return slices.Clone(schemaKeywords) }
+func SchemaKeywordKeys() []string { return walk.SchemaKeywordKeys() }

@@ -8,27 +8,30 @@
 // from; EncodeYAMLStream and AppendJSON write the result.
 //
 // A render is a pipeline (the language reference in
-// docs/guides/language-reference.md states its rules):
+// docs/guides/language-reference.md states its rules; ARCHITECTURE.md at
+// the repository root draws it):
 //
-//  1. parse (parse.go): the text becomes YAML nodes, with positioned
+//  1. parse (walk/parse.go): the text becomes YAML nodes, with positioned
 //     errors for what YAML refuses; a text is parsed and compiled once and
 //     shared by every render.
-//  2. compile (compile.go, mapping.go, directives.go): nodes become a tree
-//     of plain constants, sequences and mappings whose directives are
-//     checked up front. directives.go is the directive table; each
-//     directive has one file for its compile and render functions
-//     (let.go, assert.go, if.go, for.go, eval.go, keyvalue.go,
-//     include.go, schemadir.go).
-//  3. render (render.go, scope.go, scanner.go): the tree is walked with a
-//     scope of variables; expressions run in the CEL environment.
-//     Then the overlays (overlay.go, listedit.go) edit or remove
-//     documents, and the transforms (transform.go, package transform)
-//     change every document.
-//  4. emit (package emit): documents become YAML or JSON text.
+//  2. compile (walk/compile.go, walk/mapping.go, walk/keys.go): nodes
+//     become a tree of plain constants, sequences and mappings whose
+//     directives are checked up front, through the directive table
+//     (walk/directives.go) that the directives fill in.
+//  3. walk (package walk, with the directives of package directive): the
+//     tree is walked with a scope of variables; expressions run in the CEL
+//     environment.
+//  4. overlays and transforms (package overlay): once every document is
+//     rendered, the overlays edit or remove them in stream order, then
+//     the transforms ($transform, package transform) change every
+//     document.
+//  5. emit (package emit): documents become YAML or JSON text.
 //
-// The packages below it, each a leaf of this one: value (the value model),
+// Package check compiles a template without rendering it, for `celyaml
+// check`. The packages below, each a leaf: value (the value model),
 // yamlnode (plain YAML to values), lex (CEL's lexical rules), hint (the
 // words of every hint and "did you mean"), merge (the merge rule), emit
 // (the emitters), schema ($schema's JSON Schema checks), transform
-// ($transform's Kubernetes transforms) and celenv (the CEL environment).
+// ($transform's Kubernetes transforms), manifest (the manifest-ID rule)
+// and celenv (the CEL environment).
 package engine

@@ -1,115 +1,118 @@
 package engine
 
-import "github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+import (
+	"context"
 
-// Options configure an Engine. Zero fields take the defaults shown in
-// DefaultOptions.
-type Options struct {
-	// Loader reads the files that $include and RenderFile name. Default:
-	// OSLoader{} (the process's file system, relative paths against the
-	// working directory).
-	Loader Loader
-	// MaxCostPerExpression is the CEL cost limit for one evaluation of one
-	// expression, as Kubernetes sets per validation rule.
-	MaxCostPerExpression uint64
-	// MaxCostPerRender is the total CEL cost budget for one render.
-	MaxCostPerRender uint64
-	// MaxIncludeDepth is how deep $include may nest.
-	MaxIncludeDepth int
-	// MaxNodes caps the number of output nodes (scalars, mappings and
-	// sequences) one render may produce.
-	MaxNodes int
-	// MaxDepth caps how deeply a template's YAML may nest (mappings and
-	// sequences inside each other).
-	MaxDepth int
-	// MaxIterations caps the total number of $for iterations in one
-	// render, so nested loops whose bodies give nothing still end fast.
-	MaxIterations int
-	// MaxOutputBytes caps the size of the encoded output (checked by the
-	// encoders) and of strings built while rendering.
-	MaxOutputBytes int
-	// MaxTemplateBytes caps the size of one template file or source.
-	MaxTemplateBytes int
-	// Namespace, when not "", is a transform with only namespace (reference
-	// §10), applied to every render after the template's own transforms:
-	// the command line's --namespace/-n.
-	Namespace string
-}
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/check"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+
+	// The directives, overlays and list edits register themselves
+	// against the walker's table.
+	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/directive"
+	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/overlay"
+)
+
+// The facade: what the provider and the CLI call. The work is done by
+// package walk (parse, compile, walk the tree) and the directives
+// registered against it; see ARCHITECTURE.md at the repository root.
+
+type (
+	// Options configure an Engine. Zero fields take the defaults shown in
+	// DefaultOptions. See walk.Options.
+	Options = walk.Options
+	// Source is a template to render. See walk.Source.
+	Source = walk.Source
+	// Document is a rendered document and where the template produced it.
+	Document = walk.Document
+	// Error is a render error that points at a file:line:column.
+	Error = walk.Error
+	// Pos is a position in a template.
+	Pos = walk.Pos
+	// Problem is what Check finds: an error, or a warning.
+	Problem = check.Problem
+	// Loader reads the files that $include and RenderFile name.
+	Loader = loader.Loader
+	// OSLoader reads files from the process's file system.
+	OSLoader = loader.OSLoader
+	// FSLoader reads files from an fs.FS.
+	FSLoader = loader.FSLoader
+)
+
+// InlineName is the file name used in positions of inline templates.
+const InlineName = walk.InlineName
+
+// ErrOutsideRoots is the error of a file outside the allowed include roots.
+var ErrOutsideRoots = loader.ErrOutsideRoots
 
 // DefaultOptions returns the limits the provider uses.
-func DefaultOptions() Options {
-	return Options{
-		Loader:               OSLoader{},
-		MaxCostPerExpression: 1_000_000,
-		MaxCostPerRender:     100_000_000,
-		MaxIncludeDepth:      64,
-		MaxNodes:             1_000_000,
-		MaxIterations:        2_000_000,
-		MaxDepth:             500,
-		MaxOutputBytes:       64 << 20,
-		MaxTemplateBytes:     16 << 20,
-	}
-}
-
-func (o Options) withDefaults() Options {
-	d := DefaultOptions()
-	if o.Loader == nil {
-		o.Loader = d.Loader
-	}
-	if o.MaxCostPerExpression == 0 {
-		o.MaxCostPerExpression = d.MaxCostPerExpression
-	}
-	if o.MaxCostPerRender == 0 {
-		o.MaxCostPerRender = d.MaxCostPerRender
-	}
-	if o.MaxIncludeDepth == 0 {
-		o.MaxIncludeDepth = d.MaxIncludeDepth
-	}
-	if o.MaxNodes == 0 {
-		o.MaxNodes = d.MaxNodes
-	}
-	if o.MaxDepth == 0 {
-		o.MaxDepth = d.MaxDepth
-	}
-	if o.MaxIterations == 0 {
-		o.MaxIterations = d.MaxIterations
-	}
-	if o.MaxOutputBytes == 0 {
-		o.MaxOutputBytes = d.MaxOutputBytes
-	}
-	if o.MaxTemplateBytes == 0 {
-		o.MaxTemplateBytes = d.MaxTemplateBytes
-	}
-	return o
-}
+func DefaultOptions() Options { return walk.DefaultOptions() }
 
 // Engine renders templates. It is safe for concurrent use; compiled CEL
-// programs are cached and shared by every render.
+// programs and compiled templates are cached and shared by every render.
 type Engine struct {
-	opts  Options
-	progs *celenv.Cache
-	files *fileCache
+	opts Options // as given to New
+	w    *walk.Engine
 }
 
 // New returns an Engine with the given options.
 func New(opts Options) *Engine {
-	opts = opts.withDefaults()
-	return &Engine{opts: opts, progs: celenv.NewCache(opts.MaxCostPerExpression), files: &fileCache{}}
+	return &Engine{opts: opts, w: walk.New(opts)}
 }
 
-// Source is a template to render.
-type Source struct {
-	// Name is the template's path as the caller gave it. It is used in
-	// error positions and, for a file, to resolve $include. Empty means an
-	// inline template, shown as "<inline>".
-	Name string
-	// Text is the template. For a file, RenderFile fills it.
-	Text []byte
-	// BaseDir is the directory that $include in an inline template resolves
-	// against. Empty means the working directory. Ignored when Name is set:
-	// a file's includes resolve against the file's own directory.
-	BaseDir string
+// Render renders a template with variables and returns its documents.
+// Documents that render to nothing or null are dropped. Errors are *Error.
+func (e *Engine) Render(ctx context.Context, src Source, vars map[string]Value) ([]Value, error) {
+	return e.w.Render(ctx, src, vars)
 }
 
-// InlineName is the file name used in positions of inline templates.
-const InlineName = "<inline>"
+// RenderDocuments is Render that also says where each document came from,
+// so that an error about a document (two with the same manifest ID) can
+// point into the template. When the number of documents is not known
+// yet, it returns the one document UnknownStream.
+func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]Value) ([]Document, error) {
+	return e.w.RenderDocuments(ctx, src, vars)
+}
+
+// RenderFile reads the template at path through the Loader and renders it.
+// Its $include directives resolve against the file's directory.
+func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]Value) ([]Value, error) {
+	return e.w.RenderFile(ctx, path, vars)
+}
+
+// LoadFile reads the template at path through the Loader, as the Source
+// RenderFile renders: a regular file of at most MaxTemplateBytes, the read
+// stopping when ctx is cancelled.
+func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
+	return e.w.LoadFile(ctx, path)
+}
+
+// Eval evaluates one CEL expression with variables.
+func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (Value, error) {
+	return e.w.Eval(ctx, expr, vars)
+}
+
+// Check compiles a template without rendering it and reports every
+// problem it finds; declared says which root variables exist. See
+// check.Check.
+func (e *Engine) Check(ctx context.Context, src Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
+	return check.Check(ctx, e.w, src, declared)
+}
+
+// CheckRender is Check followed, when Check finds no error, by a render
+// with vars (or, when vars is nil and every input has a default, with
+// none); after may find more in the documents. See check.Render.
+func (e *Engine) CheckRender(ctx context.Context, src Source, vars map[string]Value, after func([]Document) error) (problems []Problem, texts [][]byte) {
+	return check.Render(ctx, e.w, src, vars, after)
+}
+
+// LiteralIncludes gives the files that the template in src includes by a
+// literal path, resolved and cleaned. See check.LiteralIncludes.
+func (e *Engine) LiteralIncludes(src Source) []string { return check.LiteralIncludes(src) }
+
+// InputsWithoutDefault gives the inputs the template in src declares with
+// a $schema and no default that declared does not say are given. See
+// check.InputsWithoutDefault.
+func (e *Engine) InputsWithoutDefault(src Source, declared func(string) bool) []string {
+	return check.InputsWithoutDefault(src, declared)
+}

@@ -1,5 +1,10 @@
 package engine
 
+import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+)
+
 // This file lends the engine's positioned errors to files the engine does
 // not read itself: the command line's values files, so that a values file
 // error has the FILE:LINE:COLUMN shape of a template's.
@@ -9,11 +14,12 @@ package engine
 // from the text, as for a template (a tab, the ':' a mapping value is not
 // allowed after).
 func YAMLError(file string, err error, text []byte) *Error {
-	ce := yamlParseError(err, text)
-	return &Error{Pos: Pos{File: file, Line: ce.line, Column: ce.column}, Msg: ce.msg, Offset: -1}
+	e := walk.YAMLParseError(err, text).In(&walk.Frame{File: file})
+	e.Offset = -1
+	return e
 }
 
 // ReadErrorText says why a file could not be read, without its path:
 // "file does not exist", "not a regular file but a directory", as an
 // $include's error says it.
-func ReadErrorText(err error) string { return loadErrText(err) }
+func ReadErrorText(err error) string { return loader.ErrText(err) }

@@ -148,10 +148,10 @@ func TestRender_errorInIncludedFileShowsChain(t *testing.T) {
 	if !errors.As(err, &ee) {
 		t.Fatalf("got %v, want *Error", err)
 	}
-	if ee.Pos != (Pos{"sub/b.yaml", 2, 10}) {
+	if ee.Pos != (Pos{File: "sub/b.yaml", Line: 2, Column: 10}) {
 		t.Errorf("pos = %v", ee.Pos)
 	}
-	if len(ee.Chain) != 2 || ee.Chain[0] != (Pos{"sub/a.yaml", 2, 3}) || ee.Chain[1] != (Pos{"t.yaml", 2, 3}) {
+	if len(ee.Chain) != 2 || ee.Chain[0] != (Pos{File: "sub/a.yaml", Line: 2, Column: 3}) || ee.Chain[1] != (Pos{File: "t.yaml", Line: 2, Column: 3}) {
 		t.Errorf("chain = %v", ee.Chain)
 	}
 }
@@ -178,7 +178,7 @@ func TestRender_sameTemplateCompiledOnce(t *testing.T) {
 			t.Errorf("got %s, want %s", got, want)
 		}
 	}
-	if n := len(e.files.m); n != 1 {
+	if n := e.w.CachedFiles(); n != 1 {
 		t.Errorf("%d compiled files cached, want 1", n)
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
@@ -136,7 +137,7 @@ func TestTransform_removeKeepsOrigins(t *testing.T) {
 	}
 	var got []string
 	for _, d := range docs {
-		got = append(got, dumpDocs([]Value{d.Value})+"@"+itoa(d.Origin.Line))
+		got = append(got, dumpDocs([]Value{d.Value})+"@"+strconv.Itoa(d.Origin.Line))
 	}
 	if want := []string{"{a:1}@1", "{c:3}@5"}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)

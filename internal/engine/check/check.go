@@ -1,0 +1,338 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"go.yaml.in/yaml/v3"
+)
+
+// Check finds the problems of a template that show without rendering it,
+// for `celyaml check`: every one it can, not only the first. A YAML syntax
+// error ends its file (the parser cannot resume); a directive error ends
+// only the entry of the mapping that holds it (with the directives that
+// belong with it), which Check then removes and compiles on, so every
+// problem of a mapping is reported. Files named by a literal $include are checked too, once
+// each, with the names in scope at the $include (the first one that
+// names the file) and its $with entries; one that cannot be read is a
+// problem at its $include.
+//
+// declared says which root variables exist (from values files); it may be
+// nil. Warnings are problems that do not stop a render: a plain string
+// holding ${{ NAME }} for a NAME in scope, the sign of a forgotten $eval.
+//
+// texts are the files read, the source's first, for callers that look for
+// what a template reads.
+func Check(ctx context.Context, e *walk.Engine, src walk.Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
+	ck := &checker{ctx: ctx, e: e, declared: declared, seen: map[string]bool{}}
+	ck.file(walk.SourceFrame(src), src.Text, nil)
+	sortByPosition(ck.problems)
+	return ck.problems, ck.texts
+}
+
+// Problem is one finding of Check.
+type Problem struct {
+	Err     *walk.Error
+	Warning bool
+}
+
+// maxProblemsPerDocument bounds the compile-and-excise loop.
+const maxProblemsPerDocument = 100
+
+type checker struct {
+	ctx      context.Context // stops the reads of included files
+	e        *walk.Engine
+	declared func(string) bool
+	seen     map[string]bool
+	problems []Problem
+	texts    [][]byte
+}
+
+func (ck *checker) add(fr *walk.Frame, c *walk.CompileError) {
+	ck.problems = append(ck.problems, Problem{Err: c.In(fr)})
+}
+
+// file checks one template file's text.
+// outer are the names in scope where an $include brought the file in.
+func (ck *checker) file(fr *walk.Frame, text []byte, outer []string) {
+	if fr.Real != "" {
+		if ck.seen[fr.Real] {
+			return
+		}
+		ck.seen[fr.Real] = true
+	}
+	ck.texts = append(ck.texts, text)
+	if err := walk.CheckText(text); err != nil {
+		ck.add(fr, err)
+		return
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	preamble := outer // and the names a preamble declares for the documents after it
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			ck.add(fr, walk.YAMLParseError(err, text))
+			return
+		}
+		ck.document(fr, &doc)
+		ck.walk(fr, &doc, preamble, false, "")
+		if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(root) {
+			preamble = mappingScope(root, preamble)
+		}
+	}
+}
+
+// document compiles doc until it compiles, each error excising the
+// mapping that holds it.
+func (ck *checker) document(fr *walk.Frame, doc *yaml.Node) {
+	for range maxProblemsPerDocument {
+		_, cerr := walk.NewCompiler().Document(doc)
+		if cerr == nil {
+			return
+		}
+		ck.add(fr, cerr)
+		if cerr.Node == nil || (!excisePair(doc, cerr.Node) && !excise(doc, cerr.Node)) {
+			return
+		}
+	}
+}
+
+// excise replaces the innermost mapping or sequence of root that holds
+// target with null, and reports whether it found one.
+func excise(root, target *yaml.Node) bool {
+	var visit func(n *yaml.Node) (holder bool, done bool)
+	visit = func(n *yaml.Node) (bool, bool) {
+		for i, c := range n.Content {
+			if c == target {
+				return true, false
+			}
+			if c.Kind == yaml.AliasNode {
+				continue
+			}
+			holder, done := visit(c)
+			if done {
+				return false, true
+			}
+			if holder && n.Kind != yaml.DocumentNode {
+				n.Content[i] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null", Line: c.Line, Column: c.Column}
+				return false, true
+			}
+			if holder {
+				return true, false
+			}
+		}
+		return false, false
+	}
+	_, done := visit(root)
+	return done
+}
+
+// plainVar finds ${{ NAME }} or ${{ NAME.field }} in a plain string.
+var plainVar = regexp.MustCompile(`\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)[\s.}\[]`)
+
+// exprKeys are the directives whose values are expressions or
+// expression-bearing strings, not plain data.
+// ($key, $include and $with take templates, where a plain string is data.)
+var exprKeys = map[string]bool{"$eval": true, "$if": true, "$for": true, "$let": true, "$assert": true,
+	"$msg": true, "$schema": true, "$overlay": true, "$match": true, "$remove": true, "$expects": true}
+
+// walk visits the plain data of n with the variables in scope, warning on
+// forgotten $eval, and checks literal $include paths.
+func (ck *checker) walk(fr *walk.Frame, n *yaml.Node, scope []string, inExpr bool, path string) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			ck.walk(fr, c, scope, inExpr, path)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			ck.walk(fr, c, scope, inExpr, path+"["+walk.Itoa(i)+"]")
+		}
+	case yaml.MappingNode:
+		before := scope
+		scope = mappingScope(n, scope)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := walk.JoinPath(path, k.Value)
+			if k.Value == "$schema" {
+				ck.schemaFiles(fr, k, v, path) // schema.go
+				continue
+			}
+			if k.Value == "$let" && walk.Deref(v).Kind == yaml.MappingNode {
+				ck.walkLet(fr, n, walk.Deref(v), before, p)
+				continue
+			}
+			if k.Value == "$include" {
+				ck.include(fr, k, v, p, withNames(n, scope))
+			}
+			ck.exprs(fr, k.Value, walk.Deref(v), scope, p)
+			ck.walk(fr, v, scope, inExpr || exprKeys[k.Value], p)
+		}
+	case yaml.ScalarNode:
+		if inExpr {
+			return
+		}
+		for _, m := range plainVar.FindAllStringSubmatch(n.Value, -1) {
+			if ck.inScope(m[1], scope) {
+				ck.problems = append(ck.problems, Problem{Warning: true, Err: &walk.Error{
+					Pos: walk.Pos{File: fr.File, Line: n.Line, Column: n.Column}, Path: path, Offset: -1, Chain: fr.Chain,
+					Msg: "plain string holds ${{ " + m[1] + " }} and " + m[1] + " is a variable in scope, but a plain string is not evaluated: write $eval: " + walk.Quote(n.Value) + " to interpolate it"}})
+			}
+		}
+	}
+}
+
+func (ck *checker) inScope(name string, scope []string) bool {
+	for _, s := range scope {
+		if s == name {
+			return true
+		}
+	}
+	return ck.declared != nil && ck.declared(name)
+}
+
+// preludeOnly reports whether a document root is a preamble, whose names
+// the later documents see (reference §1): only prelude directives, and at
+// least $let, as the renderer's isPreamble decides.
+func preludeOnly(m *yaml.Node) bool {
+	hasLet := false
+	for i := 0; i < len(m.Content); i += 2 {
+		switch m.Content[i].Value {
+		case "$let":
+			hasLet = true
+		case "$schema", "$assert", "$msg":
+		default:
+			return false
+		}
+	}
+	return hasLet
+}
+
+// mappingScope adds the names a mapping's $schema, $let and $for declare.
+func mappingScope(n *yaml.Node, scope []string) []string {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, walk.Deref(n.Content[i+1])
+		switch {
+		case (k == "$let" || k == "$schema") && v.Kind == yaml.MappingNode:
+			for j := 0; j < len(v.Content); j += 2 {
+				scope = append(scope, v.Content[j].Value)
+			}
+		case k == "$overlay":
+			scope = append(scope, "doc") // the document being edited (reference §8)
+		case k == "$match" || k == "$remove":
+			scope = append(scope, "item") // the item being edited (reference §8)
+		case k == "$for" && v.Kind == yaml.ScalarNode:
+			if m := walk.ForSyntax.FindStringSubmatch(v.Value); m != nil {
+				scope = append(scope, m[1])
+				if m[2] != "" {
+					scope = append(scope, m[2])
+				}
+			}
+		}
+	}
+	return scope
+}
+
+// include checks the file a literal $include names, and the files it
+// includes in turn.
+func (ck *checker) include(fr *walk.Frame, key, v *yaml.Node, path string, scope []string) {
+	v = walk.Deref(v)
+	if msg := includePathProblem(v, path); msg != "" {
+		ck.add(fr, walk.CompileErrorAt(v, path, msg))
+		return
+	}
+	if v.Kind != yaml.ScalarNode || strings.Contains(v.Value, "${{") || v.Value == "" {
+		return
+	}
+	p := v.Value
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(fr.Dir, p)
+	}
+	text, err := ck.e.Options().Loader.ReadFile(ck.ctx, p, ck.e.Options().MaxTemplateBytes)
+	if err != nil {
+		ck.add(fr, walk.CompileErrorAt(v, path, includeReadMsg(ck.e, p, err)))
+		return
+	}
+	chain := append([]walk.Pos{{File: fr.File, Line: key.Line, Column: key.Column}}, fr.Chain...)
+	ck.file(&walk.Frame{File: filepath.ToSlash(p), Dir: filepath.Dir(p), Real: filepath.Clean(p), Chain: chain}, text, scope)
+}
+
+// exprs compiles the CEL expressions a directive's value holds, for their
+// syntax: bare expressions ($if, $for, $assert, $let entries, $overlay,
+// $match, $remove) and the
+// ${{ }} segments of $eval and $msg. An unclosed ${{ is the compiler's to
+// report.
+func (ck *checker) exprs(fr *walk.Frame, dir string, v *yaml.Node, scope []string, path string) {
+	reported := map[string]bool{} // an undeclared name once per directive
+	bare := func(n *yaml.Node, text string, off int, path string, bareDir string) {
+		declared := func(name string) bool { return ck.inScope(name, scope) }
+		report := func(msg string, o int) {
+			if o >= 0 {
+				o += off
+			}
+			ck.problems = append(ck.problems, Problem{Err: &walk.Error{Pos: walk.Pos{File: fr.File, Line: n.Line, Column: n.Column},
+				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.Chain}})
+		}
+		prog, xerr := ck.e.Programs().Compile(text, declared)
+		if xerr != nil {
+			report(checkCompileMsg(xerr.Msg, scope, bareDir, text), xerr.Offset)
+			return
+		}
+		names, _ := ck.e.Programs().FreeNames(text)
+		undeclared := false
+		for _, fn := range names {
+			if !declared(fn.Name) && !reported[path+"\x00"+fn.Name] {
+				reported[path+"\x00"+fn.Name], undeclared = true, true
+				if msg, o := prog.MisspeltCall(fn.Name); msg != "" {
+					report(msg, o)
+					continue
+				}
+				report(undeclaredMsg(fn.Name, scope, bareDir, text), fn.Offset)
+			}
+		}
+		if !undeclared {
+			ck.unknownCall(prog, report)
+		}
+	}
+	s, isStr := walk.StringScalar(v)
+	switch dir {
+	case "$if", "$assert", "$overlay", "$match", "$remove":
+		if isStr {
+			bare(v, s, 0, path, dir)
+		} else if v.Kind == yaml.SequenceNode && dir == "$assert" {
+			for i, c := range v.Content {
+				if cs, ok := walk.StringScalar(walk.Deref(c)); ok {
+					bare(walk.Deref(c), cs, 0, path+"["+walk.Itoa(i)+"]", dir)
+				}
+			}
+		}
+	case "$for":
+		if m := walk.ForSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
+			bare(v, s[m[1]:], m[1], path, dir)
+		}
+	case "$let":
+		for i := 0; v.Kind == yaml.MappingNode && i+1 < len(v.Content); i += 2 {
+			if es, ok := walk.StringScalar(walk.Deref(v.Content[i+1])); ok {
+				bare(walk.Deref(v.Content[i+1]), es, 0, walk.JoinPath(path, v.Content[i].Value), dir)
+			}
+		}
+	case "$eval", "$msg":
+		segs, xerr := segment.Scan(s)
+		for _, sg := range segs {
+			if isStr && xerr == nil && sg.Expr {
+				bare(v, sg.Text, sg.Off, path, "")
+			}
+		}
+	}
+}

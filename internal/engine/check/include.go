@@ -1,0 +1,61 @@
+package check
+
+import (
+	"errors"
+	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
+)
+
+// includePathProblem is what a render will say about an $include whose
+// path is written as plain data that is not a file path string (a list, a
+// number, an empty string), or "" when the path is a string or is computed.
+func includePathProblem(v *yaml.Node, path string) string {
+	t, err := walk.NewCompiler().Compile(v, path)
+	if err != nil {
+		return "" // the compiler reports it
+	}
+	k, ok := t.(*walk.ConstNode)
+	if !ok {
+		return "" // computed when the template renders
+	}
+	s, isStr := k.Value.(string)
+	switch {
+	case isStr && s != "":
+		return ""
+	case isStr:
+		return "$include takes a file path string, got an empty string"
+	}
+	return "$include takes a file path string, got " + walk.ValueKind(k.Value)
+}
+
+// includeReadMsg is what a render says when it cannot read the included
+// file shown.
+func includeReadMsg(e *walk.Engine, shown string, err error) string {
+	if errors.Is(err, fileread.ErrTooLarge) {
+		return "included file " + walk.Quote(filepath.ToSlash(shown)) + " is larger than MaxTemplateBytes (" + walk.Itoa(e.Options().MaxTemplateBytes) + " bytes); raise the engine option MaxTemplateBytes if this is intended"
+	}
+	return "cannot read included file " + walk.Quote(filepath.ToSlash(shown)) + ": " + loader.ErrText(err)
+}
+
+// withNames are the names an included file sees, as a render binds them
+// (reference §4 $include): those in scope at the $include of mapping n,
+// and its $with entries. The result is a copy: the file's own scope
+// grows from it.
+func withNames(n *yaml.Node, scope []string) []string {
+	out := append([]string(nil), scope...)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != "$with" {
+			continue
+		}
+		w := walk.Deref(n.Content[i+1])
+		for j := 0; w.Kind == yaml.MappingNode && j+1 < len(w.Content); j += 2 {
+			out = append(out, w.Content[j].Value)
+		}
+	}
+	return out
+}

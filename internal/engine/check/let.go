@@ -1,0 +1,29 @@
+package check
+
+import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"go.yaml.in/yaml/v3"
+)
+
+// walkLet checks the entries of the $let mapping let of mapping n, each
+// with the names a render gives it (reference §4 $let): those in scope
+// before n, n's $schema and the other names n declares, and the entries
+// above it, not its own name or those below.
+func (ck *checker) walkLet(fr *walk.Frame, n, let *yaml.Node, before []string, path string) {
+	rest := &yaml.Node{Kind: yaml.MappingNode}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != "$let" {
+			rest.Content = append(rest.Content, n.Content[i], n.Content[i+1])
+		}
+	}
+	base := mappingScope(rest, append([]string(nil), before...))
+	for j := 0; j+1 < len(let.Content); j += 2 {
+		sc := append([]string(nil), base...)
+		for i := 0; i < j; i += 2 {
+			sc = append(sc, let.Content[i].Value)
+		}
+		entry := &yaml.Node{Kind: yaml.MappingNode, Content: let.Content[j : j+2]}
+		ck.exprs(fr, "$let", entry, sc, path)
+		ck.walk(fr, entry, sc, true, path)
+	}
+}

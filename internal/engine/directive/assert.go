@@ -1,0 +1,97 @@
+package directive
+
+import (
+	"strings"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
+	"go.yaml.in/yaml/v3"
+)
+
+// $assert stops the render when a condition is false. The error carries
+// $msg, with its ${{ }} segments evaluated, or the expression itself.
+// $assert may be one expression or a list, checked in order.
+
+type assertDir struct {
+	key   *yaml.Node
+	conds []*walk.ExprRef
+	msg   *textTemplate
+	path  string
+}
+
+func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *walk.CompileError) {
+	a := &assertDir{key: key, path: path}
+	n = walk.Deref(n)
+	switch n.Kind {
+	case yaml.ScalarNode:
+		s, ok := walk.StringScalar(n)
+		if !ok {
+			return nil, walk.CompileErrorAt(n, path, "$assert takes a CEL expression string (or a list of them), got "+yamlnode.AKind(n))
+		}
+		a.conds = append(a.conds, walk.NewExprRef(walk.ExprRef{Text: s, Shown: s, Node: n, Path: path, Bare: "$assert"}))
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			s, ok := walk.StringScalar(c)
+			ip := path + "[" + walk.Itoa(i) + "]"
+			if !ok {
+				return nil, walk.CompileErrorAt(c, ip, "each $assert entry must be a CEL expression string, got "+yamlnode.AKind(walk.Deref(c)))
+			}
+			a.conds = append(a.conds, walk.NewExprRef(walk.ExprRef{Text: s, Shown: s, Node: walk.Deref(c), Path: ip, Bare: "$assert"}))
+		}
+		if len(a.conds) == 0 {
+			return nil, walk.CompileErrorAt(n, path, "$assert has an empty list: give at least one expression")
+		}
+	default:
+		return nil, walk.CompileErrorAt(n, path, "$assert takes a CEL expression string (or a list of them), got "+yamlnode.AKind(n))
+	}
+	if msgNode != nil {
+		t, err := compileText(msgNode, path+".$msg", "$msg")
+		if err != nil {
+			return nil, err
+		}
+		a.msg = t
+	}
+	return a, nil
+}
+
+// checkAsserts reports unknown when a condition cannot be decided yet.
+func checkAsserts(r *walk.Renderer, a *assertDir, sc *walk.Scope, fr *walk.Frame) (bool, error) {
+	for _, c := range a.conds {
+		ok, unknown, err := r.EvalBool(c, sc, fr, "$assert")
+		if err != nil {
+			return false, err
+		}
+		if unknown {
+			return true, nil
+		}
+		if ok {
+			continue
+		}
+		msg := "assertion failed: " + strings.TrimSpace(c.Text)
+		if a.msg != nil {
+			text, unknown, err := renderText(r, a.msg, sc, fr)
+			if err != nil {
+				return false, err
+			}
+			if unknown {
+				return true, nil
+			}
+			msg = text
+		}
+		return false, r.ErrAt(fr, c.Node, c.Path, msg)
+	}
+	return false, nil
+}
+
+func (a *assertDir) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, bool, error) {
+	unknown, err := checkAsserts(r, a, sc, fr)
+	return sc, unknown, err
+}
+
+func init() {
+	walk.Register(walk.Directive{Rank: 30, Name: "$assert", Kind: walk.KindPrelude,
+		Prelude: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Prelude, *walk.CompileError) {
+			return compileAssert(p.K, p.V, d.Value("$msg"), walk.JoinPath(path, "$assert"))
+		}})
+	walk.Register(walk.Directive{Rank: 40, Name: "$msg", Kind: walk.KindPartner, Needs: "$assert"})
+}

@@ -1,0 +1,301 @@
+package directive
+
+import (
+	"strings"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/traits"
+	"go.yaml.in/yaml/v3"
+)
+
+// $for / $do renders the body once per element. Lists are walked in
+// order, maps in sorted key order. `x in MAP` binds keys; `a, b in MAP`
+// binds key and value; `a, b in LIST` binds index and element.
+
+type forDir struct {
+	key     *yaml.Node
+	doKey   *yaml.Node
+	v1, v2  string
+	coll    *walk.ExprRef
+	body    walk.Node
+	bodySeq bool
+	path    string
+}
+
+func compileFor(c *walk.Compiler, key, spec *yaml.Node, doP walk.KVPair, path string) (walk.Producer, *walk.CompileError) {
+	do := doP.V
+	sn := walk.Deref(spec)
+	s, ok := walk.StringScalar(sn)
+	if !ok {
+		return nil, walk.CompileErrorAt(sn, path, `$for takes a string "x in EXPR" or "a, b in EXPR", got `+yamlnode.AKind(sn))
+	}
+	m := walk.ForSyntax.FindStringSubmatchIndex(s)
+	if m == nil || strings.TrimSpace(s[m[1]:]) == "" {
+		msg := `$for must be "x in EXPR" or "a, b in EXPR", e.g. "svc in services" or "k, v in labels"`
+		if strings.Contains(s, "${{") {
+			msg += ", without ${{ }}"
+		}
+		return nil, walk.CompileErrorAt(sn, path, msg)
+	}
+	d := &forDir{key: key, doKey: doP.K, path: path, v1: s[m[2]:m[3]]}
+	if m[4] >= 0 {
+		d.v2 = s[m[4]:m[5]]
+		if d.v2 == d.v1 {
+			return nil, walk.CompileErrorAt(sn, path, "$for binds "+d.v1+" twice: use two different names")
+		}
+	}
+	for _, v := range []string{d.v1, d.v2} {
+		if v != "" && !lex.IsIdent(v) {
+			return nil, walk.CompileErrorAt(sn, path, walk.Quote(v)+" is not a valid variable name")
+		}
+	}
+	d.coll = walk.NewExprRef(walk.ExprRef{Text: s[m[1]:], Shown: s, Off: m[1], Node: sn, Path: path, Bare: "$for"})
+	var err *walk.CompileError
+	if d.body, err = c.Compile(do, path+".$do"); err != nil {
+		return nil, err
+	}
+	d.bodySeq = walk.Deref(do).Kind == yaml.SequenceNode
+	return d, nil
+}
+
+func (d *forDir) KeyNode() *yaml.Node { return d.key }
+func (d *forDir) Name() string        { return "$for" }
+
+// iterate evaluates the collection and calls fn with a scope holding the
+// loop variables. unknown reports an unknown collection.
+func (d *forDir) iterate(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, fn func(it *walk.Scope) error) (n int, unknown bool, err error) {
+	coll, err := r.EvalExpr(d.coll, sc, fr)
+	if err != nil {
+		return 0, false, err
+	}
+	if _, ok := coll.(*types.Unknown); ok {
+		return 0, true, nil
+	}
+	it := walk.NewScope(sc, 2)
+	it.Bind(d.v1, nil)
+	if d.v2 != "" {
+		it.Bind(d.v2, nil)
+	}
+	// The loop variables are the bindings 0 and 1 of it. Entries of a map or
+	// list from the template or the variables are bound as engine values.
+	if m, ok := celenv.AsMap(coll); ok {
+		n, err = d.overMap(r, fr, it, m, fn)
+		return n, false, err
+	}
+	switch c := coll.(type) {
+	case traits.Mapper:
+		n, err = d.overMapper(r, fr, it, c, fn)
+		return n, false, err
+	case traits.Lister:
+		n, err = d.overList(r, fr, it, c, fn)
+		return n, false, err
+	}
+	return 0, false, &walk.Error{Pos: walk.Pos{File: fr.File, Line: d.coll.Node.Line, Column: d.coll.Node.Column}, Path: d.path,
+		Msg: "$for can only iterate over a list or a map, got " + celenv.TypeName(coll), Expr: d.coll.Shown, Offset: d.coll.Off, Chain: fr.Chain}
+}
+
+// overMap walks a map from the template or the variables: its keys in
+// sorted order, without building an iterator.
+func (d *forDir) overMap(r *walk.Renderer, fr *walk.Frame, it *walk.Scope, m *walk.Map, fn func(it *walk.Scope) error) (int, error) {
+	keys := m.Keys()
+	order := emit.SortedOrder(keys)
+	for n := range keys {
+		i := n
+		if order != nil {
+			i = order[n]
+		}
+		if err := r.Tick(fr, d.key, d.path); err != nil {
+			return 0, err
+		}
+		it.SetValue(0, keys[i])
+		if d.v2 != "" {
+			_, v := m.At(i)
+			it.SetValue(1, v)
+		}
+		if err := fn(it); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
+}
+
+// overMapper walks a map that CEL built, in sorted key order.
+func (d *forDir) overMapper(r *walk.Renderer, fr *walk.Frame, it *walk.Scope, m traits.Mapper, fn func(it *walk.Scope) error) (int, error) {
+	keys := celenv.SortedKeys(m)
+	for _, k := range keys {
+		if err := r.Tick(fr, d.key, d.path); err != nil {
+			return 0, err
+		}
+		it.Set(0, k)
+		if d.v2 != "" {
+			it.Set(1, celenv.Element(m.Get(k)))
+		}
+		if err := fn(it); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
+}
+
+// overList walks a list in order; a list from the template or the
+// variables binds its elements as engine values.
+func (d *forDir) overList(r *walk.Renderer, fr *walk.Frame, it *walk.Scope, l traits.Lister, fn func(it *walk.Scope) error) (int, error) {
+	size, ok := l.Size().(types.Int)
+	if !ok {
+		return 0, r.ErrAt(fr, d.coll.Node, d.path, "$for cannot tell the size of the list")
+	}
+	raw, isRaw := celenv.AsList(l)
+	for i := types.Int(0); i < size; i++ {
+		if err := r.Tick(fr, d.key, d.path); err != nil {
+			return 0, err
+		}
+		slot := 0 // the element's binding
+		if d.v2 != "" {
+			it.Set(0, i)
+			slot = 1
+		}
+		if isRaw {
+			it.SetValue(slot, raw[i])
+		} else {
+			it.Set(slot, celenv.Element(l.Get(i)))
+		}
+		if err := fn(it); err != nil {
+			return 0, err
+		}
+	}
+	return int(size), nil
+}
+
+func (d *forDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+	var out *walk.Map
+	unknownBody := false
+	// A body that is only $key/$value sets its entry directly, without
+	// building a one-entry mapping per iteration.
+	var kv *kvDir
+	if m, ok := d.body.(*walk.MapNode); ok && m.Replaces() && len(m.Preludes) == 0 {
+		kv, _ = m.Prods[0].(*kvDir)
+	}
+	n, unknown, err := d.iterate(r, sc, fr, func(it *walk.Scope) error {
+		if kv != nil {
+			k, v, state, err := kv.entry(r, it, fr)
+			if err != nil || state == kvNothing {
+				return err
+			}
+			if state == kvUnknown {
+				unknownBody = true
+				return walk.ErrUnknownShape
+			}
+			if out == nil {
+				out = walk.NewMap(4)
+			}
+			if out.Set(k, v) {
+				return r.ErrAt(fr, d.key, d.path, forDupMsg(d, k))
+			}
+			return nil
+		}
+		v, ok, err := r.Value(d.body, it, fr)
+		if err != nil || !ok || v == nil {
+			return err
+		}
+		switch v := v.(type) {
+		case *walk.Map:
+			if out == nil {
+				out = walk.NewMap(v.Len())
+			}
+			for i := 0; i < v.Len(); i++ {
+				k, x := v.At(i)
+				if out.Set(k, x) {
+					// Named only when the template writes it: reference §6.
+					return r.ErrAt(fr, d.key, d.path, forDupMsg(d, k))
+				}
+			}
+			return nil
+		case walk.Unknown:
+			unknownBody = true
+			return walk.ErrUnknownShape
+		}
+		return r.ErrAt(fr, d.key, d.path, "in value position each iteration of $for must give a mapping (or nothing), got "+walk.ValueKind(v)+
+			"; to build a list, write the $for as an item: `key: [ {$for: …, $do: …} ]`")
+	})
+	if unknown || unknownBody {
+		return walk.Unknown{}, true, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if n == 0 {
+		return nil, false, nil
+	}
+	if out == nil {
+		out = walk.NewMap(0)
+	}
+	if err := r.Count(fr, d.key, d.path, 1, 2); err != nil {
+		return nil, false, err
+	}
+	return out, true, nil
+}
+
+func (d *forDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos walk.Position, dst []walk.Value) ([]walk.Value, error) {
+	if d.bodySeq && pos == walk.PosStream {
+		return dst, r.ErrAt(fr, d.doKey, d.path+".$do", "a $do body written as a sequence cannot stand at a document root: documents are not lists; give one mapping per document")
+	}
+	_, unknown, err := d.iterate(r, sc, fr, func(it *walk.Scope) error {
+		var err error
+		if d.bodySeq {
+			dst, err = r.Splice(d.body, d.doKey, d.path+".$do", it, fr, pos, dst)
+		} else {
+			dst, err = r.Multi(d.body, it, fr, pos, dst)
+		}
+		return err
+	})
+	if unknown {
+		return dst, walk.ErrUnknownShape
+	}
+	return dst, err
+}
+
+// WritesKey reports whether the body writes key k itself.
+func (d *forDir) WritesKey(k string) bool { return walk.WritesKey(d.body, k) }
+
+// forDupMsg is the error for two iterations of a value-position $for that
+// give the same key. When the body writes the key itself, the key is
+// named, and the list the user probably meant is shown as an item.
+func forDupMsg(d *forDir, k string) string {
+	if !walk.WritesKey(d.body, k) {
+		return "duplicate key: two iterations of this $for produce the same key (the key is not shown, as it may hold a variable's value)"
+	}
+	return "duplicate key " + walk.Quote(k) + ": every iteration of this $for writes it, and in value position the iterations merge into one mapping; to build a list, write the $for as an item: `" + listKey(d.path) + ": [ {$for: …, $do: …} ]`"
+}
+
+// listKey is the key a value-position directive stands under, from its
+// path ("spec.ports.$for" gives "ports"), or "key" at a document root.
+func listKey(path string) string {
+	end := len(path)
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] != '.' {
+			continue
+		}
+		if path[i+1] != '$' {
+			return path[i+1 : end]
+		}
+		end = i
+	}
+	if end > 0 && path[0] != '$' {
+		return path[:end]
+	}
+	return "key"
+}
+
+func init() {
+	walk.Register(walk.Directive{Rank: 80, Name: "$for", Kind: walk.KindProducer, Needs: "$do",
+		Missing: "$for without $do: write the body to render for each element under $do",
+		Produce: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Producer, *walk.CompileError) {
+			return compileFor(c, p.K, p.V, d["$do"], walk.JoinPath(path, "$for"))
+		}})
+	walk.Register(walk.Directive{Rank: 90, Name: "$do", Kind: walk.KindPartner, Needs: "$for", Body: true})
+}

@@ -1,0 +1,176 @@
+package directive
+
+import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
+	"go.yaml.in/yaml/v3"
+)
+
+// $if / $then / $else renders one branch. A missing branch gives nothing.
+
+type ifDir struct {
+	key              *yaml.Node
+	cond             *walk.ExprRef
+	constCond        *bool     // a YAML bool written as the condition
+	then, els        walk.Node // nil when the branch is absent
+	thenKey, elseKey *yaml.Node
+	thenSeq, elseSeq bool // the body is written as a YAML sequence
+	path             string
+	// unknown is what the $if gives while its condition is not known: an
+	// unknown of the type both branches have when each is a plain scalar
+	// of that type (or null), of dynamic type otherwise.
+	unknown walk.Value
+}
+
+func compileIf(c *walk.Compiler, key, cond *yaml.Node, thenP, elseP walk.KVPair, path string) (walk.Producer, *walk.CompileError) {
+	d := &ifDir{key: key, path: path, thenKey: thenP.K, elseKey: elseP.K}
+	thenN, elseN := thenP.V, elseP.V
+	cn := walk.Deref(cond)
+	if s, ok := walk.StringScalar(cn); ok {
+		d.cond = walk.NewExprRef(walk.ExprRef{Text: s, Shown: s, Node: cn, Path: path, Bare: "$if"})
+	} else if b, ok := walk.BoolScalar(cn); ok {
+		d.constCond = &b
+	} else {
+		return nil, walk.CompileErrorAt(cn, path, "$if takes a CEL expression string, got "+yamlnode.AKind(cn))
+	}
+	var err *walk.CompileError
+	if d.then, err = c.Compile(thenN, path+".$then"); err != nil {
+		return nil, err
+	}
+	d.thenSeq = walk.Deref(thenN).Kind == yaml.SequenceNode
+	if elseN != nil {
+		if d.els, err = c.Compile(elseN, path+".$else"); err != nil {
+			return nil, err
+		}
+		d.elseSeq = walk.Deref(elseN).Kind == yaml.SequenceNode
+	}
+	d.unknown = walk.UnknownOf(branchesType(d.then, d.els))
+	return d, nil
+}
+
+// branchesType is the one type two branches written as plain scalars
+// have, null fitting any: `$then: Always`, `$else: IfNotPresent` is a
+// string whichever is taken. It is dynamic when a branch is missing or
+// anything but a scalar, or when they differ.
+func branchesType(a, b walk.Node) walk.Type {
+	t := walk.TypeDynamic
+	for _, br := range []walk.Node{a, b} {
+		c, ok := br.(*walk.ConstNode)
+		if !ok {
+			return walk.TypeDynamic
+		}
+		if c.Value == nil {
+			continue
+		}
+		bt := value.TypeOf(c.Value)
+		if bt == walk.TypeDynamic || (t != walk.TypeDynamic && t != bt) {
+			return walk.TypeDynamic
+		}
+		t = bt
+	}
+	return t
+}
+
+func (d *ifDir) KeyNode() *yaml.Node { return d.key }
+func (d *ifDir) Name() string        { return "$if" }
+
+// chosen is the branch an $if takes: its body (nil for none), whether the
+// body is written as a sequence, and its key; or unknown, when the
+// condition is not known yet.
+type chosen struct {
+	body    walk.Node
+	seq     bool
+	key     *yaml.Node
+	unknown bool
+}
+
+// branch decides the condition.
+func (d *ifDir) branch(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (chosen, error) {
+	var ok bool
+	if d.constCond != nil {
+		ok = *d.constCond
+	} else {
+		v, unknown, err := r.EvalBool(d.cond, sc, fr, "the $if condition")
+		if err != nil || unknown {
+			return chosen{unknown: unknown}, err
+		}
+		ok = v
+	}
+	if ok {
+		return chosen{body: d.then, seq: d.thenSeq, key: d.thenKey}, nil
+	}
+	return chosen{body: d.els, seq: d.elseSeq, key: d.elseKey}, nil
+}
+
+func (d *ifDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+	b, err := d.branch(r, sc, fr)
+	if err != nil {
+		return nil, false, err
+	}
+	if b.unknown {
+		return d.unknown, true, nil
+	}
+	if b.body == nil {
+		return nil, false, nil
+	}
+	return r.Value(b.body, sc, fr)
+}
+
+func (d *ifDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos walk.Position, dst []walk.Value) ([]walk.Value, error) {
+	b, err := d.branch(r, sc, fr)
+	if err != nil {
+		return dst, err
+	}
+	if b.unknown {
+		// One item whatever the branch, when both bodies are plain
+		// values; otherwise the count itself is unknown.
+		if pos == walk.PosItem && d.els != nil && !d.thenSeq && !d.elseSeq && isPlain(d.then) && isPlain(d.els) {
+			return append(dst, d.unknown), nil
+		}
+		return dst, walk.ErrUnknownShape
+	}
+	if b.body == nil {
+		return dst, nil
+	}
+	if b.seq {
+		return r.Splice(b.body, b.key, d.path+"."+b.key.Value, sc, fr, pos, dst)
+	}
+	return r.Multi(b.body, sc, fr, pos, dst)
+}
+
+// isPlain reports whether t gives exactly one value in item position.
+func isPlain(t walk.Node) bool {
+	switch t := t.(type) {
+	case *walk.ConstNode, *walk.SeqNode:
+		return true
+	case *walk.MapNode:
+		return !t.Replaces() && !hasAssert(t)
+	}
+	return false
+}
+
+// WritesKey reports whether a branch writes key k itself.
+func (d *ifDir) WritesKey(k string) bool {
+	return walk.WritesKey(d.then, k) || walk.WritesKey(d.els, k)
+}
+
+// hasAssert reports whether m has an $assert.
+func hasAssert(m *walk.MapNode) bool {
+	for _, p := range m.Preludes {
+		if _, ok := p.(*assertDir); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func init() {
+	walk.Register(walk.Directive{Rank: 50, Name: "$if", Kind: walk.KindProducer, Needs: "$then", Patchable: true,
+		Missing: "$if without $then: write the value to use when the condition is true under $then",
+		Produce: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Producer, *walk.CompileError) {
+			return compileIf(c, p.K, p.V, d["$then"], d["$else"], walk.JoinPath(path, "$if"))
+		}})
+	walk.Register(walk.Directive{Rank: 60, Name: "$then", Kind: walk.KindPartner, Needs: "$if", Body: true})
+	walk.Register(walk.Directive{Rank: 70, Name: "$else", Kind: walk.KindPartner, Needs: "$if", Body: true})
+}

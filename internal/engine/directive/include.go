@@ -1,0 +1,178 @@
+package directive
+
+import (
+	"errors"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"go.yaml.in/yaml/v3"
+)
+
+// $include renders another file in the current scope plus the $with
+// entries. The path is rendered first and resolves against the directory
+// of the including file (or the base directory of an inline template). A
+// file is read and parsed at most once per render; a file already on the
+// include chain is a cycle.
+
+type includeDir struct {
+	key   *yaml.Node
+	pathN *yaml.Node
+	file  walk.Node
+	with  []letEntry
+	path  string
+}
+
+func compileInclude(c *walk.Compiler, key, pathN, with *yaml.Node, path string) (walk.Producer, *walk.CompileError) {
+	d := &includeDir{key: key, pathN: walk.Deref(pathN), path: path}
+	var err *walk.CompileError
+	if d.file, err = c.Compile(pathN, path); err != nil {
+		return nil, err
+	}
+	if with != nil {
+		if d.with, err = bindings(c, walk.Deref(with), with, path+".$with", "$with takes a mapping from variable names to values", false); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+func (d *includeDir) KeyNode() *yaml.Node { return d.key }
+func (d *includeDir) Name() string        { return "$include" }
+
+// opened is an included file ready to render: its compiled form and the
+// scope and frame it renders in, or unknown when its path is not known yet.
+type opened struct {
+	file    *walk.CompiledFile
+	scope   *walk.Scope
+	frame   *walk.Frame
+	unknown bool
+}
+
+// open renders the path, loads the file and builds the scope and frame it
+// renders in.
+func (d *includeDir) open(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (opened, error) {
+	p, unknown, err := d.filePath(r, sc, fr)
+	if err != nil || unknown {
+		return opened{unknown: unknown}, err
+	}
+	f, nf, err := r.OpenFile(fr, d.key, d.pathN, d.path, p)
+	if err != nil {
+		return opened{}, err
+	}
+	inner, err := d.withScope(r, sc, fr)
+	if err != nil {
+		return opened{}, err
+	}
+	return opened{file: f, scope: inner, frame: nf}, nil
+}
+
+// filePath renders the path; unknown reports one that is not known yet.
+func (d *includeDir) filePath(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (path string, unknown bool, err error) {
+	pv, ok, err := r.Value(d.file, sc, fr)
+	if err != nil {
+		return "", false, err
+	}
+	p, isStr := pv.(string)
+	if _, unk := pv.(walk.Unknown); unk {
+		return "", true, nil
+	}
+	if !ok || !isStr || p == "" {
+		what := "nothing"
+		if ok {
+			what = walk.ValueKind(pv)
+		}
+		if isStr {
+			what = "an empty string"
+		}
+		return "", false, r.ErrAt(fr, d.pathN, d.path, "$include takes a file path string, got "+what)
+	}
+	return p, false, nil
+}
+
+// withScope binds the $with entries, rendered in the includer's scope.
+func (d *includeDir) withScope(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, error) {
+	if len(d.with) == 0 {
+		return sc, nil
+	}
+	inner := walk.NewScope(sc, len(d.with))
+	for i := range d.with {
+		e := &d.with[i]
+		v, ok, err := r.Value(e.body, sc, fr)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue // nothing: no binding, the outer name stays visible
+		}
+		inner.BindValue(e.name, v)
+	}
+	return inner, nil
+}
+
+func (d *includeDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+	o, err := d.open(r, sc, fr)
+	if err != nil {
+		return nil, false, err
+	}
+	if o.unknown {
+		return walk.Unknown{}, true, nil
+	}
+	docs, inner := o.file.Docs, o.scope
+	for len(docs) > 1 {
+		next, pre, err := r.Preamble(docs[0], inner, o.frame)
+		if errors.Is(err, walk.ErrUnknownShape) {
+			return walk.Unknown{}, true, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if !pre {
+			break
+		}
+		docs, inner = docs[1:], next
+	}
+	if len(docs) != 1 {
+		return nil, false, r.ErrAt(fr, d.key, d.path, "included file "+walk.Quote(o.frame.File)+" holds "+walk.Itoa(len(docs))+
+			" documents; here, in value position, it must hold exactly one (several documents splice only into a sequence or a stream)")
+	}
+	return r.Value(docs[0], inner, o.frame)
+}
+
+func (d *includeDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos walk.Position, dst []walk.Value) ([]walk.Value, error) {
+	o, err := d.open(r, sc, fr)
+	if err != nil {
+		return dst, err
+	}
+	if o.unknown {
+		return dst, walk.ErrUnknownShape
+	}
+	sc = o.scope
+	for _, doc := range o.file.Docs {
+		next, pre, err := r.Preamble(doc, sc, o.frame)
+		if err != nil {
+			return dst, err
+		}
+		if pre {
+			sc = next // for the later documents of the included file only
+			continue
+		}
+		n := len(dst)
+		if dst, err = r.Multi(doc, sc, o.frame, pos, dst); err != nil {
+			return dst, err
+		}
+		if pos == walk.PosItem {
+			// A null document of a stream adds nothing to a sequence.
+			if len(dst) == n+1 && dst[n] == nil && len(o.file.Docs) > 1 {
+				dst = dst[:n]
+			}
+		}
+	}
+	return dst, nil
+}
+
+func init() {
+	walk.Register(walk.Directive{Rank: 130, Name: "$include", Kind: walk.KindProducer,
+		Produce: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Producer, *walk.CompileError) {
+			return compileInclude(c, p.K, p.V, d.Value("$with"), walk.JoinPath(path, "$include"))
+		}})
+	walk.Register(walk.Directive{Rank: 140, Name: "$with", Kind: walk.KindPartner, Needs: "$include"})
+}

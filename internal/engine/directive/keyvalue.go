@@ -1,0 +1,124 @@
+package directive
+
+import (
+	"strconv"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"go.yaml.in/yaml/v3"
+)
+
+// $key / $value give a one-entry mapping with a computed key. They are
+// allowed anywhere, and replace or merge like any other producer.
+
+type kvDir struct {
+	key  *yaml.Node
+	k, v walk.Node
+	path string
+}
+
+func compileKeyValue(c *walk.Compiler, key, kn, vn *yaml.Node, path string) (walk.Producer, *walk.CompileError) {
+	d := &kvDir{key: key, path: walk.JoinPath(path, "$key")}
+	var err *walk.CompileError
+	if d.k, err = c.Compile(kn, d.path); err != nil {
+		return nil, err
+	}
+	if d.v, err = c.Compile(vn, walk.JoinPath(path, "$value")); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *kvDir) KeyNode() *yaml.Node { return d.key }
+func (d *kvDir) Name() string        { return "$key" }
+
+const (
+	kvEntry = iota
+	kvNothing
+	kvUnknown
+)
+
+// entry renders the key and the value.
+func (d *kvDir) entry(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (string, walk.Value, int, error) {
+	k, ok, err := r.Value(d.k, sc, fr)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	if !ok {
+		return "", nil, 0, r.ErrAt(fr, d.key, d.path, "$key gave nothing: it must give a string")
+	}
+	var ks string
+	switch k := k.(type) {
+	case string:
+		ks = k
+	case int64:
+		ks = strconv.FormatInt(k, 10)
+	case bool:
+		ks = strconv.FormatBool(k)
+	case walk.Unknown:
+		return "", nil, kvUnknown, nil
+	default:
+		return "", nil, 0, r.ErrAt(fr, d.key, d.path, "$key must give a string (an int or bool is turned into text), got "+walk.ValueKind(k))
+	}
+	v, ok, err := r.Value(d.v, sc, fr)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	if !ok {
+		return "", nil, kvNothing, nil
+	}
+	if err := r.Count(fr, d.key, d.path, 1, len(ks)+2); err != nil {
+		return "", nil, 0, err
+	}
+	return ks, v, kvEntry, nil
+}
+
+func (d *kvDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+	k, v, state, err := d.entry(r, sc, fr)
+	if err != nil || state == kvNothing {
+		return nil, false, err
+	}
+	if state == kvUnknown {
+		return walk.Unknown{}, true, nil
+	}
+	m := walk.NewMap(1)
+	m.Set(k, v)
+	if err := r.Count(fr, d.key, d.path, 1, 0); err != nil {
+		return nil, false, err
+	}
+	return m, true, nil
+}
+
+// Multi gives one item (or document), or nothing.
+func (d *kvDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, _ walk.Position, dst []walk.Value) ([]walk.Value, error) {
+	v, ok, err := d.Value(r, sc, fr)
+	return walk.AppendIf(dst, v, ok, err)
+}
+
+// WritesKey reports whether the $key is the literal k.
+func (d *kvDir) WritesKey(k string) bool {
+	c, ok := d.k.(*walk.ConstNode)
+	return ok && keyText(c.Value) == k
+}
+
+// keyText is the text a literal $key gives, or "" when it gives none.
+func keyText(v walk.Value) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	return ""
+}
+
+func init() {
+	walk.Register(walk.Directive{Rank: 110, Name: "$key", Kind: walk.KindProducer, Needs: "$value", Patchable: true,
+		Missing: "$key without $value: $key and $value make one entry together",
+		Produce: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Producer, *walk.CompileError) {
+			return compileKeyValue(c, p.K, p.V, d.Value("$value"), path)
+		}})
+	walk.Register(walk.Directive{Rank: 120, Name: "$value", Kind: walk.KindPartner, Needs: "$key",
+		Missing: "$value without $key: $key and $value make one entry together"})
+}

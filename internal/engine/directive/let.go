@@ -1,0 +1,108 @@
+package directive
+
+import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
+	"go.yaml.in/yaml/v3"
+)
+
+// $let binds variables for the mapping and everything below it. Entries
+// bind in order and each sees the ones before it. A string is a CEL
+// expression; anything else is rendered as a template and bound as data.
+
+type letEntry struct {
+	name string
+	key  *yaml.Node
+	expr *walk.ExprRef // a string entry
+	body walk.Node     // any other entry
+	path string
+}
+
+// lets is a compiled $let: its entries, in order.
+type lets []letEntry
+
+// compileLet compiles $let; a $let without entries gives nil.
+func compileLet(c *walk.Compiler, key, n *yaml.Node, path string) (walk.Prelude, *walk.CompileError) {
+	l, err := bindings(c, key, n, path, "$let takes a mapping from variable names to expressions", true)
+	if err != nil || len(l) == 0 {
+		return nil, err
+	}
+	return lets(l), nil
+}
+
+func (l lets) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, bool, error) {
+	sc, err := bindLets(r, l, sc, fr)
+	return sc, false, err
+}
+
+// bindings compiles the entries of $let or $with: a mapping from variable
+// names to values. With exprs, a string value is a CEL expression;
+// otherwise every value is a template. A value that is not a mapping is an
+// error at the node at.
+func bindings(c *walk.Compiler, at, n *yaml.Node, path, what string, exprs bool) ([]letEntry, *walk.CompileError) {
+	n = walk.Deref(n)
+	if n.Kind != yaml.MappingNode {
+		return nil, walk.CompileErrorAt(at, path, what+", got "+yamlnode.AKind(n))
+	}
+	seen := map[string]*yaml.Node{}
+	var out []letEntry
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		name, kerr := yamlnode.Key(k)
+		if kerr != nil {
+			return nil, walk.FromNodeError(kerr, path)
+		}
+		ep := walk.JoinPath(path, name)
+		if prev, dup := seen[name]; dup {
+			return nil, walk.CompileErrorAt(k, ep, yamlnode.DupKeyMsg(name, prev))
+		}
+		seen[name] = k
+		if !lex.IsIdent(name) {
+			return nil, walk.CompileErrorAt(k, ep, walk.Quote(name)+" is not a valid variable name: use letters, digits and _, not starting with a digit, and not a CEL keyword")
+		}
+		e := letEntry{name: name, key: k, path: ep}
+		if s, ok := walk.StringScalar(v); ok && exprs {
+			e.expr = walk.NewExprRef(walk.ExprRef{Text: s, Shown: s, Node: walk.Deref(v), Path: ep, Bare: "$let"})
+		} else {
+			t, err := c.Compile(v, ep)
+			if err != nil {
+				return nil, err
+			}
+			e.body = t
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func bindLets(r *walk.Renderer, lets []letEntry, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, error) {
+	inner := walk.NewScope(sc, len(lets))
+	for i := range lets {
+		e := &lets[i]
+		if e.expr != nil {
+			v, err := r.EvalExpr(e.expr, inner, fr)
+			if err != nil {
+				return nil, err
+			}
+			inner.Bind(e.name, v)
+			continue
+		}
+		v, ok, err := r.Value(e.body, inner, fr)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue // nothing in value position: no binding, outer names stay visible
+		}
+		inner.BindValue(e.name, v)
+	}
+	return inner, nil
+}
+
+func init() {
+	walk.Register(walk.Directive{Rank: 20, Name: "$let", Kind: walk.KindPrelude, Binds: true,
+		Prelude: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Prelude, *walk.CompileError) {
+			return compileLet(c, p.K, p.V, walk.JoinPath(path, "$let"))
+		}})
+}

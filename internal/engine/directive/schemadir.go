@@ -1,0 +1,80 @@
+package directive
+
+import (
+	"strings"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"go.yaml.in/yaml/v3"
+)
+
+// $schema checks the variables visible at a mapping against JSON Schemas
+// (package schema compiles and runs them). Absent variables with a default
+// are bound to it.
+
+type schemaDir struct {
+	key  *yaml.Node
+	set  *schema.Set
+	path string
+	inc  schemaIncludes // the sets with files read in (schema_include.go)
+}
+
+func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *walk.CompileError) {
+	s, err := schema.Compile(walk.Deref(n))
+	if err != nil {
+		return nil, walk.FromNodeError(err, path)
+	}
+	return &schemaDir{key: key, set: s, path: path}, nil
+}
+
+func checkSchema(r *walk.Renderer, d *schemaDir, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, error) {
+	set, err := schemaSet(r, d, fr)
+	if err != nil {
+		return nil, err
+	}
+	defaults, failures, at := set.Check(func(name string) (walk.Value, bool) {
+		v, ok := sc.Lookup(name)
+		if !ok {
+			return nil, false
+		}
+		out, present, err := celenv.FromCEL(v)
+		if err != nil || !present {
+			return nil, true
+		}
+		return out, true
+	})
+	if len(failures) > 0 {
+		msg := "the variables do not match the schema:"
+		if len(failures) == 1 {
+			msg = "the variables do not match the schema: " + failures[0]
+		} else {
+			msg += "\n    " + strings.Join(failures, "\n    ")
+		}
+		key := d.key
+		if at != nil {
+			key = at // the entry of the (first) variable that failed: reference §4
+		}
+		return nil, r.ErrAt(fr, key, d.path, msg)
+	}
+	if len(defaults) == 0 {
+		return sc, nil
+	}
+	inner := walk.NewScope(sc, len(defaults))
+	for _, b := range defaults {
+		inner.BindValue(b.Name, b.Value)
+	}
+	return inner, nil
+}
+
+func (d *schemaDir) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, bool, error) {
+	sc, err := checkSchema(r, d, sc, fr)
+	return sc, false, err
+}
+
+func init() {
+	walk.Register(walk.Directive{Rank: 10, Name: "$schema", Kind: walk.KindPrelude,
+		Prelude: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Prelude, *walk.CompileError) {
+			return compileSchemaDir(p.K, p.V, walk.JoinPath(path, "$schema"))
+		}})
+}

@@ -1,0 +1,169 @@
+package overlay
+
+import (
+	"strconv"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+)
+
+// Applying an overlay once every document is rendered: its guard decides
+// each document, and its patch merges into those it matches.
+
+// patchCache keeps the patch of a static guard for the targets after the
+// first, within one loop over targets whose scope is reused.
+type patchCache struct {
+	v            walk.Value
+	ok, ready    bool
+	nodes, bytes int // the patch's size, counted against the limits at each use
+}
+
+// pendingOverlay is an overlay reached in the stream, with the scope and
+// file it stands in.
+type pendingOverlay struct {
+	o  *overlayNode
+	sc *walk.Scope
+	fr *walk.Frame
+}
+
+// decision is what a guard decides for one target.
+type decision uint8
+
+const (
+	decidedNo decision = iota
+	decidedYes
+	undecided // the condition, or an $assert before it, reads an unknown value
+)
+
+// Run decides the guard in scope sc and, when it holds, renders the patch:
+// a value, or nothing (patched false). A static guard's patch is rendered
+// once per cache.
+func (g *guarded) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, cache *patchCache) (d decision, patch walk.Value, patched bool, err error) {
+	body := g.body
+	if m, ok := body.(*walk.MapNode); ok {
+		var unknown bool
+		if sc, unknown, err = r.RunPreludes(m, sc, fr); err != nil || unknown {
+			return undecided, nil, false, err
+		}
+	}
+	yes := false
+	if g.constCond != nil {
+		yes = *g.constCond
+	} else {
+		v, unknown, err := r.EvalBool(g.cond, sc, fr, g.dir)
+		if err != nil || unknown {
+			return undecided, nil, false, err
+		}
+		yes = v
+	}
+	if !yes {
+		return decidedNo, nil, false, nil
+	}
+	if g.static && cache.ready {
+		// Each document gets the patch's nodes: count them at each use.
+		return decidedYes, cache.v, cache.ok, r.Count(fr, g.key, g.dir, cache.nodes, cache.bytes)
+	}
+	defer func() {
+		if g.static && err == nil {
+			nodes, bytes := r.Size(patch)
+			*cache = patchCache{v: patch, ok: patched, ready: true, nodes: nodes, bytes: bytes}
+		}
+	}()
+	if m, ok := body.(*walk.MapNode); ok {
+		if m.Replaces() {
+			patch, patched, err = m.Prods[0].Value(r, sc, fr)
+		} else {
+			patch, patched, err = r.Merge(m, sc, fr)
+		}
+		return decidedYes, patch, patched, err
+	}
+	patch, patched, err = r.Value(body, sc, fr)
+	return decidedYes, patch, patched, err
+}
+
+// Apply applies the overlay to docs, every document the render gave.
+func (p pendingOverlay) Apply(r *walk.Renderer, docs []walk.Value) ([]walk.Value, error) {
+	matched, unsure := 0, 0
+	// One scope for every document: nothing a patch gives keeps it,
+	// and a static patch's list edits read doc from it when they run.
+	sc := walk.NewScope(p.sc, 1)
+	var cache patchCache
+	for i, doc := range docs {
+		if err := r.Step(p.fr, p.o.guard.key, "$overlay"); err != nil {
+			return nil, err
+		}
+		next, d, err := overlayDoc(r, p, sc, &cache, doc)
+		if err != nil {
+			return nil, editingErr(err, docs, i, r.Written)
+		}
+		switch d {
+		case decidedYes:
+			matched++
+		case undecided:
+			unsure++
+		}
+		if p.o.remove && d != decidedNo {
+			next = nil // removed; undecided: the stream's length is not known
+		}
+		docs[i] = next
+	}
+	if err := p.o.checkExpects(r, p.fr, matched, unsure, len(docs)); err != nil {
+		return nil, err
+	}
+	if p.o.remove && unsure > 0 {
+		return nil, walk.ErrUnknownShape
+	}
+	if p.o.remove && matched > 0 {
+		docs = r.DropRemoved(docs)
+	}
+	return docs, nil
+}
+
+// overlayDoc applies one overlay to one document, in sc, a child of the
+// overlay's scope where doc is bound.
+func overlayDoc(r *walk.Renderer, p pendingOverlay, sc *walk.Scope, cache *patchCache, doc walk.Value) (walk.Value, decision, error) {
+	sc.BindValue("doc", doc)
+	d, patch, patched, err := p.o.guard.Run(r, sc, p.fr, cache)
+	switch {
+	case err != nil:
+		return nil, d, err
+	case d == undecided:
+		return walk.Unknown{}, d, nil
+	case d == decidedNo || !patched || patch == nil:
+		return doc, d, nil
+	}
+	switch patch.(type) {
+	case *walk.Map, walk.Unknown:
+	default:
+		return nil, d, r.ErrAt(p.fr, p.o.n, "", "an overlay's patch must be a mapping (or nothing), got "+walk.ValueKind(patch))
+	}
+	out, err := merge.Onto(doc, patch)
+	return out, d, err
+}
+
+// editingErr adds to err which document was being edited: its place among
+// the rendered documents, counting from 1, and its manifest ID, with the
+// parts that the templates do not write hidden (reference §6).
+func editingErr(err error, docs []walk.Value, i int, written func() func(string) bool) error {
+	e, ok := err.(*walk.Error)
+	if !ok || e.Editing != "" {
+		return err
+	}
+	e.Editing = "document " + strconv.Itoa(i+1)
+	if id, ok := manifestID(docs[i]); ok {
+		if parts, ok := manifest.Split(id); ok {
+			id = manifest.Shown(parts, written())
+		} else {
+			id = manifest.Shown([4]string{}, nil)
+		}
+		e.Editing += " (" + id + ")"
+	}
+	return e
+}
+
+// manifestID is the manifest ID of a document, when it has a known one.
+func manifestID(doc walk.Value) (string, bool) {
+	id, skip, unknown, err := manifest.ID(doc)
+	return id, err == nil && !skip && !unknown
+}

@@ -1,0 +1,179 @@
+package overlay
+
+import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"go.yaml.in/yaml/v3"
+)
+
+// List edits ($match, $remove, $append) are the items of a sequence in an
+// overlay's patch that edit the document's sequence instead of replacing it
+// (reference §8). They run in order, each on the result of the one before.
+// `item` is bound to the target item in a $match or $remove and in the
+// keys beside $match.
+
+// editDirs are the list edit directives.
+var editDirs = []string{"$match", "$remove", "$append"}
+
+// editSeq is a sequence of list edits.
+type editSeq struct {
+	n    *yaml.Node
+	path string
+	ops  []*editOp
+}
+
+// editOp is one list edit.
+type editOp struct {
+	dir    string // "$match", "$remove" or "$append"
+	key    *yaml.Node
+	guard  guarded     // $match and $remove
+	expect expectation // $match and $remove
+	value  walk.Node   // $append
+	path   string
+}
+
+// editDir gives the list edit directive of mapping n, or "".
+func editDir(n *yaml.Node) string {
+	n = walk.Deref(n)
+	if n.Kind != yaml.MappingNode {
+		return ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := walk.Deref(n.Content[i])
+		for _, d := range editDirs {
+			if k.Kind == yaml.ScalarNode && k.Value == d {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
+// compileEditList compiles sequence n as an edit list, or gives nil when no item
+// of it is a list edit. An empty sequence is a plain value.
+func compileEditList(c *walk.Compiler, n *yaml.Node, path string) (walk.Node, *walk.CompileError) {
+	edits := 0
+	for _, it := range n.Content {
+		if editDir(it) != "" {
+			edits++
+		}
+	}
+	if edits == 0 {
+		return nil, nil
+	}
+	s := &editSeq{n: n, path: path}
+	for i, it := range n.Content {
+		ip := path + "[" + walk.Itoa(i) + "]"
+		if editDir(it) == "" {
+			return nil, walk.CompileErrorAt(it, ip, "this sequence mixes list edits ($match, $remove, $append) with plain items: in an overlay's patch a sequence either edits the document's sequence, every item a list edit, or replaces it, with no list edits")
+		}
+		op, err := editItem(c, walk.Deref(it), ip)
+		if err != nil {
+			return nil, err
+		}
+		s.ops = append(s.ops, op)
+	}
+	c.Edits++
+	return s, nil
+}
+
+// editItem compiles one list edit item.
+func editItem(c *walk.Compiler, n *yaml.Node, path string) (*editOp, *walk.CompileError) {
+	keys, err := walk.ReadKeys(n, path, walk.AtEditItem)
+	if err != nil {
+		return nil, err
+	}
+	found := ""
+	for _, d := range editDirs { // in the table's order
+		p, ok := keys.Dirs[d]
+		if !ok {
+			continue
+		}
+		if found != "" {
+			return nil, walk.CompileErrorAt(p.K, walk.JoinPath(path, d), "one list edit per item: this item has both "+found+" and "+d+"; write them as two items")
+		}
+		found = d
+	}
+	p := keys.Dirs[found]
+	return editCompilers[found](c, keys.Dirs, p, without(n, found, "$expects"), walk.JoinPath(path, found))
+}
+
+func matchEdit(c *walk.Compiler, dirs walk.DirSet, p walk.KVPair, rest *yaml.Node, path string) (*editOp, *walk.CompileError) {
+	op, err := selectingEdit("$match", dirs, p, path)
+	if err != nil || len(rest.Content) == 0 {
+		return op, err // no keys beside $match: matching items stay as they are
+	}
+	if op.guard.body, err = c.Compile(rest, path); err != nil {
+		return nil, err
+	}
+	op.guard.static = isStatic(op.guard.body)
+	return op, nil
+}
+
+func removeEdit(c *walk.Compiler, dirs walk.DirSet, p walk.KVPair, rest *yaml.Node, path string) (*editOp, *walk.CompileError) {
+	if len(rest.Content) > 0 {
+		return nil, walk.CompileErrorAt(rest.Content[0], path, "a $remove item holds only $remove and $expects; to change the items it selects, use $match")
+	}
+	return selectingEdit("$remove", dirs, p, path)
+}
+
+// selectingEdit compiles what $match and $remove share: the expression
+// that selects items, and $expects.
+func selectingEdit(dir string, dirs walk.DirSet, p walk.KVPair, path string) (*editOp, *walk.CompileError) {
+	op := &editOp{dir: dir, key: p.K, path: path}
+	var err *walk.CompileError
+	if op.guard, err = guard(p, path, dir); err != nil {
+		return nil, err
+	}
+	if op.expect, err = compileExpects(dirs, path); err != nil {
+		return nil, err
+	}
+	return op, nil
+}
+
+func appendEdit(c *walk.Compiler, dirs walk.DirSet, p walk.KVPair, rest *yaml.Node, path string) (*editOp, *walk.CompileError) {
+	if e, ok := dirs["$expects"]; ok {
+		return nil, walk.CompileErrorAt(e.K, walk.JoinPath(path, "$expects"), "$append adds one item and matches nothing, so it takes no $expects")
+	}
+	if len(rest.Content) > 0 {
+		return nil, walk.CompileErrorAt(rest.Content[0], path, "an $append item holds only $append: indent the item to add under $append")
+	}
+	op := &editOp{dir: "$append", key: p.K, path: path}
+	inPatch := c.Patch
+	c.Patch = false // the item added is a plain template
+	defer func() { c.Patch = inPatch }()
+	var err *walk.CompileError
+	op.value, err = c.Compile(p.V, path)
+	return op, err
+}
+
+// editCompilers compile each list edit, by its directive.
+var editCompilers = map[string]func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, rest *yaml.Node, path string) (*editOp, *walk.CompileError){
+	"$match":  matchEdit,
+	"$remove": removeEdit,
+	"$append": appendEdit,
+}
+
+func init() {
+	walk.Register(walk.Directive{Rank: 170, Name: "$match", Kind: walk.KindEdit, Only: walk.AtEditItem, Misplaced: editMisplaced("$match")})
+	walk.Register(walk.Directive{Rank: 180, Name: "$remove", Kind: walk.KindEdit, Only: walk.AtEditItem | walk.AtOverlayRoot,
+		Misplaced: "unknown directive $remove: $remove is a list edit, a directive only in an item of a sequence in an overlay's patch, or $remove: true beside $overlay at an overlay's root, which removes the documents it matches; to output a key $remove as data, write $$remove"})
+	walk.Register(walk.Directive{Rank: 190, Name: "$append", Kind: walk.KindEdit, Only: walk.AtEditItem, Misplaced: editMisplaced("$append"), Body: true})
+}
+
+// editMisplaced is the error for list edit d outside an edit list.
+func editMisplaced(d string) string {
+	return "unknown directive " + d + ": " + d + " is a list edit, a directive only in an item of a sequence in an overlay's patch; to output a key " + d + " as data, write $" + d
+}
+
+// Value gives the edit list as a merge.Edit on the document's sequence.
+func (s *editSeq) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+	return &listEdit{seq: s, r: r, sc: sc, fr: fr}, true, nil
+}
+
+// Multi adds the edit list as one item.
+func (s *editSeq) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, _ walk.Position, dst []walk.Value) ([]walk.Value, error) {
+	v, ok, err := s.Value(r, sc, fr)
+	return walk.AppendIf(dst, v, ok, err)
+}
+
+func init() { walk.RegisterEditList(compileEditList) }

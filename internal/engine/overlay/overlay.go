@@ -1,0 +1,145 @@
+package overlay
+
+import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
+	"go.yaml.in/yaml/v3"
+)
+
+// $overlay makes a document an overlay (reference §8): it gives no document
+// of its own, and once every other document of the render is produced, it
+// edits those for which its condition holds (apply.go), by the merge rule
+// of §9 with list edits (listedit.go, editapply.go). Overlays apply one
+// after another in stream order. $expects says how many documents must
+// match (expects.go).
+
+// overlayNode is a compiled overlay document.
+type overlayNode struct {
+	n      *yaml.Node // the root mapping
+	guard  guarded
+	expect expectation
+	edits  bool // the patch holds list edits somewhere
+	remove bool // $remove: true, the matches are removed (transform.go)
+}
+
+// guarded is a condition with the mapping it guards: an overlay's root or a
+// $match item. The mapping's $schema, $let and $assert run first, then the
+// condition, then the rest of the mapping renders as the patch.
+type guarded struct {
+	dir       string     // "$overlay" or "$match"
+	key       *yaml.Node // the directive's key
+	cond      *walk.ExprRef
+	constCond *bool     // a YAML bool written as the condition
+	body      walk.Node // the mapping without the directive and $expects; nil when that is empty
+	// static marks a body of plain data and list edits only: it renders
+	// to the same patch for every target, since its list edits read doc
+	// and item only when they run, from the scope the caller reuses.
+	static bool
+}
+
+// isStatic reports whether t is plain data and list edits only.
+func isStatic(t walk.Node) bool {
+	switch t := t.(type) {
+	case nil, *walk.ConstNode:
+		return true
+	case *editSeq:
+		return true
+	case *walk.MapNode:
+		if len(t.Prods) > 0 || len(t.Preludes) > 0 {
+			return false
+		}
+		for _, e := range t.Entries {
+			if !isStatic(e.Val) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func overlay(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (walk.Node, *walk.CompileError) {
+	p := keys.Dirs["$overlay"]
+	o := &overlayNode{n: n}
+	var err *walk.CompileError
+	if o.guard, err = guard(p, "$overlay", "$overlay"); err != nil {
+		return nil, err
+	}
+	if o.expect, err = compileExpects(keys.Dirs, "$overlay"); err != nil {
+		return nil, err
+	}
+	if _, ok := keys.Dirs["$remove"]; ok {
+		return removeOverlay(c, o, n, keys)
+	}
+	c.Patch = true
+	defer func() { c.Patch = false }()
+	edits := c.Edits
+	if rest := without(n, "$overlay", "$expects"); len(rest.Content) > 0 {
+		if o.guard.body, err = c.Compile(rest, ""); err != nil {
+			return nil, err
+		}
+	}
+	o.guard.static = isStatic(o.guard.body)
+	o.edits = c.Edits > edits
+	return o, nil
+}
+
+// guard compiles the condition of directive p (dir) at path.
+func guard(p walk.KVPair, path, dir string) (guarded, *walk.CompileError) {
+	g := guarded{dir: dir, key: p.K}
+	cn := walk.Deref(p.V)
+	if s, ok := walk.StringScalar(cn); ok {
+		g.cond = walk.NewExprRef(walk.ExprRef{Text: s, Shown: s, Node: cn, Path: path, Bare: dir})
+		return g, nil
+	}
+	if b, ok := walk.BoolScalar(cn); ok {
+		g.constCond = &b
+		return g, nil
+	}
+	return g, walk.CompileErrorAt(cn, path, dir+" takes a CEL expression string that gives a bool, got "+yamlnode.AKind(cn))
+}
+
+// without is mapping n without the given keys.
+func without(n *yaml.Node, keys ...string) *yaml.Node {
+	out := *n
+	out.Content = make([]*yaml.Node, 0, len(n.Content))
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := walk.Deref(n.Content[i])
+		drop := false
+		for _, d := range keys {
+			drop = drop || (k.Kind == yaml.ScalarNode && k.Value == d)
+		}
+		if !drop {
+			out.Content = append(out.Content, n.Content[i], n.Content[i+1])
+		}
+	}
+	return &out
+}
+
+// Value fails: an overlay does not stand in value position.
+func (o *overlayNode) Value(r *walk.Renderer, _ *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+	return nil, false, o.misplaced(r, fr)
+}
+
+// Multi queues the overlay in the stream, and fails anywhere else.
+func (o *overlayNode) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos walk.Position, dst []walk.Value) ([]walk.Value, error) {
+	if pos != walk.PosStream {
+		return dst, o.misplaced(r, fr)
+	}
+	r.AddPending(pendingOverlay{o: o, sc: sc, fr: fr})
+	return dst, nil
+}
+
+func (o *overlayNode) misplaced(r *walk.Renderer, fr *walk.Frame) error {
+	return r.ErrAt(fr, o.guard.key, "$overlay", "an overlay document stands only in the stream, where it edits the other documents; here a file of overlays is included into a value or a sequence: include it at a document root")
+}
+
+func init() {
+	walk.Register(walk.Directive{Rank: 150, Name: "$overlay", Kind: walk.KindOverlay, Only: walk.AtOverlayRoot,
+		Misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
+		Overlay: func(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (walk.Node, *walk.CompileError) {
+			return overlay(c, n, keys)
+		}})
+	walk.Register(walk.Directive{Rank: 160, Name: "$expects", Kind: walk.KindPartner, Only: walk.AtOverlayRoot | walk.AtEditItem,
+		Misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"})
+}

@@ -1,0 +1,145 @@
+package overlay
+
+import (
+	"strings"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"go.yaml.in/yaml/v3"
+)
+
+// $transform makes a document a transform (reference §10): it gives no
+// document of its own, and once the overlays have applied, it changes
+// every document with kustomize's semantics (package transform). An
+// overlay with $remove: true removes the documents it matches (reference
+// §8). This file compiles both; transformapply.go applies the transforms,
+// and package transform does the work.
+
+// transformNode is a compiled transform document.
+type transformNode struct {
+	key  *yaml.Node    // the $transform key
+	val  *yaml.Node    // its value in the template
+	pre  *walk.MapNode // $schema, $let and $assert beside it; nil when none
+	body walk.Node     // the value, rendered in value position
+}
+
+// besidePrelude are the directives that may stand beside $transform, and
+// beside $overlay with $remove: true.
+var besidePrelude = map[string]bool{"$let": true, "$schema": true, "$assert": true, "$msg": true}
+
+func compileTransform(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (walk.Node, *walk.CompileError) {
+	p := keys.Dirs["$transform"]
+	for _, q := range keys.Order() {
+		if q.IsDirective() && (q.Key() == "$transform" || besidePrelude[q.Key()]) {
+			continue
+		}
+		return nil, walk.CompileErrorAt(q.K, q.Key(), "a transform document holds only $transform, with $let, $schema and $assert beside it; "+q.Key()+" cannot stand here: put it under $transform's fields or in a document of its own")
+	}
+	if err := checkTransformFields(walk.Deref(p.V)); err != nil {
+		return nil, err
+	}
+	t := &transformNode{key: p.K, val: walk.Deref(p.V)}
+	if rest := without(n, "$transform"); len(rest.Content) > 0 {
+		pre, err := c.Compile(rest, "")
+		if err != nil {
+			return nil, err
+		}
+		t.pre, _ = pre.(*walk.MapNode)
+	}
+	body, err := c.Compile(p.V, "$transform")
+	if err != nil {
+		return nil, err
+	}
+	t.body = body
+	return t, nil
+}
+
+// checkTransformFields finds an unknown field where the transform writes
+// its fields literally, so that it is found before rendering (and by
+// check); computed fields are checked once rendered.
+func checkTransformFields(v *yaml.Node) *walk.CompileError {
+	literal := func(n *yaml.Node, path string, image bool) *walk.CompileError {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := walk.Deref(n.Content[i])
+			if k.Kind != yaml.ScalarNode || walk.IsDirectiveLike(k.Value) || strings.HasPrefix(k.Value, "$$") {
+				continue
+			}
+			if msg := transform.CheckFields(k.Value, image); msg != "" {
+				return walk.CompileErrorAt(k, walk.JoinPath(path, k.Value), msg)
+			}
+		}
+		return nil
+	}
+	if v.Kind != yaml.MappingNode {
+		return nil
+	}
+	if err := literal(v, "$transform", false); err != nil {
+		return err
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		if k := walk.Deref(v.Content[i]); k.Value != "images" {
+			continue
+		}
+		if seq := walk.Deref(v.Content[i+1]); seq.Kind == yaml.SequenceNode {
+			for j, item := range seq.Content {
+				if item = walk.Deref(item); item.Kind == yaml.MappingNode {
+					if err := literal(item, "$transform.images["+walk.Itoa(j)+"]", true); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Value fails: a transform does not stand in value position.
+func (t *transformNode) Value(r *walk.Renderer, _ *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+	return nil, false, t.misplaced(r, fr)
+}
+
+// Multi queues the transform in the stream, after every overlay, and
+// fails anywhere else.
+func (t *transformNode) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos walk.Position, dst []walk.Value) ([]walk.Value, error) {
+	if pos != walk.PosStream {
+		return dst, t.misplaced(r, fr)
+	}
+	r.AddLate(pendingTransform{t: t, sc: sc, fr: fr})
+	return dst, nil
+}
+
+func (t *transformNode) misplaced(r *walk.Renderer, fr *walk.Frame) error {
+	return r.ErrAt(fr, t.key, "$transform", "a transform document stands only in the stream, where it changes the other documents; here a file of transforms is included into a value or a sequence: include it at a document root")
+}
+
+// removeOverlay finishes compiling overlay o, whose root n holds $remove:
+// it removes what it matches and holds no patch.
+func removeOverlay(c *walk.Compiler, o *overlayNode, n *yaml.Node, keys walk.MappingKeys) (walk.Node, *walk.CompileError) {
+	p := keys.Dirs["$remove"]
+	if b, ok := walk.BoolScalar(walk.Deref(p.V)); !ok || !b {
+		return nil, walk.CompileErrorAt(walk.Deref(p.V), "$remove", "$remove at an overlay's root takes true: the documents the overlay matches are removed; to keep them, leave $remove out")
+	}
+	for _, q := range keys.Order() {
+		switch {
+		case q.IsDirective() && (besidePrelude[q.Key()] || q.Key() == "$overlay" || q.Key() == "$expects" || q.Key() == "$remove"):
+		default:
+			return nil, walk.CompileErrorAt(q.K, q.Key(), "an overlay with $remove: true removes the documents it matches and holds no patch: only $overlay, $expects, $let, $schema and $assert stand beside it; remove "+q.Key()+" or write the patch in an overlay of its own")
+		}
+	}
+	o.remove = true
+	if rest := without(n, "$overlay", "$expects", "$remove"); len(rest.Content) > 0 {
+		body, err := c.Compile(rest, "")
+		if err != nil {
+			return nil, err
+		}
+		o.guard.body = body
+	}
+	return o, nil
+}
+
+func init() {
+	walk.Register(walk.Directive{Rank: 200, Name: "$transform", Kind: walk.KindOverlay, Only: walk.AtTransformRoot,
+		Misplaced: "$transform stands only at the root of a document: a transform is a document of its own, applied to the other documents once they are rendered",
+		Overlay:   compileTransform})
+	walk.RegisterNamespace(applyNamespace)
+}

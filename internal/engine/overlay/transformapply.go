@@ -1,0 +1,152 @@
+package overlay
+
+import (
+	"errors"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"go.yaml.in/yaml/v3"
+)
+
+// Applying the transforms once the overlays have: each transform reached
+// in the stream, in stream order, then the engine's Namespace option
+// (the command line's -n).
+
+// pendingTransform is a transform reached in the stream, with the scope
+// and file it stands in.
+type pendingTransform struct {
+	t  *transformNode
+	sc *walk.Scope
+	fr *walk.Frame
+}
+
+// lazyWritten is r.Written, built on its first use.
+func lazyWritten(r *walk.Renderer) func(string) bool {
+	var written func(string) bool
+	return func(s string) bool {
+		if written == nil {
+			written = r.Written()
+		}
+		return written(s)
+	}
+}
+
+// Apply changes every document by the transform.
+func (p pendingTransform) Apply(r *walk.Renderer, docs []walk.Value) ([]walk.Value, error) {
+	spec, err := transformSpec(r, p)
+	if err != nil {
+		return nil, err
+	}
+	prep := transform.Prepare(docs, spec, lazyWritten(r))
+	for i, d := range docs {
+		if err := r.Step(p.fr, p.t.key, "$transform"); err != nil {
+			return nil, err
+		}
+		out, err := prep.Doc(i, d)
+		if err != nil {
+			return nil, editingErr(p.t.docErr(r, p.fr, err), docs, i, r.Written)
+		}
+		docs[i] = out
+	}
+	return docs, nil
+}
+
+// applyNamespace applies the engine's Namespace option ns, after the
+// template's own transforms; fr is the file rendered.
+func applyNamespace(r *walk.Renderer, docs []walk.Value, fr *walk.Frame, ns string) ([]walk.Value, error) {
+	prep := transform.Prepare(docs, transform.Spec{Namespace: ns}, lazyWritten(r))
+	for i, d := range docs {
+		if err := r.Step(fr, nil, ""); err != nil {
+			return nil, err
+		}
+		out, err := prep.Doc(i, d)
+		if err != nil {
+			e := r.ErrAt(fr, nil, "", "the namespace option (-n): "+transformMsg(err))
+			return nil, editingErr(e, docs, i, r.Written)
+		}
+		docs[i] = out
+	}
+	return docs, nil
+}
+
+func transformMsg(err error) string {
+	var te *transform.Error
+	if errors.As(err, &te) {
+		return te.Msg
+	}
+	return err.Error()
+}
+
+// transformSpec renders a transform's value and reads it.
+func transformSpec(r *walk.Renderer, p pendingTransform) (transform.Spec, error) {
+	sc := p.sc
+	if p.t.pre != nil {
+		var unknown bool
+		var err error
+		if sc, unknown, err = r.RunPreludes(p.t.pre, sc, p.fr); err != nil {
+			return transform.Spec{}, err
+		}
+		if unknown {
+			return transform.Spec{Unknown: true}, nil
+		}
+	}
+	v, ok, err := r.Value(p.t.body, sc, p.fr)
+	if err != nil {
+		return transform.Spec{}, err
+	}
+	if !ok {
+		v = nil
+	}
+	spec, ferr := transform.Parse(v)
+	if ferr != nil {
+		path := "$transform"
+		if s := transform.PathString(ferr.Path); s != "" {
+			path += "." + s
+		}
+		return transform.Spec{}, r.ErrAt(p.fr, p.t.nodeAt(ferr.Path), path, ferr.Msg)
+	}
+	return spec, nil
+}
+
+// nodeAt is the node of the transform's template that path leads to, as
+// far as the template writes it literally: the key of a field, the item
+// of a sequence; the $transform key when the template computes it.
+func (t *transformNode) nodeAt(path []any) *yaml.Node {
+	at, n := t.key, t.val
+	for _, step := range path {
+		if n == nil {
+			break
+		}
+		n = walk.Deref(n)
+		switch s := step.(type) {
+		case string:
+			if n.Kind != yaml.MappingNode {
+				return at
+			}
+			var next *yaml.Node
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if k := walk.Deref(n.Content[i]); k.Kind == yaml.ScalarNode && k.Value == s {
+					at, next = k, n.Content[i+1]
+					break
+				}
+			}
+			n = next
+		case int:
+			if n.Kind != yaml.SequenceNode || s >= len(n.Content) {
+				return at
+			}
+			n = n.Content[s]
+			at = walk.Deref(n)
+		}
+	}
+	return at
+}
+
+// docErr positions a document's error at the transform's field.
+func (t *transformNode) docErr(r *walk.Renderer, fr *walk.Frame, err error) error {
+	var te *transform.Error
+	if !errors.As(err, &te) {
+		return err
+	}
+	return r.ErrAt(fr, t.nodeAt([]any{te.Field}), "$transform."+te.Field, te.Msg)
+}

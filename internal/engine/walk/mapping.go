@@ -1,0 +1,181 @@
+package walk
+
+import (
+	"go.yaml.in/yaml/v3"
+)
+
+// A mapping is where directives live. This file compiles a mapping into a
+// MapNode (merge.go renders it): first $schema, $let and $assert, then the
+// producers ($if, $for, $eval, $key/$value, $include) in that order, then
+// the regular keys. One producer and no regular keys: the producer's result
+// replaces the mapping. Otherwise every producer must give a mapping (or
+// nothing) and its entries merge where the producer's key stands.
+
+// Producer is a directive that produces content.
+type Producer interface {
+	// KeyNode is the directive's key in the template.
+	KeyNode() *yaml.Node
+	// Name is the directive, e.g. "$if".
+	Name() string
+	// Value renders in value position: a value, or nothing (false).
+	Value(r *Renderer, sc *Scope, fr *Frame) (Value, bool, error)
+	// Multi renders in item or stream position, appending to dst.
+	Multi(r *Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+}
+
+// Prelude is what a prelude directive ($schema, $let, $assert) compiles
+// to. run gives the scope the rest of the mapping renders in; unknown
+// when it cannot be decided yet whether the mapping renders.
+type Prelude interface {
+	Run(r *Renderer, sc *Scope, fr *Frame) (next *Scope, unknown bool, err error)
+}
+
+// MapEntry is one key of a mapping, in template order: a regular key, or
+// the place of a producer.
+type MapEntry struct {
+	name string     // output key of a regular entry
+	key  *yaml.Node // the key in the template
+	Val  Node       // value of a regular entry
+	prod int        // index into MapNode.Prods, or -1
+}
+
+// MapNode is a compiled mapping with directives (or with values that are
+// not all constant).
+type MapNode struct {
+	n    *yaml.Node
+	path string
+	// Preludes are what $schema, $let and $assert compiled to, in
+	// directive order; binds is set when one of them binds names ($let).
+	Preludes []Prelude
+	binds    bool
+	Prods    []Producer // in directive order
+	Entries  []MapEntry // in template order
+	nRegular int
+	// slip is a hint for the merge error when a regular key is spelt like
+	// a missing directive of this mapping's producers (`else` for $else).
+	slip string
+}
+
+// Replaces reports whether the single producer's result replaces the
+// mapping.
+func (m *MapNode) Replaces() bool { return len(m.Prods) == 1 && m.nRegular == 0 }
+
+func (c *Compiler) mapping(n *yaml.Node, path string) (Node, *CompileError) {
+	keys, err := ReadKeys(n, path, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(keys.Dirs) == 0 {
+		return c.plainMapping(n, path, keys.regular)
+	}
+	if err := checkPartners(keys, path); err != nil {
+		return nil, err
+	}
+	if err := checkBodies(keys, path); err != nil {
+		return nil, err
+	}
+	m := &MapNode{n: n, path: path, slip: partnerSlip(keys)}
+	prodIndex, err := c.directives(m, keys.Dirs, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.entries(m, keys.order, prodIndex, path); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// directives compiles the mapping's preludes and producers in table order,
+// and gives each producer's index in m.Prods.
+func (c *Compiler) directives(m *MapNode, dirs DirSet, path string) (map[string]int, *CompileError) {
+	prodIndex := map[string]int{}
+	for i := range directiveTable {
+		d := &directiveTable[i]
+		p, ok := dirs[d.Name]
+		if !ok {
+			continue
+		}
+		if err := c.directive(m, d, dirs, p, path, prodIndex); err != nil {
+			return nil, err
+		}
+	}
+	return prodIndex, nil
+}
+
+// directive compiles one prelude or producer into m. Only a patchable
+// producer's bodies stay part of an overlay's patch.
+func (c *Compiler) directive(m *MapNode, d *Directive, dirs DirSet, p KVPair, path string, prodIndex map[string]int) *CompileError {
+	inPatch := c.Patch
+	c.Patch = inPatch && d.Patchable
+	defer func() { c.Patch = inPatch }()
+	switch d.Kind {
+	case KindPrelude:
+		pr, err := d.Prelude(c, dirs, p, path)
+		if err != nil {
+			return err
+		}
+		if pr != nil {
+			m.Preludes = append(m.Preludes, pr)
+			m.binds = m.binds || d.Binds
+		}
+	case KindProducer:
+		prod, err := d.Produce(c, dirs, p, path)
+		if err != nil {
+			return err
+		}
+		prodIndex[d.Name] = len(m.Prods)
+		m.Prods = append(m.Prods, prod)
+	}
+	return nil
+}
+
+// entries lays out the mapping in template order: each regular key, and
+// each producer where its key stands.
+func (c *Compiler) entries(m *MapNode, order []KVPair, prodIndex map[string]int, path string) *CompileError {
+	for _, p := range order {
+		if p.dir {
+			if i, ok := prodIndex[p.key]; ok {
+				m.Entries = append(m.Entries, MapEntry{key: p.K, prod: i})
+			}
+			continue // a partner or a prelude directive
+		}
+		t, err := c.Compile(p.V, JoinPath(path, p.key))
+		if err != nil {
+			return err
+		}
+		m.Entries = append(m.Entries, MapEntry{name: p.key, key: p.K, Val: t, prod: -1})
+		m.nRegular++
+	}
+	return nil
+}
+
+// plainMapping compiles a mapping without directives: a constant when all
+// its values are constant.
+func (c *Compiler) plainMapping(n *yaml.Node, path string, regular []KVPair) (Node, *CompileError) {
+	m := &MapNode{n: n, path: path}
+	consts := make([]*ConstNode, 0, len(regular))
+	for _, p := range regular {
+		t, err := c.Compile(p.V, JoinPath(path, p.key))
+		if err != nil {
+			return nil, err
+		}
+		if k, ok := t.(*ConstNode); ok {
+			consts = append(consts, k)
+		}
+		m.Entries = append(m.Entries, MapEntry{name: p.key, key: p.K, Val: t, prod: -1})
+		m.nRegular++
+	}
+	if len(consts) < len(m.Entries) {
+		return m, nil
+	}
+	out := NewMap(len(m.Entries))
+	cn := &ConstNode{n: n, path: path, nodes: 1, bytes: 2}
+	for i, e := range m.Entries {
+		k := consts[i]
+		out.Set(e.name, k.Value)
+		cn.nodes = addSat(cn.nodes, k.nodes+1)
+		cn.bytes = addSat(cn.bytes, k.bytes+len(e.name)+3)
+	}
+	cn.Value = out
+	return cn, nil
+}

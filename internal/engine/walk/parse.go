@@ -1,0 +1,266 @@
+package walk
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
+	"go.yaml.in/yaml/v3"
+)
+
+// A template is parsed and compiled once per distinct text: the compiled
+// form is immutable and shared by every render, across goroutines.
+
+// CompiledFile is one parsed and compiled template file.
+type CompiledFile struct {
+	Docs    []Node // one per YAML document, in order
+	err     *CompileError
+	depth   int        // deepest nesting of mappings and sequences
+	deepest *yaml.Node // a node at that depth
+	// preambles are the roots of the file's preamble documents, in order:
+	// each nests the documents after it one level deeper (reference §1),
+	// so they count against MaxDepth too.
+	preambles []*yaml.Node
+	// text is the file's text, the cache's key: error messages read which
+	// strings it writes (manifest.Written).
+	text string
+}
+
+// fileCache maps template text to its compiled form.
+type fileCache struct {
+	mu sync.Mutex
+	m  map[string]*CompiledFile
+}
+
+// maxCachedFiles bounds the cache; past it, the cache starts over.
+const maxCachedFiles = 512
+
+func (c *fileCache) get(text []byte) *CompiledFile {
+	c.mu.Lock()
+	f := c.m[string(text)]
+	c.mu.Unlock()
+	if f != nil {
+		return f
+	}
+	f = compileFile(text)
+	key := string(text)
+	f.text = key
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCachedFiles {
+		c.m = make(map[string]*CompiledFile)
+	}
+	c.m[key] = f
+	c.mu.Unlock()
+	return f
+}
+
+var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// compileFile parses text as a YAML stream and compiles each document.
+func compileFile(text []byte) *CompiledFile {
+	f := &CompiledFile{}
+	if err := CheckText(text); err != nil {
+		f.err = err
+		return f
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	c := NewCompiler()
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			f.Docs = nil
+			f.err = YAMLParseError(err, text)
+			return f
+		}
+		if d, n := nodeDepth(&doc, 0); d > f.depth {
+			f.depth, f.deepest = d, n
+		}
+		t, cerr := c.Document(&doc)
+		if cerr != nil {
+			f.Docs = nil
+			f.err = cerr
+			return f
+		}
+		f.Docs = append(f.Docs, t)
+		if isPreamble(t) {
+			f.preambles = append(f.preambles, t.(*MapNode).n) //nolint:forcetypeassert // isPreamble checked it
+		}
+	}
+	return f
+}
+
+// CheckText finds NUL bytes and invalid UTF-8 before the YAML parser does,
+// to report their exact line and column.
+func CheckText(text []byte) *CompileError {
+	if utf8.Valid(text) && bytes.IndexByte(text, 0) < 0 {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c == 0 {
+			return &CompileError{line: line, column: col, Msg: "invalid YAML: NUL bytes are not allowed in a template", Offset: -1}
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return &CompileError{line: line, column: col, Msg: "invalid YAML: the template is not valid UTF-8", Offset: -1}
+		}
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return nil
+}
+
+// nodeDepth returns how deeply n nests, and the deepest node. Aliases are
+// not followed: their expansion is bounded by the node limit.
+func nodeDepth(n *yaml.Node, depth int) (int, *yaml.Node) {
+	best, at := depth, n
+	for _, c := range n.Content {
+		if c.Kind == yaml.MappingNode || c.Kind == yaml.SequenceNode {
+			if d, x := nodeDepth(c, depth+1); d > best {
+				best, at = d, x
+			}
+		}
+	}
+	return best, at
+}
+
+// YAMLParseError turns a yaml.v3 parse error into a positioned error.
+// yaml.v3 gives only a line, and words some errors after its scanner; the
+// column and the words are found here from the text: a tab is named as
+// one, "mapping values are not allowed" points at the ':' that is not
+// allowed, and a Go template action ({{ … }}, pasted from a Helm chart)
+// gets the CEL-YAML form.
+func YAMLParseError(err error, text []byte) *CompileError {
+	msg := err.Error()
+	line := 1
+	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
+		if n, e := strconv.Atoi(m[1]); e == nil {
+			line = n
+		}
+		msg = m[2]
+	} else if len(msg) > 6 && msg[:6] == "yaml: " {
+		msg = msg[6:]
+	}
+	column := 1
+	if l, c, ok := helmAction(text); ok {
+		return &CompileError{line: l, column: c, Msg: "invalid YAML: " + msg + "; " + yamlnode.HelmActionHint}
+	}
+	src := lineText(text, line)
+	switch {
+	case strings.Contains(msg, "tab character") || (msg == "found character that cannot start any token" && strings.Contains(src, "\t")):
+		column = strings.IndexByte(src, '\t') + 1
+		msg = "a tab character: YAML indents with spaces only, never tabs"
+	case msg == "mapping values are not allowed in this context":
+		if c := lastMappingColon(src); c > 0 {
+			column = c
+		}
+		msg += " (a key indented under a key whose value is already on its line, or a plain value holding ': ' that needs quotes)"
+	}
+	return &CompileError{line: line, column: column, Msg: "invalid YAML: " + msg}
+}
+
+// helmAction finds the first Go template action "{{" outside quotes that
+// is not a CEL-YAML "${{", and gives its line and column. yaml.v3 often
+// reports such a template at another line, so the action's own place is
+// the one to show.
+func helmAction(text []byte) (line, column int, ok bool) {
+	line, start, quote := 1, 0, byte(0)
+	for i := 0; i+1 < len(text); i++ {
+		switch c := text[i]; {
+		case c == '\n':
+			line, start, quote = line+1, i+1, 0
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '$' && text[i+1] == '{':
+			for i+1 < len(text) && text[i+1] == '{' {
+				i++ // the braces of ${{
+			}
+		case c == '{' && text[i+1] == '{':
+			return line, utf8.RuneCount(text[start:i]) + 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// lineText gives line n (from 1) of text, without its line break.
+func lineText(text []byte, n int) string {
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(text, '\n')
+		if j < 0 {
+			return ""
+		}
+		text = text[j+1:]
+	}
+	if j := bytes.IndexByte(text, '\n'); j >= 0 {
+		text = text[:j]
+	}
+	return string(text)
+}
+
+// lastMappingColon gives the column of the last ':' of line that ends a
+// plain key (followed by a space or the end of the line), outside quotes,
+// or 0.
+func lastMappingColon(line string) int {
+	col, quote := 0, byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '#' && (i == 0 || line[i-1] == ' '):
+			return col
+		case c == ':' && (i+1 == len(line) || line[i+1] == ' '):
+			col = utf8.RuneCountInString(line[:i]) + 1
+		}
+	}
+	return col
+}
+
+// CachedFiles is how many compiled texts the engine keeps, for the tests
+// that check a text is compiled once.
+func (e *Engine) CachedFiles() int {
+	e.files.mu.Lock()
+	defer e.files.mu.Unlock()
+	return len(e.files.m)
+}
+
+// CompileTimeError is the error a render of src reports before it
+// evaluates any expression (a YAML error, a directive error of the
+// compiler, the template's size or depth), or nil when a render gets as
+// far as evaluating: for the test that holds check to what render finds.
+func (e *Engine) CompileTimeError(ctx context.Context, src Source) error {
+	fr := SourceFrame(src)
+	if len(src.Text) > e.opts.MaxTemplateBytes {
+		return &Error{Pos: Pos{File: fr.File, Line: 1, Column: 1}, Msg: "template too large"}
+	}
+	r := e.newRenderer(ctx)
+	f := compileFile(src.Text)
+	if f.err != nil {
+		return r.compileErr(fr, f.err)
+	}
+	return r.checkDepth(f, fr)
+}
