@@ -112,6 +112,6 @@ Exit codes: 0 success, 1 a problem with the template or the values,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 	in := &inputs{ctx: ctx, stdin: stdin}
 	root.AddCommand(newRenderCommand(in), newEvalCommand(in), newCheckCommand(in),
-		newSchemaCommand(), newVersionCommand())
+		newSchemaCommand(), newLSPCommand(), newVersionCommand())
 	return root
 }

@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestSymbols_namesInScopeWithWhereTheyAreBoundAndWhatTheSchemaSays(t *testing.T) {
+	src := Source{Name: "dir/app.yaml", Text: []byte(`$schema:
+  values:
+    type: object
+    description: The chart's inputs.
+    properties:
+      replicas: {type: integer, description: How many pods.}
+  env: string
+$let:
+  a: values.replicas
+  b: a + 1
+---
+items:
+  $for: "x, i in [1, 2]"
+  $do:
+    n: ${{ x }}
+    f:
+      $include: files/one.yaml
+`)}
+	s, err := New(DefaultOptions()).Symbols(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(line, col int) string {
+		var out []string
+		for _, b := range s.At(line, col) {
+			out = append(out, b.Kind+":"+b.Name+"@"+b.Pos.String())
+		}
+		j, _ := json.Marshal(out)
+		return string(j)
+	}
+	// In a's expression, a is not yet bound; in b's, it is.
+	if got, want := names(9, 6), `["schema:env@dir/app.yaml:7:3","schema:values@dir/app.yaml:2:3"]`; got != want {
+		t.Errorf("at a's expression:\n got %s\nwant %s", got, want)
+	}
+	if got, want := names(10, 6), `["let:a@dir/app.yaml:9:3","schema:env@dir/app.yaml:7:3","schema:values@dir/app.yaml:2:3"]`; got != want {
+		t.Errorf("at b's expression:\n got %s\nwant %s", got, want)
+	}
+	// The preamble's names reach the next document; the $for names sit in
+	// the quoted expression.
+	if got, want := names(15, 12), `["let:a@dir/app.yaml:9:3","let:b@dir/app.yaml:10:3","schema:env@dir/app.yaml:7:3","for:i@dir/app.yaml:13:13","schema:values@dir/app.yaml:2:3","for:x@dir/app.yaml:13:10"]`; got != want {
+		t.Errorf("in the $do:\n got %s\nwant %s", got, want)
+	}
+	// b's value is an expression, the key before it and a plain string are not.
+	if got := [3]bool{s.InExpression(10, 8), s.InExpression(10, 3), s.InExpression(15, 12)}; got != [3]bool{true, false, false} {
+		t.Errorf("InExpression at b's value, b's key, n's value: %v", got)
+	}
+	v := s.Lookup(15, 12, "values")
+	j, _ := json.Marshal(v.Schema)
+	if got, want := string(j), `{"Type":"object","Description":"The chart's inputs.","Properties":[{"Name":"replicas","Schema":{"Type":"integer","Description":"How many pods.","Properties":null,"Items":null}}],"Items":null}`; got != want {
+		t.Errorf("values' schema:\n got %s\nwant %s", got, want)
+	}
+	j, _ = json.Marshal(s.Includes)
+	if got, want := string(j), `[{"Pos":{"File":"dir/app.yaml","Line":17,"Column":17},"Path":"files/one.yaml","File":"dir/files/one.yaml"}]`; got != want {
+		t.Errorf("includes:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestSymbols_aBrokenDocumentKeepsTheNamesBeforeIt(t *testing.T) {
+	s, err := New(DefaultOptions()).Symbols(Source{Text: []byte("$let: {a: 1}\n---\nx: [\n")})
+	if err == nil {
+		t.Fatal("want the YAML error")
+	}
+	if got := len(s.Scopes); got == 0 {
+		t.Fatal("want the first document's scopes")
+	}
+}
+
+// A chart's values.schema.json, given by $include, describes its variable.
+func TestSymbols_aSchemaFromAnIncludedFileDescribesItsVariable(t *testing.T) {
+	dir := t.TempDir()
+	schema := `{"type": "object", "description": "Podinfo's values.", "properties": {"replicaCount": {"type": "integer", "description": "Pods."}}}`
+	if err := os.WriteFile(filepath.Join(dir, "values.schema.json"), []byte(schema), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := Source{Name: filepath.Join(dir, "app.yaml"), Text: []byte("$schema:\n  values: {$include: values.schema.json}\n  other: {$include: missing.json}\nx: 1\n")}
+	s, err := New(DefaultOptions()).Symbols(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _ := json.Marshal([]*SchemaInfo{s.Lookup(4, 1, "values").Schema, s.Lookup(4, 1, "other").Schema})
+	if got, want := string(j), `[{"Type":"object","Description":"Podinfo's values.","Properties":[{"Name":"replicaCount","Schema":{"Type":"integer","Description":"Pods.","Properties":null,"Items":null}}],"Items":null},null]`; got != want {
+		t.Errorf("schemas:\n got %s\nwant %s", got, want)
+	}
+}
