@@ -116,3 +116,22 @@ func (e *Engine) LiteralIncludes(src Source) []string { return check.LiteralIncl
 func (e *Engine) InputsWithoutDefault(src Source, declared func(string) bool) []string {
 	return check.InputsWithoutDefault(src, declared)
 }
+
+// What an editor needs of a template's names (internal/engine/check,
+// symbols.go): the names in scope where, where each is bound, what
+// $schema says of a variable, and the literal $include paths.
+type (
+	Symbols        = check.Symbols
+	ScopeAt        = check.ScopeAt
+	Binding        = check.Binding
+	SchemaInfo     = check.SchemaInfo
+	SchemaProperty = check.SchemaProperty
+	IncludeRef     = check.IncludeRef
+)
+
+// Symbols reads the names of src; it reads the YAML alone and evaluates
+// nothing. A YAML syntax error ends the reading: the symbols of the
+// documents before it are returned with the error.
+func (e *Engine) Symbols(src Source) (*Symbols, error) {
+	return check.ReadSymbols(e.opts, src)
+}

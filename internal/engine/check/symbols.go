@@ -1,4 +1,4 @@
-package engine
+package check
 
 import (
 	"bytes"
@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
 
 // What an editor needs to know of a template's names (`celyaml lsp`):
@@ -35,7 +38,7 @@ type Symbols struct {
 // ScopeAt is a node of the template and the names in scope at it, the
 // innermost binding of a name last.
 type ScopeAt struct {
-	Pos   Pos
+	Pos   walk.Pos
 	Names []*Binding
 	// Expr says the node is a CEL expression as a whole: the value of a
 	// $let entry, $if, $for or $assert.
@@ -50,7 +53,7 @@ type Binding struct {
 	Kind string
 	// Pos is where it is bound: the key of its $let or $schema entry, the
 	// name in the $for expression, or the overlay directive's key.
-	Pos Pos
+	Pos walk.Pos
 	// Schema is what the $schema entry says of the variable, for "schema"
 	// names (read from the file for {$include: FILE}); nil otherwise, or
 	// when the file cannot be read or parsed.
@@ -75,9 +78,9 @@ type SchemaProperty struct {
 
 // IncludeRef is a literal $include path.
 type IncludeRef struct {
-	Pos  Pos    // the path's position in the template
-	Path string // as written
-	File string // resolved against the template's directory
+	Pos  walk.Pos // the path's position in the template
+	Path string   // as written
+	File string   // resolved against the template's directory
 }
 
 // maxSchemaDepth bounds how deep Symbols reads nested schemas.
@@ -86,16 +89,19 @@ const maxSchemaDepth = 64
 // symForSyntax is the head of a $for expression: NAME or NAME, NAME, then in.
 var symForSyntax = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\s+in\s`)
 
-// Symbols reads the names of src. A YAML syntax error ends the reading:
-// the symbols of the documents before it are returned with the error.
-func (e *Engine) Symbols(src Source) (*Symbols, error) {
+// ReadSymbols reads the names of src, reading included schema files
+// through opts.Loader within opts.MaxTemplateBytes. A YAML syntax error
+// ends the reading: the symbols of the documents before it are returned
+// with the error.
+func ReadSymbols(opts walk.Options, src walk.Source) (*Symbols, error) {
+	e := symOptions{opts}
 	s := &Symbols{}
 	if len(src.Text) > e.symLimit() {
 		return s, errors.New("template is larger than MaxTemplateBytes")
 	}
 	file, dir := src.Name, src.BaseDir
 	if file == "" {
-		file = InlineName
+		file = walk.InlineName
 	} else {
 		dir = filepath.Dir(src.Name)
 	}
@@ -129,32 +135,35 @@ func (e *Engine) Symbols(src Source) (*Symbols, error) {
 // that is a CEL expression as a whole (a $let entry's value, $if, $for,
 // $assert), as far as the last node that starts at or before it says.
 func (s *Symbols) InExpression(line, column int) bool {
-	at := Pos{Line: line, Column: column}
+	at := walk.Pos{Line: line, Column: column}
 	i := sort.Search(len(s.Scopes), func(i int) bool { return symPosLess(at, s.Scopes[i].Pos) })
 	return i > 0 && s.Scopes[i-1].Expr
 }
 
+// symOptions are the engine options the symbols read with.
+type symOptions struct{ opts walk.Options }
+
 // symLimit is the engine's MaxTemplateBytes, or its default.
-func (e *Engine) symLimit() int {
+func (e symOptions) symLimit() int {
 	if e.opts.MaxTemplateBytes > 0 {
 		return e.opts.MaxTemplateBytes
 	}
-	return DefaultOptions().MaxTemplateBytes
+	return walk.DefaultOptions().MaxTemplateBytes
 }
 
 // symLoader is the engine's Loader, or its default.
-func (e *Engine) symLoader() Loader {
+func (e symOptions) symLoader() loader.Loader {
 	if e.opts.Loader != nil {
 		return e.opts.Loader
 	}
-	return OSLoader{}
+	return loader.OSLoader{}
 }
 
 // At gives the names in scope at line and column (1-based, as Pos): those
 // of the last node that starts at or before it, each name once (its
 // innermost binding), sorted by name.
 func (s *Symbols) At(line, column int) []*Binding {
-	at := Pos{Line: line, Column: column}
+	at := walk.Pos{Line: line, Column: column}
 	i := sort.Search(len(s.Scopes), func(i int) bool { return symPosLess(at, s.Scopes[i].Pos) })
 	if i == 0 {
 		return nil
@@ -181,7 +190,7 @@ func (s *Symbols) Lookup(line, column int, name string) *Binding {
 	return nil
 }
 
-func symPosLess(a, b Pos) bool {
+func symPosLess(a, b walk.Pos) bool {
 	if a.Line != b.Line {
 		return a.Line < b.Line
 	}
@@ -189,7 +198,7 @@ func symPosLess(a, b Pos) bool {
 }
 
 type symWalker struct {
-	e         *Engine
+	e         symOptions
 	s         *Symbols
 	file, dir string
 }
@@ -223,7 +232,9 @@ func (w *symWalker) includedSchema(n *yaml.Node) *SchemaInfo {
 	return schemaInfo(doc.Content[0], 0)
 }
 
-func (w *symWalker) pos(n *yaml.Node) Pos { return Pos{File: w.file, Line: n.Line, Column: n.Column} }
+func (w *symWalker) pos(n *yaml.Node) walk.Pos {
+	return walk.Pos{File: w.file, Line: n.Line, Column: n.Column}
+}
 
 func (w *symWalker) record(n *yaml.Node, scope []*Binding) {
 	w.s.Scopes = append(w.s.Scopes, ScopeAt{Pos: w.pos(n), Names: scope[:len(scope):len(scope)]})
@@ -346,7 +357,7 @@ func (w *symWalker) mappingScope(n *yaml.Node, scope []*Binding, preamble bool) 
 				if strings.Contains(v.Value[:m[2*g]], "\n") {
 					col = v.Column
 				}
-				scope = append(scope, &Binding{Name: v.Value[m[2*g]:m[2*g+1]], Kind: "for", Pos: Pos{File: w.file, Line: v.Line, Column: col}})
+				scope = append(scope, &Binding{Name: v.Value[m[2*g]:m[2*g+1]], Kind: "for", Pos: walk.Pos{File: w.file, Line: v.Line, Column: col}})
 			}
 		}
 	}
