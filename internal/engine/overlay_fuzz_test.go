@@ -41,45 +41,54 @@ func FuzzOverlay(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, overlay []byte) {
-		watchdog := time.AfterFunc(fuzzHangGuard, func() {
-			panic(fmt.Sprintf("render still running after %v: overlay %q", fuzzHangGuard, overlay))
-		})
-		defer watchdog.Stop()
-		tpl := append([]byte("$include: common/bundle.yaml\n---\n"), overlay...)
-		files := map[string][]byte{"template.yaml": tpl}
-		for name, text := range fuzzIncludes {
-			files[name] = []byte(text)
-		}
-		src := Source{Name: "template.yaml", Text: tpl}
-		docs, rerr := e.Render(ctx, src, nil)
-		if rerr != nil {
-			var ee *Error
-			if !errors.As(rerr, &ee) {
-				t.Fatalf("error is %T, want *Error: %v", rerr, rerr)
-			}
-			checkErrorPosition(t, ee, files)
-		} else {
-			out, err := emit.EncodeYAMLStream(docs)
-			if err != nil {
-				t.Fatalf("rendered but cannot encode: %v", err)
-			}
-			if err := encodesAsJSON(docs); err != nil {
-				t.Fatalf("rendered but cannot encode as JSON: %v", err)
-			}
-			again, err := e.Render(ctx, src, nil)
-			if err != nil {
-				t.Fatalf("second render failed after a success: %v", err)
-			}
-			if out2, _ := emit.EncodeYAMLStream(again); !bytes.Equal(out, out2) {
-				t.Fatalf("second render differs:\n--- first:\n%s--- again:\n%s", out, out2)
-			}
-		}
-		after, err := e.Render(ctx, bundle, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, _ := emit.EncodeYAMLStream(after); !bytes.Equal(got, want) {
-			t.Fatalf("the overlay changed the bundle's shared values:\n--- before:\n%s--- after:\n%s", want, got)
-		}
+		renderEditedBundle(t, e, ctx, "$include: common/bundle.yaml\n---\n", overlay, bundle, want, "overlay")
 	})
+}
+
+// renderEditedBundle renders head followed by edit (an overlay or a
+// transform on the fuzz bundle): never a hang, an error is an *Error at a
+// real place of the file it names, a success encodes as YAML and JSON and
+// renders again byte for byte, and the bundle's own render is unchanged
+// afterwards (want), so the edit changed no value it shares.
+func renderEditedBundle(t *testing.T, e *Engine, ctx context.Context, head string, edit []byte, bundle Source, want []byte, what string) {
+	watchdog := time.AfterFunc(fuzzHangGuard, func() {
+		panic(fmt.Sprintf("render still running after %v: %s %q", fuzzHangGuard, what, edit))
+	})
+	defer watchdog.Stop()
+	tpl := append([]byte(head), edit...)
+	files := map[string][]byte{"template.yaml": tpl}
+	for name, text := range fuzzIncludes {
+		files[name] = []byte(text)
+	}
+	src := Source{Name: "template.yaml", Text: tpl}
+	docs, rerr := e.Render(ctx, src, nil)
+	if rerr != nil {
+		var ee *Error
+		if !errors.As(rerr, &ee) {
+			t.Fatalf("error is %T, want *Error: %v", rerr, rerr)
+		}
+		checkErrorPosition(t, ee, files)
+	} else {
+		out, err := emit.EncodeYAMLStream(docs)
+		if err != nil {
+			t.Fatalf("rendered but cannot encode: %v", err)
+		}
+		if err := encodesAsJSON(docs); err != nil {
+			t.Fatalf("rendered but cannot encode as JSON: %v", err)
+		}
+		again, err := e.Render(ctx, src, nil)
+		if err != nil {
+			t.Fatalf("second render failed after a success: %v", err)
+		}
+		if out2, _ := emit.EncodeYAMLStream(again); !bytes.Equal(out, out2) {
+			t.Fatalf("second render differs:\n--- first:\n%s--- again:\n%s", out, out2)
+		}
+	}
+	after, err := e.Render(ctx, bundle, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := emit.EncodeYAMLStream(after); !bytes.Equal(got, want) {
+		t.Fatalf("the %s changed the bundle's shared values:\n--- before:\n%s--- after:\n%s", what, want, got)
+	}
 }

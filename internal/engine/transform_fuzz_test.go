@@ -1,12 +1,8 @@
 package engine
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"testing"
-	"time"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 )
@@ -97,45 +93,6 @@ func FuzzTransform(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		watchdog := time.AfterFunc(fuzzHangGuard, func() {
-			panic(fmt.Sprintf("render still running after %v: transform %q", fuzzHangGuard, doc))
-		})
-		defer watchdog.Stop()
-		tpl := append([]byte(fuzzK8sBundle+"---\n"), doc...)
-		files := map[string][]byte{"template.yaml": tpl}
-		for name, text := range fuzzIncludes {
-			files[name] = []byte(text)
-		}
-		src := Source{Name: "template.yaml", Text: tpl}
-		docs, rerr := e.Render(ctx, src, nil)
-		if rerr != nil {
-			var ee *Error
-			if !errors.As(rerr, &ee) {
-				t.Fatalf("error is %T, want *Error: %v", rerr, rerr)
-			}
-			checkErrorPosition(t, ee, files)
-		} else {
-			out, err := emit.EncodeYAMLStream(docs)
-			if err != nil {
-				t.Fatalf("rendered but cannot encode: %v", err)
-			}
-			if err := encodesAsJSON(docs); err != nil {
-				t.Fatalf("rendered but cannot encode as JSON: %v", err)
-			}
-			again, err := e.Render(ctx, src, nil)
-			if err != nil {
-				t.Fatalf("second render failed after a success: %v", err)
-			}
-			if out2, _ := emit.EncodeYAMLStream(again); !bytes.Equal(out, out2) {
-				t.Fatalf("second render differs:\n--- first:\n%s--- again:\n%s", out, out2)
-			}
-		}
-		after, err := e.Render(ctx, bundle, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, _ := emit.EncodeYAMLStream(after); !bytes.Equal(got, want) {
-			t.Fatalf("the transform changed the bundle's shared values:\n--- before:\n%s--- after:\n%s", want, got)
-		}
+		renderEditedBundle(t, e, ctx, fuzzK8sBundle+"---\n", doc, bundle, want, "transform")
 	})
 }

@@ -119,7 +119,7 @@ func ReadSymbols(opts walk.Options, src walk.Source) (*Symbols, error) {
 		}
 		w.walk(&doc, preamble, 0)
 		if len(doc.Content) > 0 {
-			if root := doc.Content[0]; root.Kind == yaml.MappingNode && symPreludeOnly(root) {
+			if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(root) {
 				preamble = w.mappingScope(root, preamble, true)
 			}
 		}
@@ -362,20 +362,6 @@ func (w *symWalker) mappingScope(n *yaml.Node, scope []*Binding, preamble bool) 
 		}
 	}
 	return scope
-}
-
-func symPreludeOnly(m *yaml.Node) bool {
-	hasLet := false
-	for i := 0; i < len(m.Content); i += 2 {
-		switch m.Content[i].Value {
-		case "$let":
-			hasLet = true
-		case "$schema", "$assert", "$msg":
-		default:
-			return false
-		}
-	}
-	return hasLet
 }
 
 // schemaInfo reads the type, description, properties and items of a
