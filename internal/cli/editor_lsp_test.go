@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -109,20 +110,8 @@ type lspConn struct {
 func startLSP(t *testing.T, node, server string) *lspConn {
 	t.Helper()
 	cmd := exec.Command(node, server, "--stdio")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &lspConn{t: t, in: in, out: bufio.NewReader(out), msgs: make(chan map[string]any, 64)}
+	in, out, stderr := startPiped(t, cmd)
+	c := &lspConn{t: t, in: in, out: out, msgs: make(chan map[string]any, 64)}
 	go c.read()
 	t.Cleanup(func() {
 		in.Close()
@@ -145,25 +134,8 @@ func startLSP(t *testing.T, node, server string) *lspConn {
 func (c *lspConn) read() {
 	defer close(c.msgs)
 	for {
-		n := -1
-		for {
-			line, err := c.out.ReadString('\n')
-			if err != nil {
-				return
-			}
-			line = strings.TrimRight(line, "\r\n")
-			if line == "" {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-				n, _ = strconv.Atoi(v)
-			}
-		}
-		if n < 0 {
-			return
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(c.out, body); err != nil {
+		body, err := readFrame(c.out)
+		if err != nil {
 			return
 		}
 		var m map[string]any
@@ -278,4 +250,49 @@ func diagnosticLine(d map[string]any) string {
 		return fmt.Sprintf("%d:%d", int(line)+1, int(ch)+1)
 	}
 	return pos("start") + "-" + pos("end") + " " + fmt.Sprint(d["message"])
+}
+
+// startPiped starts cmd with pipes to its standard input and output and
+// its standard error kept.
+func startPiped(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, *bufio.Reader, *bytes.Buffer) {
+	t.Helper()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &bytes.Buffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return in, bufio.NewReader(out), stderr
+}
+
+// readFrame reads the body of one message in the protocol's framing
+// (headers, a blank line, Content-Length bytes).
+func readFrame(r *bufio.Reader) ([]byte, error) {
+	n := -1
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return nil, err
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			break
+		}
+		if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+			n, _ = strconv.Atoi(v)
+		}
+	}
+	if n < 0 {
+		return nil, errors.New("a message without Content-Length")
+	}
+	body := make([]byte, n)
+	_, err := io.ReadFull(r, body)
+	return body, err
 }

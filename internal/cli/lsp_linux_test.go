@@ -1,14 +1,9 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 )
@@ -19,21 +14,8 @@ import (
 func TestLSP_theCommandServesAnEditorOnStdio(t *testing.T) {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "CELYAML_HELPER_PROCESS=1", "CELYAML_HELPER_ARGS=lsp")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, r, stderr := startPiped(t, cmd)
 	defer func() { _ = cmd.Process.Kill() }()
-	r := bufio.NewReader(stdout)
 	send := func(msg string) {
 		t.Helper()
 		if _, err := fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(msg), msg); err != nil {
@@ -44,23 +26,8 @@ func TestLSP_theCommandServesAnEditorOnStdio(t *testing.T) {
 		t.Helper()
 		got := make(chan string, 1)
 		go func() {
-			n := 0
-			for {
-				line, err := r.ReadString('\n')
-				if err != nil {
-					got <- "read error: " + err.Error()
-					return
-				}
-				line = strings.TrimRight(line, "\r\n")
-				if line == "" {
-					break
-				}
-				if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-					n, _ = strconv.Atoi(v)
-				}
-			}
-			body := make([]byte, n)
-			if _, err := io.ReadFull(r, body); err != nil {
+			body, err := readFrame(r)
+			if err != nil {
 				got <- "read error: " + err.Error()
 				return
 			}
