@@ -9,14 +9,14 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 
 	// The directives, overlays and list edits register themselves
-	// against the walker's table.
+	// against the table in package tree.
 	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/directive"
 	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/overlay"
 )
 
 // The facade: what the provider and the CLI call. The work is done by
-// package walk (parse, compile, walk the tree) and the directives
-// registered against it; see ARCHITECTURE.md at the repository root.
+// package tree (parse, compile), package walk (walk the tree) and the
+// directives registered against tree's table; see ARCHITECTURE.md at the repository root.
 
 type (
 	// Options configure an Engine. Zero fields take the defaults shown in
