@@ -16,7 +16,8 @@ import (
 
 // The facade: what the provider and the CLI call. The work is done by
 // package tree (parse, compile), package walk (walk the tree) and the
-// directives registered against tree's table; see ARCHITECTURE.md at the repository root.
+// directives registered against tree's table; see ARCHITECTURE.md at the
+// repository root.
 
 type (
 	// Options configure an Engine. Zero fields take the defaults shown in
