@@ -3,26 +3,26 @@ package engine
 import (
 	"slices"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 )
 
 // What the editor schema (`celyaml schema`) needs from the directive
 // table, so that it says what the compiler says.
 
 // DirectiveNames lists the directives in the table's order.
-func DirectiveNames() []string { return walk.DirectiveNames() }
+func DirectiveNames() []string { return tree.DirectiveNames() }
 
 // SuggestDirective names the directive that the unknown $-key key
 // probably meant, as the unknown-directive error does, or "" when none is
 // close, key is a directive, or key is a JSON Schema keyword written as
 // data ($ref, $id, …: see SchemaKeywordKeys).
 func SuggestDirective(key string) string {
-	if _, ok := walk.LookupDirective(key); ok || !walk.IsDirectiveLike(key) || slices.Contains(walk.SchemaKeywordKeys(), key) {
+	if _, ok := tree.LookupDirective(key); ok || !tree.IsDirectiveLike(key) || slices.Contains(tree.SchemaKeywordKeys(), key) {
 		return ""
 	}
-	return walk.Suggest(key)
+	return tree.Suggest(key)
 }
 
 // SchemaKeywordKeys are the $-keywords of JSON Schema and OpenAPI, which
 // the unknown-directive error tells to write with $$ as data.
-func SchemaKeywordKeys() []string { return walk.SchemaKeywordKeys() }
+func SchemaKeywordKeys() []string { return tree.SchemaKeywordKeys() }

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 )
 
 // The directive table's order is the order of evaluation (preludes, then
@@ -16,7 +16,7 @@ func TestDirectiveTable_orderIsEvaluationOrder(t *testing.T) {
 		"$if", "$then", "$else", "$for", "$do", "$eval", "$key", "$value", "$include", "$with",
 		"$overlay", "$expects", "$match", "$remove", "$append", "$transform",
 	}
-	if got := walk.DirectiveNames(); !slices.Equal(got, want) {
+	if got := tree.DirectiveNames(); !slices.Equal(got, want) {
 		t.Errorf("directive table order:\n got %q\nwant %q", got, want)
 	}
 }

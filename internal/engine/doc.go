@@ -11,13 +11,13 @@
 // docs/guides/language-reference.md states its rules; ARCHITECTURE.md at
 // the repository root draws it):
 //
-//  1. parse (walk/parse.go): the text becomes YAML nodes, with positioned
+//  1. parse (tree/parse.go): the text becomes YAML nodes, with positioned
 //     errors for what YAML refuses; a text is parsed and compiled once and
 //     shared by every render.
-//  2. compile (walk/compile.go, walk/mapping.go, walk/keys.go): nodes
+//  2. compile (tree/compile.go, tree/mapping.go, tree/keys.go): nodes
 //     become a tree of plain constants, sequences and mappings whose
 //     directives are checked up front, through the directive table
-//     (walk/directives.go) that the directives fill in.
+//     (tree/directives.go) that the directives fill in.
 //  3. walk (package walk, with the directives of package directive): the
 //     tree is walked with a scope of variables; expressions run in the CEL
 //     environment.

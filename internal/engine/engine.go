@@ -5,30 +5,32 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/check"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 
 	// The directives, overlays and list edits register themselves
-	// against the walker's table.
+	// against the table in package tree.
 	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/directive"
 	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/overlay"
 )
 
 // The facade: what the provider and the CLI call. The work is done by
-// package walk (parse, compile, walk the tree) and the directives
-// registered against it; see ARCHITECTURE.md at the repository root.
+// package tree (parse, compile), package walk (walk the tree) and the
+// directives registered against tree's table; see ARCHITECTURE.md at the
+// repository root.
 
 type (
 	// Options configure an Engine. Zero fields take the defaults shown in
-	// DefaultOptions. See walk.Options.
-	Options = walk.Options
+	// DefaultOptions. See tree.Options.
+	Options = tree.Options
 	// Source is a template to render. See walk.Source.
 	Source = walk.Source
 	// Document is a rendered document and where the template produced it.
 	Document = walk.Document
 	// Error is a render error that points at a file:line:column.
-	Error = walk.Error
+	Error = tree.Error
 	// Pos is a position in a template.
-	Pos = walk.Pos
+	Pos = tree.Pos
 	// Problem is what Check finds: an error, or a warning.
 	Problem = check.Problem
 	// Loader reads the files that $include and RenderFile name.
@@ -46,7 +48,7 @@ const InlineName = walk.InlineName
 var ErrOutsideRoots = loader.ErrOutsideRoots
 
 // DefaultOptions returns the limits the provider uses.
-func DefaultOptions() Options { return walk.DefaultOptions() }
+func DefaultOptions() Options { return tree.DefaultOptions() }
 
 // Engine renders templates. It is safe for concurrent use; compiled CEL
 // programs and compiled templates are cached and shared by every render.

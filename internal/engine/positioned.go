@@ -2,7 +2,7 @@ package engine
 
 import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 )
 
 // This file lends the engine's positioned errors to files the engine does
@@ -14,7 +14,7 @@ import (
 // from the text, as for a template (a tab, the ':' a mapping value is not
 // allowed after).
 func YAMLError(file string, err error, text []byte) *Error {
-	e := walk.YAMLParseError(err, text).In(&walk.Frame{File: file})
+	e := tree.YAMLParseError(err, text).In(&tree.Frame{File: file})
 	e.Offset = -1
 	return e
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"go.yaml.in/yaml/v3"
 )
@@ -39,7 +40,7 @@ func Check(ctx context.Context, e *walk.Engine, src walk.Source, declared func(s
 
 // Problem is one finding of Check.
 type Problem struct {
-	Err     *walk.Error
+	Err     *tree.Error
 	Warning bool
 }
 
@@ -55,13 +56,13 @@ type checker struct {
 	texts    [][]byte
 }
 
-func (ck *checker) add(fr *walk.Frame, c *walk.CompileError) {
+func (ck *checker) add(fr *tree.Frame, c *tree.CompileError) {
 	ck.problems = append(ck.problems, Problem{Err: c.In(fr)})
 }
 
 // file checks one template file's text.
 // outer are the names in scope where an $include brought the file in.
-func (ck *checker) file(fr *walk.Frame, text []byte, outer []string) {
+func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 	if fr.Real != "" {
 		if ck.seen[fr.Real] {
 			return
@@ -69,7 +70,7 @@ func (ck *checker) file(fr *walk.Frame, text []byte, outer []string) {
 		ck.seen[fr.Real] = true
 	}
 	ck.texts = append(ck.texts, text)
-	if err := walk.CheckText(text); err != nil {
+	if err := tree.CheckText(text); err != nil {
 		ck.add(fr, err)
 		return
 	}
@@ -82,7 +83,7 @@ func (ck *checker) file(fr *walk.Frame, text []byte, outer []string) {
 			return
 		}
 		if err != nil {
-			ck.add(fr, walk.YAMLParseError(err, text))
+			ck.add(fr, tree.YAMLParseError(err, text))
 			return
 		}
 		ck.document(fr, &doc)
@@ -95,9 +96,9 @@ func (ck *checker) file(fr *walk.Frame, text []byte, outer []string) {
 
 // document compiles doc until it compiles, each error excising the
 // mapping that holds it.
-func (ck *checker) document(fr *walk.Frame, doc *yaml.Node) {
+func (ck *checker) document(fr *tree.Frame, doc *yaml.Node) {
 	for range maxProblemsPerDocument {
-		_, cerr := walk.NewCompiler().Document(doc)
+		_, cerr := tree.NewCompiler().Document(doc)
 		if cerr == nil {
 			return
 		}
@@ -149,7 +150,7 @@ var exprKeys = map[string]bool{"$eval": true, "$if": true, "$for": true, "$let":
 
 // walk visits the plain data of n with the variables in scope, warning on
 // forgotten $eval, and checks literal $include paths.
-func (ck *checker) walk(fr *walk.Frame, n *yaml.Node, scope []string, inExpr bool, path string) {
+func (ck *checker) walk(fr *tree.Frame, n *yaml.Node, scope []string, inExpr bool, path string) {
 	switch n.Kind {
 	case yaml.DocumentNode:
 		for _, c := range n.Content {
@@ -157,26 +158,26 @@ func (ck *checker) walk(fr *walk.Frame, n *yaml.Node, scope []string, inExpr boo
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			ck.walk(fr, c, scope, inExpr, path+"["+walk.Itoa(i)+"]")
+			ck.walk(fr, c, scope, inExpr, path+"["+tree.Itoa(i)+"]")
 		}
 	case yaml.MappingNode:
 		before := scope
 		scope = mappingScope(n, scope)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			p := walk.JoinPath(path, k.Value)
+			p := tree.JoinPath(path, k.Value)
 			if k.Value == "$schema" {
 				ck.schemaFiles(fr, k, v, path) // schema.go
 				continue
 			}
-			if k.Value == "$let" && walk.Deref(v).Kind == yaml.MappingNode {
-				ck.walkLet(fr, n, walk.Deref(v), before, p)
+			if k.Value == "$let" && tree.Deref(v).Kind == yaml.MappingNode {
+				ck.walkLet(fr, n, tree.Deref(v), before, p)
 				continue
 			}
 			if k.Value == "$include" {
 				ck.include(fr, k, v, p, withNames(n, scope))
 			}
-			ck.exprs(fr, k.Value, walk.Deref(v), scope, p)
+			ck.exprs(fr, k.Value, tree.Deref(v), scope, p)
 			ck.walk(fr, v, scope, inExpr || exprKeys[k.Value], p)
 		}
 	case yaml.ScalarNode:
@@ -185,9 +186,9 @@ func (ck *checker) walk(fr *walk.Frame, n *yaml.Node, scope []string, inExpr boo
 		}
 		for _, m := range plainVar.FindAllStringSubmatch(n.Value, -1) {
 			if ck.inScope(m[1], scope) {
-				ck.problems = append(ck.problems, Problem{Warning: true, Err: &walk.Error{
-					Pos: walk.Pos{File: fr.File, Line: n.Line, Column: n.Column}, Path: path, Offset: -1, Chain: fr.Chain,
-					Msg: "plain string holds ${{ " + m[1] + " }} and " + m[1] + " is a variable in scope, but a plain string is not evaluated: write $eval: " + walk.Quote(n.Value) + " to interpolate it"}})
+				ck.problems = append(ck.problems, Problem{Warning: true, Err: &tree.Error{
+					Pos: tree.Pos{File: fr.File, Line: n.Line, Column: n.Column}, Path: path, Offset: -1, Chain: fr.Chain,
+					Msg: "plain string holds ${{ " + m[1] + " }} and " + m[1] + " is a variable in scope, but a plain string is not evaluated: write $eval: " + tree.Quote(n.Value) + " to interpolate it"}})
 			}
 		}
 	}
@@ -222,7 +223,7 @@ func preludeOnly(m *yaml.Node) bool {
 // mappingScope adds the names a mapping's $schema, $let and $for declare.
 func mappingScope(n *yaml.Node, scope []string) []string {
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i].Value, walk.Deref(n.Content[i+1])
+		k, v := n.Content[i].Value, tree.Deref(n.Content[i+1])
 		switch {
 		case (k == "$let" || k == "$schema") && v.Kind == yaml.MappingNode:
 			for j := 0; j < len(v.Content); j += 2 {
@@ -233,7 +234,7 @@ func mappingScope(n *yaml.Node, scope []string) []string {
 		case k == "$match" || k == "$remove":
 			scope = append(scope, "item") // the item being edited (reference §8)
 		case k == "$for" && v.Kind == yaml.ScalarNode:
-			if m := walk.ForSyntax.FindStringSubmatch(v.Value); m != nil {
+			if m := tree.ForSyntax.FindStringSubmatch(v.Value); m != nil {
 				scope = append(scope, m[1])
 				if m[2] != "" {
 					scope = append(scope, m[2])
@@ -246,10 +247,10 @@ func mappingScope(n *yaml.Node, scope []string) []string {
 
 // include checks the file a literal $include names, and the files it
 // includes in turn.
-func (ck *checker) include(fr *walk.Frame, key, v *yaml.Node, path string, scope []string) {
-	v = walk.Deref(v)
+func (ck *checker) include(fr *tree.Frame, key, v *yaml.Node, path string, scope []string) {
+	v = tree.Deref(v)
 	if msg := includePathProblem(v, path); msg != "" {
-		ck.add(fr, walk.CompileErrorAt(v, path, msg))
+		ck.add(fr, tree.CompileErrorAt(v, path, msg))
 		return
 	}
 	if v.Kind != yaml.ScalarNode || strings.Contains(v.Value, "${{") || v.Value == "" {
@@ -261,11 +262,11 @@ func (ck *checker) include(fr *walk.Frame, key, v *yaml.Node, path string, scope
 	}
 	text, err := ck.e.Options().Loader.ReadFile(ck.ctx, p, ck.e.Options().MaxTemplateBytes)
 	if err != nil {
-		ck.add(fr, walk.CompileErrorAt(v, path, includeReadMsg(ck.e, p, err)))
+		ck.add(fr, tree.CompileErrorAt(v, path, includeReadMsg(ck.e, p, err)))
 		return
 	}
-	chain := append([]walk.Pos{{File: fr.File, Line: key.Line, Column: key.Column}}, fr.Chain...)
-	ck.file(&walk.Frame{File: filepath.ToSlash(p), Dir: filepath.Dir(p), Real: filepath.Clean(p), Chain: chain}, text, scope)
+	chain := append([]tree.Pos{{File: fr.File, Line: key.Line, Column: key.Column}}, fr.Chain...)
+	ck.file(&tree.Frame{File: filepath.ToSlash(p), Dir: filepath.Dir(p), Real: filepath.Clean(p), Chain: chain}, text, scope)
 }
 
 // exprs compiles the CEL expressions a directive's value holds, for their
@@ -273,7 +274,7 @@ func (ck *checker) include(fr *walk.Frame, key, v *yaml.Node, path string, scope
 // $match, $remove) and the
 // ${{ }} segments of $eval and $msg. An unclosed ${{ is the compiler's to
 // report.
-func (ck *checker) exprs(fr *walk.Frame, dir string, v *yaml.Node, scope []string, path string) {
+func (ck *checker) exprs(fr *tree.Frame, dir string, v *yaml.Node, scope []string, path string) {
 	reported := map[string]bool{} // an undeclared name once per directive
 	bare := func(n *yaml.Node, text string, off int, path string, bareDir string) {
 		declared := func(name string) bool { return ck.inScope(name, scope) }
@@ -281,7 +282,7 @@ func (ck *checker) exprs(fr *walk.Frame, dir string, v *yaml.Node, scope []strin
 			if o >= 0 {
 				o += off
 			}
-			ck.problems = append(ck.problems, Problem{Err: &walk.Error{Pos: walk.Pos{File: fr.File, Line: n.Line, Column: n.Column},
+			ck.problems = append(ck.problems, Problem{Err: &tree.Error{Pos: tree.Pos{File: fr.File, Line: n.Line, Column: n.Column},
 				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.Chain}})
 		}
 		prog, xerr := ck.e.Programs().Compile(text, declared)
@@ -305,26 +306,26 @@ func (ck *checker) exprs(fr *walk.Frame, dir string, v *yaml.Node, scope []strin
 			ck.unknownCall(prog, report)
 		}
 	}
-	s, isStr := walk.StringScalar(v)
+	s, isStr := tree.StringScalar(v)
 	switch dir {
 	case "$if", "$assert", "$overlay", "$match", "$remove":
 		if isStr {
 			bare(v, s, 0, path, dir)
 		} else if v.Kind == yaml.SequenceNode && dir == "$assert" {
 			for i, c := range v.Content {
-				if cs, ok := walk.StringScalar(walk.Deref(c)); ok {
-					bare(walk.Deref(c), cs, 0, path+"["+walk.Itoa(i)+"]", dir)
+				if cs, ok := tree.StringScalar(tree.Deref(c)); ok {
+					bare(tree.Deref(c), cs, 0, path+"["+tree.Itoa(i)+"]", dir)
 				}
 			}
 		}
 	case "$for":
-		if m := walk.ForSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
+		if m := tree.ForSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
 			bare(v, s[m[1]:], m[1], path, dir)
 		}
 	case "$let":
 		for i := 0; v.Kind == yaml.MappingNode && i+1 < len(v.Content); i += 2 {
-			if es, ok := walk.StringScalar(walk.Deref(v.Content[i+1])); ok {
-				bare(walk.Deref(v.Content[i+1]), es, 0, walk.JoinPath(path, v.Content[i].Value), dir)
+			if es, ok := tree.StringScalar(tree.Deref(v.Content[i+1])); ok {
+				bare(tree.Deref(v.Content[i+1]), es, 0, tree.JoinPath(path, v.Content[i].Value), dir)
 			}
 		}
 	case "$eval", "$msg":

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"go.yaml.in/yaml/v3"
 )
@@ -18,7 +19,7 @@ import (
 // scope, rather than alone: a partial or a helpers file reads the names
 // of the template that includes it (reference §4 $include).
 func LiteralIncludes(src walk.Source) []string {
-	if walk.CheckText(src.Text) != nil {
+	if tree.CheckText(src.Text) != nil {
 		return nil
 	}
 	fr := walk.SourceFrame(src)
@@ -30,7 +31,7 @@ func LiteralIncludes(src walk.Source) []string {
 		}
 		if n.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				v := walk.Deref(n.Content[i+1])
+				v := tree.Deref(n.Content[i+1])
 				if n.Content[i].Value == "$include" && v.Kind == yaml.ScalarNode && v.Value != "" && !strings.Contains(v.Value, "${{") {
 					p := v.Value
 					if !filepath.IsAbs(p) {

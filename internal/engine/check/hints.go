@@ -3,6 +3,7 @@ package check
 import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
 
@@ -12,8 +13,8 @@ import (
 
 // namesScope is a scope that binds names to nothing, for the hint
 // functions that read the names in scope.
-func namesScope(names []string) *walk.Scope {
-	sc := walk.NewScope(nil, len(names))
+func namesScope(names []string) *tree.Scope {
+	sc := tree.NewScope(nil, len(names))
 	for _, n := range names {
 		sc.Bind(n, nil)
 	}
@@ -32,7 +33,7 @@ func checkCompileMsg(msg string, names []string, bare, text string) string {
 // undeclaredMsg says that name is declared nowhere, with the hint a
 // render gives for a name that is not in scope.
 func undeclaredMsg(name string, names []string, bare, text string) string {
-	msg := walk.Quote(name) + " is not declared: no $let, $for or $schema in scope and no values file (-f) declares it"
+	msg := tree.Quote(name) + " is not declared: no $let, $for or $schema in scope and no values file (-f) declares it"
 	if s := walk.ClosestName(name, namesScope(names)); s != "" {
 		return msg + "; did you mean '" + s + "'?"
 	}

@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 )
@@ -15,11 +16,11 @@ import (
 // path is written as plain data that is not a file path string (a list, a
 // number, an empty string), or "" when the path is a string or is computed.
 func includePathProblem(v *yaml.Node, path string) string {
-	t, err := walk.NewCompiler().Compile(v, path)
+	t, err := tree.NewCompiler().Compile(v, path)
 	if err != nil {
 		return "" // the compiler reports it
 	}
-	k, ok := t.(*walk.ConstNode)
+	k, ok := t.(*tree.ConstNode)
 	if !ok {
 		return "" // computed when the template renders
 	}
@@ -30,16 +31,16 @@ func includePathProblem(v *yaml.Node, path string) string {
 	case isStr:
 		return "$include takes a file path string, got an empty string"
 	}
-	return "$include takes a file path string, got " + walk.ValueKind(k.Value)
+	return "$include takes a file path string, got " + tree.ValueKind(k.Value)
 }
 
 // includeReadMsg is what a render says when it cannot read the included
 // file shown.
 func includeReadMsg(e *walk.Engine, shown string, err error) string {
 	if errors.Is(err, fileread.ErrTooLarge) {
-		return "included file " + walk.Quote(filepath.ToSlash(shown)) + " is larger than MaxTemplateBytes (" + walk.Itoa(e.Options().MaxTemplateBytes) + " bytes); raise the engine option MaxTemplateBytes if this is intended"
+		return "included file " + tree.Quote(filepath.ToSlash(shown)) + " is larger than MaxTemplateBytes (" + tree.Itoa(e.Options().MaxTemplateBytes) + " bytes); raise the engine option MaxTemplateBytes if this is intended"
 	}
-	return "cannot read included file " + walk.Quote(filepath.ToSlash(shown)) + ": " + loader.ErrText(err)
+	return "cannot read included file " + tree.Quote(filepath.ToSlash(shown)) + ": " + loader.ErrText(err)
 }
 
 // withNames are the names an included file sees, as a render binds them
@@ -52,7 +53,7 @@ func withNames(n *yaml.Node, scope []string) []string {
 		if n.Content[i].Value != "$with" {
 			continue
 		}
-		w := walk.Deref(n.Content[i+1])
+		w := tree.Deref(n.Content[i+1])
 		for j := 0; w.Kind == yaml.MappingNode && j+1 < len(w.Content); j += 2 {
 			out = append(out, w.Content[j].Value)
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"go.yaml.in/yaml/v3"
 )
@@ -19,7 +20,7 @@ import (
 // template includes are not read: their $schema checks what the includer
 // passes. A template that does not parse gives nil; Check reports why.
 func InputsWithoutDefault(src walk.Source, declared func(string) bool) []string {
-	if walk.CheckText(src.Text) != nil {
+	if tree.CheckText(src.Text) != nil {
 		return nil
 	}
 	var missing []string
@@ -59,7 +60,7 @@ func schemaInputs(n *yaml.Node, scope []string, declared func(string) bool, miss
 			if n.Content[i].Value != "$schema" {
 				continue
 			}
-			s := walk.Deref(n.Content[i+1])
+			s := tree.Deref(n.Content[i+1])
 			for j := 0; s.Kind == yaml.MappingNode && j+1 < len(s.Content); j += 2 {
 				name := s.Content[j].Value
 				if slices.Contains(scope, name) || (declared != nil && declared(name)) || hasDefault(s.Content[j+1]) || slices.Contains(missing, name) {
@@ -78,7 +79,7 @@ func schemaInputs(n *yaml.Node, scope []string, declared func(string) bool, miss
 
 // hasDefault reports whether a schema has a top-level default.
 func hasDefault(s *yaml.Node) bool {
-	s = walk.Deref(s)
+	s = tree.Deref(s)
 	for i := 0; s.Kind == yaml.MappingNode && i+1 < len(s.Content); i += 2 {
 		if s.Content[i].Value == "default" {
 			return true

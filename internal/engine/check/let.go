@@ -1,7 +1,7 @@
 package check
 
 import (
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -9,7 +9,7 @@ import (
 // with the names a render gives it (reference §4 $let): those in scope
 // before n, n's $schema and the other names n declares, and the entries
 // above it, not its own name or those below.
-func (ck *checker) walkLet(fr *walk.Frame, n, let *yaml.Node, before []string, path string) {
+func (ck *checker) walkLet(fr *tree.Frame, n, let *yaml.Node, before []string, path string) {
 	rest := &yaml.Node{Kind: yaml.MappingNode}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value != "$let" {

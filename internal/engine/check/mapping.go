@@ -3,7 +3,7 @@ package check
 import (
 	"sort"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -80,9 +80,9 @@ func hasOverlayKeys(m *yaml.Node) bool {
 // a slip for, so `$iff` takes its `$then` with it.
 func removeFamily(m *yaml.Node, j int) {
 	removed := map[string]bool{m.Content[j].Value: true}
-	if k := m.Content[j].Value; walk.IsDirectiveLike(k) {
-		if _, known := walk.LookupDirective(k); !known {
-			if s := walk.Suggest(k); s != "" {
+	if k := m.Content[j].Value; tree.IsDirectiveLike(k) {
+		if _, known := tree.LookupDirective(k); !known {
+			if s := tree.Suggest(k); s != "" {
 				removed[s] = true
 			}
 		}
@@ -94,7 +94,7 @@ func removeFamily(m *yaml.Node, j int) {
 			if gone[i] {
 				continue
 			}
-			d, ok := walk.LookupDirective(m.Content[i].Value)
+			d, ok := tree.LookupDirective(m.Content[i].Value)
 			if !ok {
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
 
@@ -17,8 +18,8 @@ import (
 // after, when not nil, takes the rendered documents and may find more (the
 // command line encodes them and computes their manifest IDs, as a render
 // does); an error it gives is a problem too, at its position when it is an
-// *walk.Error.
-func Render(ctx context.Context, e *walk.Engine, src walk.Source, vars map[string]walk.Value, after func([]walk.Document) error) (problems []Problem, texts [][]byte) {
+// *tree.Error.
+func Render(ctx context.Context, e *walk.Engine, src walk.Source, vars map[string]tree.Value, after func([]walk.Document) error) (problems []Problem, texts [][]byte) {
 	declared := func(n string) bool { _, ok := vars[n]; return ok }
 	problems, texts = Check(ctx, e, src, declared)
 	for _, p := range problems {
@@ -34,9 +35,9 @@ func Render(ctx context.Context, e *walk.Engine, src walk.Source, vars map[strin
 		err = after(docs)
 	}
 	if err != nil {
-		var re *walk.Error
+		var re *tree.Error
 		if !errors.As(err, &re) {
-			re = &walk.Error{Pos: walk.Pos{File: walk.SourceFrame(src).File, Line: 1, Column: 1}, Msg: err.Error(), Offset: -1}
+			re = &tree.Error{Pos: tree.Pos{File: walk.SourceFrame(src).File, Line: 1, Column: 1}, Msg: err.Error(), Offset: -1}
 		}
 		problems = append(problems, Problem{Err: re})
 	}

@@ -3,7 +3,7 @@ package directive
 import (
 	"strings"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -14,35 +14,35 @@ import (
 
 type assertDir struct {
 	key   *yaml.Node
-	conds []*walk.ExprRef
+	conds []*tree.ExprRef
 	msg   *textTemplate
 	path  string
 }
 
-func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *walk.CompileError) {
+func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *tree.CompileError) {
 	a := &assertDir{key: key, path: path}
-	n = walk.Deref(n)
+	n = tree.Deref(n)
 	switch n.Kind {
 	case yaml.ScalarNode:
-		s, ok := walk.StringScalar(n)
+		s, ok := tree.StringScalar(n)
 		if !ok {
-			return nil, walk.CompileErrorAt(n, path, "$assert takes a CEL expression string (or a list of them), got "+yamlnode.AKind(n))
+			return nil, tree.CompileErrorAt(n, path, "$assert takes a CEL expression string (or a list of them), got "+yamlnode.AKind(n))
 		}
-		a.conds = append(a.conds, walk.NewExprRef(walk.ExprRef{Text: s, Shown: s, Node: n, Path: path, Bare: "$assert"}))
+		a.conds = append(a.conds, tree.NewExprRef(tree.ExprRef{Text: s, Shown: s, Node: n, Path: path, Bare: "$assert"}))
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			s, ok := walk.StringScalar(c)
-			ip := path + "[" + walk.Itoa(i) + "]"
+			s, ok := tree.StringScalar(c)
+			ip := path + "[" + tree.Itoa(i) + "]"
 			if !ok {
-				return nil, walk.CompileErrorAt(c, ip, "each $assert entry must be a CEL expression string, got "+yamlnode.AKind(walk.Deref(c)))
+				return nil, tree.CompileErrorAt(c, ip, "each $assert entry must be a CEL expression string, got "+yamlnode.AKind(tree.Deref(c)))
 			}
-			a.conds = append(a.conds, walk.NewExprRef(walk.ExprRef{Text: s, Shown: s, Node: walk.Deref(c), Path: ip, Bare: "$assert"}))
+			a.conds = append(a.conds, tree.NewExprRef(tree.ExprRef{Text: s, Shown: s, Node: tree.Deref(c), Path: ip, Bare: "$assert"}))
 		}
 		if len(a.conds) == 0 {
-			return nil, walk.CompileErrorAt(n, path, "$assert has an empty list: give at least one expression")
+			return nil, tree.CompileErrorAt(n, path, "$assert has an empty list: give at least one expression")
 		}
 	default:
-		return nil, walk.CompileErrorAt(n, path, "$assert takes a CEL expression string (or a list of them), got "+yamlnode.AKind(n))
+		return nil, tree.CompileErrorAt(n, path, "$assert takes a CEL expression string (or a list of them), got "+yamlnode.AKind(n))
 	}
 	if msgNode != nil {
 		t, err := compileText(msgNode, path+".$msg", "$msg")
@@ -55,7 +55,7 @@ func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *walk.C
 }
 
 // checkAsserts reports unknown when a condition cannot be decided yet.
-func checkAsserts(r *walk.Renderer, a *assertDir, sc *walk.Scope, fr *walk.Frame) (bool, error) {
+func checkAsserts(r tree.Renderer, a *assertDir, sc *tree.Scope, fr *tree.Frame) (bool, error) {
 	for _, c := range a.conds {
 		ok, unknown, err := r.EvalBool(c, sc, fr, "$assert")
 		if err != nil {
@@ -83,15 +83,15 @@ func checkAsserts(r *walk.Renderer, a *assertDir, sc *walk.Scope, fr *walk.Frame
 	return false, nil
 }
 
-func (a *assertDir) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, bool, error) {
+func (a *assertDir) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, bool, error) {
 	unknown, err := checkAsserts(r, a, sc, fr)
 	return sc, unknown, err
 }
 
 func init() {
-	walk.Register(walk.Directive{Rank: 30, Name: "$assert", Kind: walk.KindPrelude,
-		Prelude: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Prelude, *walk.CompileError) {
-			return compileAssert(p.K, p.V, d.Value("$msg"), walk.JoinPath(path, "$assert"))
+	tree.Register(tree.Directive{Rank: 30, Name: "$assert", Kind: tree.KindPrelude,
+		Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
+			return compileAssert(p.K, p.V, d.Value("$msg"), tree.JoinPath(path, "$assert"))
 		}})
-	walk.Register(walk.Directive{Rank: 40, Name: "$msg", Kind: walk.KindPartner, Needs: "$assert"})
+	tree.Register(tree.Directive{Rank: 40, Name: "$msg", Kind: tree.KindPartner, Needs: "$assert"})
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -22,23 +22,23 @@ type textTemplate struct {
 	node  *yaml.Node
 	path  string
 	parts []textPart
-	exact *walk.ExprRef // set when the string is exactly one segment
+	exact *tree.ExprRef // set when the string is exactly one segment
 }
 
 type textPart struct {
 	lit  string
-	expr *walk.ExprRef // nil for a literal part
+	expr *tree.ExprRef // nil for a literal part
 }
 
-func compileText(n *yaml.Node, path, what string) (*textTemplate, *walk.CompileError) {
-	s, ok := walk.StringScalar(n)
-	n = walk.Deref(n)
+func compileText(n *yaml.Node, path, what string) (*textTemplate, *tree.CompileError) {
+	s, ok := tree.StringScalar(n)
+	n = tree.Deref(n)
 	if !ok {
-		return nil, walk.CompileErrorAt(n, path, what+" takes a string with ${{ }} expressions, got "+yamlnode.AKind(n))
+		return nil, tree.CompileErrorAt(n, path, what+" takes a string with ${{ }} expressions, got "+yamlnode.AKind(n))
 	}
 	segs, xerr := segment.Scan(s)
 	if xerr != nil {
-		return nil, &walk.CompileError{Node: n, Path: path, Msg: xerr.Msg, Expr: s, Offset: xerr.Offset}
+		return nil, &tree.CompileError{Node: n, Path: path, Msg: xerr.Msg, Expr: s, Offset: xerr.Offset}
 	}
 	t := &textTemplate{node: n, path: path}
 	nexpr := 0
@@ -46,7 +46,7 @@ func compileText(n *yaml.Node, path, what string) (*textTemplate, *walk.CompileE
 	for _, sg := range segs {
 		if sg.Expr {
 			nexpr++
-			t.parts = append(t.parts, textPart{expr: walk.NewExprRef(walk.ExprRef{Text: sg.Text, Shown: s, Off: sg.Off, Node: n, Path: path})})
+			t.parts = append(t.parts, textPart{expr: tree.NewExprRef(tree.ExprRef{Text: sg.Text, Shown: s, Off: sg.Off, Node: n, Path: path})})
 			continue
 		}
 		if strings.TrimSpace(sg.Text) != "" {
@@ -65,7 +65,7 @@ func compileText(n *yaml.Node, path, what string) (*textTemplate, *walk.CompileE
 }
 
 // renderText renders every part as text and joins them.
-func renderText(r *walk.Renderer, t *textTemplate, sc *walk.Scope, fr *walk.Frame) (string, bool, error) {
+func renderText(r tree.Renderer, t *textTemplate, sc *tree.Scope, fr *tree.Frame) (string, bool, error) {
 	if len(t.parts) == 1 && t.parts[0].expr == nil {
 		return t.parts[0].lit, false, nil
 	}
@@ -81,7 +81,7 @@ func renderText(r *walk.Renderer, t *textTemplate, sc *walk.Scope, fr *walk.Fram
 		}
 		b.WriteString(s)
 		if b.Len() > r.Options().MaxOutputBytes {
-			return "", false, r.LimitErr(fr, t.node, t.path, "MaxOutputBytes", "the string built here is larger than MaxOutputBytes ("+walk.Itoa(r.Options().MaxOutputBytes)+" bytes)")
+			return "", false, r.LimitErr(fr, t.node, t.path, "MaxOutputBytes", "the string built here is larger than MaxOutputBytes ("+tree.Itoa(r.Options().MaxOutputBytes)+" bytes)")
 		}
 	}
 	return b.String(), false, nil
@@ -90,7 +90,7 @@ func renderText(r *walk.Renderer, t *textTemplate, sc *walk.Scope, fr *walk.Fram
 // segmentText gives the text of one ${{ }} segment of t; unknown reports an
 // unknown value. A name or field chain holding an engine string is that
 // string, with no trip through CEL values.
-func segmentText(r *walk.Renderer, x *walk.ExprRef, t *textTemplate, sc *walk.Scope, fr *walk.Frame) (string, bool, error) {
+func segmentText(r tree.Renderer, x *tree.ExprRef, t *textTemplate, sc *tree.Scope, fr *tree.Frame) (string, bool, error) {
 	var v ref.Val
 	if fv, ok := r.FastValue(x.Fast, sc); ok {
 		if s, ok := fv.(string); ok {
@@ -108,7 +108,7 @@ func segmentText(r *walk.Renderer, x *walk.ExprRef, t *textTemplate, sc *walk.Sc
 	}
 	s, err := celenv.Stringify(v)
 	if err != nil {
-		return "", false, &walk.Error{Pos: walk.Pos{File: fr.File, Line: t.node.Line, Column: t.node.Column}, Path: t.path,
+		return "", false, &tree.Error{Pos: tree.Pos{File: fr.File, Line: t.node.Line, Column: t.node.Column}, Path: t.path,
 			Msg: err.Error(), Expr: x.Shown, Offset: x.Off, Chain: fr.Chain}
 	}
 	return s, false, nil
@@ -119,7 +119,7 @@ type evalDir struct {
 	t   *textTemplate
 }
 
-func compileEval(key, n *yaml.Node, path string) (walk.Producer, *walk.CompileError) {
+func compileEval(key, n *yaml.Node, path string) (tree.Producer, *tree.CompileError) {
 	t, err := compileText(n, path, "$eval")
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func compileEval(key, n *yaml.Node, path string) (walk.Producer, *walk.CompileEr
 func (d *evalDir) KeyNode() *yaml.Node { return d.key }
 func (d *evalDir) Name() string        { return "$eval" }
 
-func (d *evalDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+func (d *evalDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
 	t := d.t
 	if t.exact == nil {
 		s, unknown, err := renderText(r, t, sc, fr)
@@ -139,7 +139,7 @@ func (d *evalDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.
 		}
 		if unknown {
 			// Mixed text is a string whatever its segments turn out to be.
-			return walk.Unknown{Type: walk.TypeString}, true, nil
+			return tree.Unknown{Type: tree.TypeString}, true, nil
 		}
 		if err := r.Count(fr, t.node, t.path, 1, len(s)); err != nil {
 			return nil, false, err
@@ -169,7 +169,7 @@ func (d *evalDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.
 
 // countExact counts the value an exact segment gives against the render's
 // limits, with its real size (countValue).
-func countExact(r *walk.Renderer, fr *walk.Frame, t *textTemplate, out walk.Value) (walk.Value, bool, error) {
+func countExact(r tree.Renderer, fr *tree.Frame, t *textTemplate, out tree.Value) (tree.Value, bool, error) {
 	if err := r.CountValue(fr, t.node, t.path, out); err != nil {
 		return nil, false, err
 	}
@@ -177,14 +177,14 @@ func countExact(r *walk.Renderer, fr *walk.Frame, t *textTemplate, out walk.Valu
 }
 
 // Multi gives one item (or document), or nothing.
-func (d *evalDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, _ walk.Position, dst []walk.Value) ([]walk.Value, error) {
+func (d *evalDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, _ tree.Position, dst []tree.Value) ([]tree.Value, error) {
 	v, ok, err := d.Value(r, sc, fr)
-	return walk.AppendIf(dst, v, ok, err)
+	return tree.AppendIf(dst, v, ok, err)
 }
 
 func init() {
-	walk.Register(walk.Directive{Rank: 100, Name: "$eval", Kind: walk.KindProducer,
-		Produce: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Producer, *walk.CompileError) {
-			return compileEval(p.K, p.V, walk.JoinPath(path, "$eval"))
+	tree.Register(tree.Directive{Rank: 100, Name: "$eval", Kind: tree.KindProducer,
+		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+			return compileEval(p.K, p.V, tree.JoinPath(path, "$eval"))
 		}})
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/traits"
@@ -21,45 +21,45 @@ type forDir struct {
 	key     *yaml.Node
 	doKey   *yaml.Node
 	v1, v2  string
-	coll    *walk.ExprRef
-	body    walk.Node
+	coll    *tree.ExprRef
+	body    tree.Node
 	bodySeq bool
 	path    string
 }
 
-func compileFor(c *walk.Compiler, key, spec *yaml.Node, doP walk.KVPair, path string) (walk.Producer, *walk.CompileError) {
+func compileFor(c *tree.Compiler, key, spec *yaml.Node, doP tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
 	do := doP.V
-	sn := walk.Deref(spec)
-	s, ok := walk.StringScalar(sn)
+	sn := tree.Deref(spec)
+	s, ok := tree.StringScalar(sn)
 	if !ok {
-		return nil, walk.CompileErrorAt(sn, path, `$for takes a string "x in EXPR" or "a, b in EXPR", got `+yamlnode.AKind(sn))
+		return nil, tree.CompileErrorAt(sn, path, `$for takes a string "x in EXPR" or "a, b in EXPR", got `+yamlnode.AKind(sn))
 	}
-	m := walk.ForSyntax.FindStringSubmatchIndex(s)
+	m := tree.ForSyntax.FindStringSubmatchIndex(s)
 	if m == nil || strings.TrimSpace(s[m[1]:]) == "" {
 		msg := `$for must be "x in EXPR" or "a, b in EXPR", e.g. "svc in services" or "k, v in labels"`
 		if strings.Contains(s, "${{") {
 			msg += ", without ${{ }}"
 		}
-		return nil, walk.CompileErrorAt(sn, path, msg)
+		return nil, tree.CompileErrorAt(sn, path, msg)
 	}
 	d := &forDir{key: key, doKey: doP.K, path: path, v1: s[m[2]:m[3]]}
 	if m[4] >= 0 {
 		d.v2 = s[m[4]:m[5]]
 		if d.v2 == d.v1 {
-			return nil, walk.CompileErrorAt(sn, path, "$for binds "+d.v1+" twice: use two different names")
+			return nil, tree.CompileErrorAt(sn, path, "$for binds "+d.v1+" twice: use two different names")
 		}
 	}
 	for _, v := range []string{d.v1, d.v2} {
 		if v != "" && !lex.IsIdent(v) {
-			return nil, walk.CompileErrorAt(sn, path, walk.Quote(v)+" is not a valid variable name")
+			return nil, tree.CompileErrorAt(sn, path, tree.Quote(v)+" is not a valid variable name")
 		}
 	}
-	d.coll = walk.NewExprRef(walk.ExprRef{Text: s[m[1]:], Shown: s, Off: m[1], Node: sn, Path: path, Bare: "$for"})
-	var err *walk.CompileError
+	d.coll = tree.NewExprRef(tree.ExprRef{Text: s[m[1]:], Shown: s, Off: m[1], Node: sn, Path: path, Bare: "$for"})
+	var err *tree.CompileError
 	if d.body, err = c.Compile(do, path+".$do"); err != nil {
 		return nil, err
 	}
-	d.bodySeq = walk.Deref(do).Kind == yaml.SequenceNode
+	d.bodySeq = tree.Deref(do).Kind == yaml.SequenceNode
 	return d, nil
 }
 
@@ -68,7 +68,7 @@ func (d *forDir) Name() string        { return "$for" }
 
 // iterate evaluates the collection and calls fn with a scope holding the
 // loop variables. unknown reports an unknown collection.
-func (d *forDir) iterate(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, fn func(it *walk.Scope) error) (n int, unknown bool, err error) {
+func (d *forDir) iterate(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, fn func(it *tree.Scope) error) (n int, unknown bool, err error) {
 	coll, err := r.EvalExpr(d.coll, sc, fr)
 	if err != nil {
 		return 0, false, err
@@ -76,7 +76,7 @@ func (d *forDir) iterate(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, fn fu
 	if _, ok := coll.(*types.Unknown); ok {
 		return 0, true, nil
 	}
-	it := walk.NewScope(sc, 2)
+	it := tree.NewScope(sc, 2)
 	it.Bind(d.v1, nil)
 	if d.v2 != "" {
 		it.Bind(d.v2, nil)
@@ -95,13 +95,13 @@ func (d *forDir) iterate(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, fn fu
 		n, err = d.overList(r, fr, it, c, fn)
 		return n, false, err
 	}
-	return 0, false, &walk.Error{Pos: walk.Pos{File: fr.File, Line: d.coll.Node.Line, Column: d.coll.Node.Column}, Path: d.path,
+	return 0, false, &tree.Error{Pos: tree.Pos{File: fr.File, Line: d.coll.Node.Line, Column: d.coll.Node.Column}, Path: d.path,
 		Msg: "$for can only iterate over a list or a map, got " + celenv.TypeName(coll), Expr: d.coll.Shown, Offset: d.coll.Off, Chain: fr.Chain}
 }
 
 // overMap walks a map from the template or the variables: its keys in
 // sorted order, without building an iterator.
-func (d *forDir) overMap(r *walk.Renderer, fr *walk.Frame, it *walk.Scope, m *walk.Map, fn func(it *walk.Scope) error) (int, error) {
+func (d *forDir) overMap(r tree.Renderer, fr *tree.Frame, it *tree.Scope, m *tree.Map, fn func(it *tree.Scope) error) (int, error) {
 	keys := m.Keys()
 	order := emit.SortedOrder(keys)
 	for n := range keys {
@@ -125,7 +125,7 @@ func (d *forDir) overMap(r *walk.Renderer, fr *walk.Frame, it *walk.Scope, m *wa
 }
 
 // overMapper walks a map that CEL built, in sorted key order.
-func (d *forDir) overMapper(r *walk.Renderer, fr *walk.Frame, it *walk.Scope, m traits.Mapper, fn func(it *walk.Scope) error) (int, error) {
+func (d *forDir) overMapper(r tree.Renderer, fr *tree.Frame, it *tree.Scope, m traits.Mapper, fn func(it *tree.Scope) error) (int, error) {
 	keys := celenv.SortedKeys(m)
 	for _, k := range keys {
 		if err := r.Tick(fr, d.key, d.path); err != nil {
@@ -144,7 +144,7 @@ func (d *forDir) overMapper(r *walk.Renderer, fr *walk.Frame, it *walk.Scope, m 
 
 // overList walks a list in order; a list from the template or the
 // variables binds its elements as engine values.
-func (d *forDir) overList(r *walk.Renderer, fr *walk.Frame, it *walk.Scope, l traits.Lister, fn func(it *walk.Scope) error) (int, error) {
+func (d *forDir) overList(r tree.Renderer, fr *tree.Frame, it *tree.Scope, l traits.Lister, fn func(it *tree.Scope) error) (int, error) {
 	size, ok := l.Size().(types.Int)
 	if !ok {
 		return 0, r.ErrAt(fr, d.coll.Node, d.path, "$for cannot tell the size of the list")
@@ -171,16 +171,16 @@ func (d *forDir) overList(r *walk.Renderer, fr *walk.Frame, it *walk.Scope, l tr
 	return int(size), nil
 }
 
-func (d *forDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
-	var out *walk.Map
+func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+	var out *tree.Map
 	unknownBody := false
 	// A body that is only $key/$value sets its entry directly, without
 	// building a one-entry mapping per iteration.
 	var kv *kvDir
-	if m, ok := d.body.(*walk.MapNode); ok && m.Replaces() && len(m.Preludes) == 0 {
+	if m, ok := d.body.(*tree.MapNode); ok && m.Replaces() && len(m.Preludes) == 0 {
 		kv, _ = m.Prods[0].(*kvDir)
 	}
-	n, unknown, err := d.iterate(r, sc, fr, func(it *walk.Scope) error {
+	n, unknown, err := d.iterate(r, sc, fr, func(it *tree.Scope) error {
 		if kv != nil {
 			k, v, state, err := kv.entry(r, it, fr)
 			if err != nil || state == kvNothing {
@@ -188,10 +188,10 @@ func (d *forDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.V
 			}
 			if state == kvUnknown {
 				unknownBody = true
-				return walk.ErrUnknownShape
+				return tree.ErrUnknownShape
 			}
 			if out == nil {
-				out = walk.NewMap(4)
+				out = tree.NewMap(4)
 			}
 			if out.Set(k, v) {
 				return r.ErrAt(fr, d.key, d.path, forDupMsg(d, k))
@@ -203,9 +203,9 @@ func (d *forDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.V
 			return err
 		}
 		switch v := v.(type) {
-		case *walk.Map:
+		case *tree.Map:
 			if out == nil {
-				out = walk.NewMap(v.Len())
+				out = tree.NewMap(v.Len())
 			}
 			for i := 0; i < v.Len(); i++ {
 				k, x := v.At(i)
@@ -215,15 +215,15 @@ func (d *forDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.V
 				}
 			}
 			return nil
-		case walk.Unknown:
+		case tree.Unknown:
 			unknownBody = true
-			return walk.ErrUnknownShape
+			return tree.ErrUnknownShape
 		}
-		return r.ErrAt(fr, d.key, d.path, "in value position each iteration of $for must give a mapping (or nothing), got "+walk.ValueKind(v)+
+		return r.ErrAt(fr, d.key, d.path, "in value position each iteration of $for must give a mapping (or nothing), got "+tree.ValueKind(v)+
 			"; to build a list, write the $for as an item: `key: [ {$for: …, $do: …} ]`")
 	})
 	if unknown || unknownBody {
-		return walk.Unknown{}, true, nil
+		return tree.Unknown{}, true, nil
 	}
 	if err != nil {
 		return nil, false, err
@@ -232,7 +232,7 @@ func (d *forDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.V
 		return nil, false, nil
 	}
 	if out == nil {
-		out = walk.NewMap(0)
+		out = tree.NewMap(0)
 	}
 	if err := r.Count(fr, d.key, d.path, 1, 2); err != nil {
 		return nil, false, err
@@ -240,11 +240,11 @@ func (d *forDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.V
 	return out, true, nil
 }
 
-func (d *forDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos walk.Position, dst []walk.Value) ([]walk.Value, error) {
-	if d.bodySeq && pos == walk.PosStream {
+func (d *forDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+	if d.bodySeq && pos == tree.PosStream {
 		return dst, r.ErrAt(fr, d.doKey, d.path+".$do", "a $do body written as a sequence cannot stand at a document root: documents are not lists; give one mapping per document")
 	}
-	_, unknown, err := d.iterate(r, sc, fr, func(it *walk.Scope) error {
+	_, unknown, err := d.iterate(r, sc, fr, func(it *tree.Scope) error {
 		var err error
 		if d.bodySeq {
 			dst, err = r.Splice(d.body, d.doKey, d.path+".$do", it, fr, pos, dst)
@@ -254,22 +254,22 @@ func (d *forDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos wal
 		return err
 	})
 	if unknown {
-		return dst, walk.ErrUnknownShape
+		return dst, tree.ErrUnknownShape
 	}
 	return dst, err
 }
 
 // WritesKey reports whether the body writes key k itself.
-func (d *forDir) WritesKey(k string) bool { return walk.WritesKey(d.body, k) }
+func (d *forDir) WritesKey(k string) bool { return tree.WritesKey(d.body, k) }
 
 // forDupMsg is the error for two iterations of a value-position $for that
 // give the same key. When the body writes the key itself, the key is
 // named, and the list the user probably meant is shown as an item.
 func forDupMsg(d *forDir, k string) string {
-	if !walk.WritesKey(d.body, k) {
+	if !tree.WritesKey(d.body, k) {
 		return "duplicate key: two iterations of this $for produce the same key (the key is not shown, as it may hold a variable's value)"
 	}
-	return "duplicate key " + walk.Quote(k) + ": every iteration of this $for writes it, and in value position the iterations merge into one mapping; to build a list, write the $for as an item: `" + listKey(d.path) + ": [ {$for: …, $do: …} ]`"
+	return "duplicate key " + tree.Quote(k) + ": every iteration of this $for writes it, and in value position the iterations merge into one mapping; to build a list, write the $for as an item: `" + listKey(d.path) + ": [ {$for: …, $do: …} ]`"
 }
 
 // listKey is the key a value-position directive stands under, from its
@@ -292,10 +292,10 @@ func listKey(path string) string {
 }
 
 func init() {
-	walk.Register(walk.Directive{Rank: 80, Name: "$for", Kind: walk.KindProducer, Needs: "$do",
+	tree.Register(tree.Directive{Rank: 80, Name: "$for", Kind: tree.KindProducer, Needs: "$do",
 		Missing: "$for without $do: write the body to render for each element under $do",
-		Produce: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Producer, *walk.CompileError) {
-			return compileFor(c, p.K, p.V, d["$do"], walk.JoinPath(path, "$for"))
+		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+			return compileFor(c, p.K, p.V, d["$do"], tree.JoinPath(path, "$for"))
 		}})
-	walk.Register(walk.Directive{Rank: 90, Name: "$do", Kind: walk.KindPartner, Needs: "$for", Body: true})
+	tree.Register(tree.Directive{Rank: 90, Name: "$do", Kind: tree.KindPartner, Needs: "$for", Body: true})
 }

@@ -1,8 +1,8 @@
 package directive
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -11,41 +11,41 @@ import (
 
 type ifDir struct {
 	key              *yaml.Node
-	cond             *walk.ExprRef
+	cond             *tree.ExprRef
 	constCond        *bool     // a YAML bool written as the condition
-	then, els        walk.Node // nil when the branch is absent
+	then, els        tree.Node // nil when the branch is absent
 	thenKey, elseKey *yaml.Node
 	thenSeq, elseSeq bool // the body is written as a YAML sequence
 	path             string
 	// unknown is what the $if gives while its condition is not known: an
 	// unknown of the type both branches have when each is a plain scalar
 	// of that type (or null), of dynamic type otherwise.
-	unknown walk.Value
+	unknown tree.Value
 }
 
-func compileIf(c *walk.Compiler, key, cond *yaml.Node, thenP, elseP walk.KVPair, path string) (walk.Producer, *walk.CompileError) {
+func compileIf(c *tree.Compiler, key, cond *yaml.Node, thenP, elseP tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
 	d := &ifDir{key: key, path: path, thenKey: thenP.K, elseKey: elseP.K}
 	thenN, elseN := thenP.V, elseP.V
-	cn := walk.Deref(cond)
-	if s, ok := walk.StringScalar(cn); ok {
-		d.cond = walk.NewExprRef(walk.ExprRef{Text: s, Shown: s, Node: cn, Path: path, Bare: "$if"})
-	} else if b, ok := walk.BoolScalar(cn); ok {
+	cn := tree.Deref(cond)
+	if s, ok := tree.StringScalar(cn); ok {
+		d.cond = tree.NewExprRef(tree.ExprRef{Text: s, Shown: s, Node: cn, Path: path, Bare: "$if"})
+	} else if b, ok := tree.BoolScalar(cn); ok {
 		d.constCond = &b
 	} else {
-		return nil, walk.CompileErrorAt(cn, path, "$if takes a CEL expression string, got "+yamlnode.AKind(cn))
+		return nil, tree.CompileErrorAt(cn, path, "$if takes a CEL expression string, got "+yamlnode.AKind(cn))
 	}
-	var err *walk.CompileError
+	var err *tree.CompileError
 	if d.then, err = c.Compile(thenN, path+".$then"); err != nil {
 		return nil, err
 	}
-	d.thenSeq = walk.Deref(thenN).Kind == yaml.SequenceNode
+	d.thenSeq = tree.Deref(thenN).Kind == yaml.SequenceNode
 	if elseN != nil {
 		if d.els, err = c.Compile(elseN, path+".$else"); err != nil {
 			return nil, err
 		}
-		d.elseSeq = walk.Deref(elseN).Kind == yaml.SequenceNode
+		d.elseSeq = tree.Deref(elseN).Kind == yaml.SequenceNode
 	}
-	d.unknown = walk.UnknownOf(branchesType(d.then, d.els))
+	d.unknown = tree.UnknownOf(branchesType(d.then, d.els))
 	return d, nil
 }
 
@@ -53,19 +53,19 @@ func compileIf(c *walk.Compiler, key, cond *yaml.Node, thenP, elseP walk.KVPair,
 // have, null fitting any: `$then: Always`, `$else: IfNotPresent` is a
 // string whichever is taken. It is dynamic when a branch is missing or
 // anything but a scalar, or when they differ.
-func branchesType(a, b walk.Node) walk.Type {
-	t := walk.TypeDynamic
-	for _, br := range []walk.Node{a, b} {
-		c, ok := br.(*walk.ConstNode)
+func branchesType(a, b tree.Node) tree.Type {
+	t := tree.TypeDynamic
+	for _, br := range []tree.Node{a, b} {
+		c, ok := br.(*tree.ConstNode)
 		if !ok {
-			return walk.TypeDynamic
+			return tree.TypeDynamic
 		}
 		if c.Value == nil {
 			continue
 		}
 		bt := value.TypeOf(c.Value)
-		if bt == walk.TypeDynamic || (t != walk.TypeDynamic && t != bt) {
-			return walk.TypeDynamic
+		if bt == tree.TypeDynamic || (t != tree.TypeDynamic && t != bt) {
+			return tree.TypeDynamic
 		}
 		t = bt
 	}
@@ -79,14 +79,14 @@ func (d *ifDir) Name() string        { return "$if" }
 // body is written as a sequence, and its key; or unknown, when the
 // condition is not known yet.
 type chosen struct {
-	body    walk.Node
+	body    tree.Node
 	seq     bool
 	key     *yaml.Node
 	unknown bool
 }
 
 // branch decides the condition.
-func (d *ifDir) branch(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (chosen, error) {
+func (d *ifDir) branch(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (chosen, error) {
 	var ok bool
 	if d.constCond != nil {
 		ok = *d.constCond
@@ -103,7 +103,7 @@ func (d *ifDir) branch(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (chosen
 	return chosen{body: d.els, seq: d.elseSeq, key: d.elseKey}, nil
 }
 
-func (d *ifDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+func (d *ifDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
 	b, err := d.branch(r, sc, fr)
 	if err != nil {
 		return nil, false, err
@@ -117,7 +117,7 @@ func (d *ifDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Va
 	return r.Value(b.body, sc, fr)
 }
 
-func (d *ifDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos walk.Position, dst []walk.Value) ([]walk.Value, error) {
+func (d *ifDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
 	b, err := d.branch(r, sc, fr)
 	if err != nil {
 		return dst, err
@@ -125,10 +125,10 @@ func (d *ifDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos walk
 	if b.unknown {
 		// One item whatever the branch, when both bodies are plain
 		// values; otherwise the count itself is unknown.
-		if pos == walk.PosItem && d.els != nil && !d.thenSeq && !d.elseSeq && isPlain(d.then) && isPlain(d.els) {
+		if pos == tree.PosItem && d.els != nil && !d.thenSeq && !d.elseSeq && isPlain(d.then) && isPlain(d.els) {
 			return append(dst, d.unknown), nil
 		}
-		return dst, walk.ErrUnknownShape
+		return dst, tree.ErrUnknownShape
 	}
 	if b.body == nil {
 		return dst, nil
@@ -140,11 +140,11 @@ func (d *ifDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos walk
 }
 
 // isPlain reports whether t gives exactly one value in item position.
-func isPlain(t walk.Node) bool {
+func isPlain(t tree.Node) bool {
 	switch t := t.(type) {
-	case *walk.ConstNode, *walk.SeqNode:
+	case *tree.ConstNode, *tree.SeqNode:
 		return true
-	case *walk.MapNode:
+	case *tree.MapNode:
 		return !t.Replaces() && !hasAssert(t)
 	}
 	return false
@@ -152,11 +152,11 @@ func isPlain(t walk.Node) bool {
 
 // WritesKey reports whether a branch writes key k itself.
 func (d *ifDir) WritesKey(k string) bool {
-	return walk.WritesKey(d.then, k) || walk.WritesKey(d.els, k)
+	return tree.WritesKey(d.then, k) || tree.WritesKey(d.els, k)
 }
 
 // hasAssert reports whether m has an $assert.
-func hasAssert(m *walk.MapNode) bool {
+func hasAssert(m *tree.MapNode) bool {
 	for _, p := range m.Preludes {
 		if _, ok := p.(*assertDir); ok {
 			return true
@@ -166,11 +166,11 @@ func hasAssert(m *walk.MapNode) bool {
 }
 
 func init() {
-	walk.Register(walk.Directive{Rank: 50, Name: "$if", Kind: walk.KindProducer, Needs: "$then", Patchable: true,
+	tree.Register(tree.Directive{Rank: 50, Name: "$if", Kind: tree.KindProducer, Needs: "$then", Patchable: true,
 		Missing: "$if without $then: write the value to use when the condition is true under $then",
-		Produce: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Producer, *walk.CompileError) {
-			return compileIf(c, p.K, p.V, d["$then"], d["$else"], walk.JoinPath(path, "$if"))
+		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+			return compileIf(c, p.K, p.V, d["$then"], d["$else"], tree.JoinPath(path, "$if"))
 		}})
-	walk.Register(walk.Directive{Rank: 60, Name: "$then", Kind: walk.KindPartner, Needs: "$if", Body: true})
-	walk.Register(walk.Directive{Rank: 70, Name: "$else", Kind: walk.KindPartner, Needs: "$if", Body: true})
+	tree.Register(tree.Directive{Rank: 60, Name: "$then", Kind: tree.KindPartner, Needs: "$if", Body: true})
+	tree.Register(tree.Directive{Rank: 70, Name: "$else", Kind: tree.KindPartner, Needs: "$if", Body: true})
 }

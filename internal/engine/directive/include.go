@@ -3,7 +3,7 @@ package directive
 import (
 	"errors"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -16,19 +16,19 @@ import (
 type includeDir struct {
 	key   *yaml.Node
 	pathN *yaml.Node
-	file  walk.Node
+	file  tree.Node
 	with  []letEntry
 	path  string
 }
 
-func compileInclude(c *walk.Compiler, key, pathN, with *yaml.Node, path string) (walk.Producer, *walk.CompileError) {
-	d := &includeDir{key: key, pathN: walk.Deref(pathN), path: path}
-	var err *walk.CompileError
+func compileInclude(c *tree.Compiler, key, pathN, with *yaml.Node, path string) (tree.Producer, *tree.CompileError) {
+	d := &includeDir{key: key, pathN: tree.Deref(pathN), path: path}
+	var err *tree.CompileError
 	if d.file, err = c.Compile(pathN, path); err != nil {
 		return nil, err
 	}
 	if with != nil {
-		if d.with, err = bindings(c, walk.Deref(with), with, path+".$with", "$with takes a mapping from variable names to values", false); err != nil {
+		if d.with, err = bindings(c, tree.Deref(with), with, path+".$with", "$with takes a mapping from variable names to values", false); err != nil {
 			return nil, err
 		}
 	}
@@ -41,15 +41,15 @@ func (d *includeDir) Name() string        { return "$include" }
 // opened is an included file ready to render: its compiled form and the
 // scope and frame it renders in, or unknown when its path is not known yet.
 type opened struct {
-	file    *walk.CompiledFile
-	scope   *walk.Scope
-	frame   *walk.Frame
+	file    *tree.CompiledFile
+	scope   *tree.Scope
+	frame   *tree.Frame
 	unknown bool
 }
 
 // open renders the path, loads the file and builds the scope and frame it
 // renders in.
-func (d *includeDir) open(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (opened, error) {
+func (d *includeDir) open(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (opened, error) {
 	p, unknown, err := d.filePath(r, sc, fr)
 	if err != nil || unknown {
 		return opened{unknown: unknown}, err
@@ -66,19 +66,19 @@ func (d *includeDir) open(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (ope
 }
 
 // filePath renders the path; unknown reports one that is not known yet.
-func (d *includeDir) filePath(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (path string, unknown bool, err error) {
+func (d *includeDir) filePath(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (path string, unknown bool, err error) {
 	pv, ok, err := r.Value(d.file, sc, fr)
 	if err != nil {
 		return "", false, err
 	}
 	p, isStr := pv.(string)
-	if _, unk := pv.(walk.Unknown); unk {
+	if _, unk := pv.(tree.Unknown); unk {
 		return "", true, nil
 	}
 	if !ok || !isStr || p == "" {
 		what := "nothing"
 		if ok {
-			what = walk.ValueKind(pv)
+			what = tree.ValueKind(pv)
 		}
 		if isStr {
 			what = "an empty string"
@@ -89,11 +89,11 @@ func (d *includeDir) filePath(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) 
 }
 
 // withScope binds the $with entries, rendered in the includer's scope.
-func (d *includeDir) withScope(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, error) {
+func (d *includeDir) withScope(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, error) {
 	if len(d.with) == 0 {
 		return sc, nil
 	}
-	inner := walk.NewScope(sc, len(d.with))
+	inner := tree.NewScope(sc, len(d.with))
 	for i := range d.with {
 		e := &d.with[i]
 		v, ok, err := r.Value(e.body, sc, fr)
@@ -108,19 +108,19 @@ func (d *includeDir) withScope(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame)
 	return inner, nil
 }
 
-func (d *includeDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+func (d *includeDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
 	o, err := d.open(r, sc, fr)
 	if err != nil {
 		return nil, false, err
 	}
 	if o.unknown {
-		return walk.Unknown{}, true, nil
+		return tree.Unknown{}, true, nil
 	}
 	docs, inner := o.file.Docs, o.scope
 	for len(docs) > 1 {
 		next, pre, err := r.Preamble(docs[0], inner, o.frame)
-		if errors.Is(err, walk.ErrUnknownShape) {
-			return walk.Unknown{}, true, nil
+		if errors.Is(err, tree.ErrUnknownShape) {
+			return tree.Unknown{}, true, nil
 		}
 		if err != nil {
 			return nil, false, err
@@ -131,19 +131,19 @@ func (d *includeDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (wa
 		docs, inner = docs[1:], next
 	}
 	if len(docs) != 1 {
-		return nil, false, r.ErrAt(fr, d.key, d.path, "included file "+walk.Quote(o.frame.File)+" holds "+walk.Itoa(len(docs))+
+		return nil, false, r.ErrAt(fr, d.key, d.path, "included file "+tree.Quote(o.frame.File)+" holds "+tree.Itoa(len(docs))+
 			" documents; here, in value position, it must hold exactly one (several documents splice only into a sequence or a stream)")
 	}
 	return r.Value(docs[0], inner, o.frame)
 }
 
-func (d *includeDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos walk.Position, dst []walk.Value) ([]walk.Value, error) {
+func (d *includeDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
 	o, err := d.open(r, sc, fr)
 	if err != nil {
 		return dst, err
 	}
 	if o.unknown {
-		return dst, walk.ErrUnknownShape
+		return dst, tree.ErrUnknownShape
 	}
 	sc = o.scope
 	for _, doc := range o.file.Docs {
@@ -159,7 +159,7 @@ func (d *includeDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos
 		if dst, err = r.Multi(doc, sc, o.frame, pos, dst); err != nil {
 			return dst, err
 		}
-		if pos == walk.PosItem {
+		if pos == tree.PosItem {
 			// A null document of a stream adds nothing to a sequence.
 			if len(dst) == n+1 && dst[n] == nil && len(o.file.Docs) > 1 {
 				dst = dst[:n]
@@ -170,9 +170,9 @@ func (d *includeDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos
 }
 
 func init() {
-	walk.Register(walk.Directive{Rank: 130, Name: "$include", Kind: walk.KindProducer,
-		Produce: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Producer, *walk.CompileError) {
-			return compileInclude(c, p.K, p.V, d.Value("$with"), walk.JoinPath(path, "$include"))
+	tree.Register(tree.Directive{Rank: 130, Name: "$include", Kind: tree.KindProducer,
+		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+			return compileInclude(c, p.K, p.V, d.Value("$with"), tree.JoinPath(path, "$include"))
 		}})
-	walk.Register(walk.Directive{Rank: 140, Name: "$with", Kind: walk.KindPartner, Needs: "$include"})
+	tree.Register(tree.Directive{Rank: 140, Name: "$with", Kind: tree.KindPartner, Needs: "$include"})
 }

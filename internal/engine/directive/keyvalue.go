@@ -3,7 +3,7 @@ package directive
 import (
 	"strconv"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -12,17 +12,17 @@ import (
 
 type kvDir struct {
 	key  *yaml.Node
-	k, v walk.Node
+	k, v tree.Node
 	path string
 }
 
-func compileKeyValue(c *walk.Compiler, key, kn, vn *yaml.Node, path string) (walk.Producer, *walk.CompileError) {
-	d := &kvDir{key: key, path: walk.JoinPath(path, "$key")}
-	var err *walk.CompileError
+func compileKeyValue(c *tree.Compiler, key, kn, vn *yaml.Node, path string) (tree.Producer, *tree.CompileError) {
+	d := &kvDir{key: key, path: tree.JoinPath(path, "$key")}
+	var err *tree.CompileError
 	if d.k, err = c.Compile(kn, d.path); err != nil {
 		return nil, err
 	}
-	if d.v, err = c.Compile(vn, walk.JoinPath(path, "$value")); err != nil {
+	if d.v, err = c.Compile(vn, tree.JoinPath(path, "$value")); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -38,7 +38,7 @@ const (
 )
 
 // entry renders the key and the value.
-func (d *kvDir) entry(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (string, walk.Value, int, error) {
+func (d *kvDir) entry(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (string, tree.Value, int, error) {
 	k, ok, err := r.Value(d.k, sc, fr)
 	if err != nil {
 		return "", nil, 0, err
@@ -54,10 +54,10 @@ func (d *kvDir) entry(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (string,
 		ks = strconv.FormatInt(k, 10)
 	case bool:
 		ks = strconv.FormatBool(k)
-	case walk.Unknown:
+	case tree.Unknown:
 		return "", nil, kvUnknown, nil
 	default:
-		return "", nil, 0, r.ErrAt(fr, d.key, d.path, "$key must give a string (an int or bool is turned into text), got "+walk.ValueKind(k))
+		return "", nil, 0, r.ErrAt(fr, d.key, d.path, "$key must give a string (an int or bool is turned into text), got "+tree.ValueKind(k))
 	}
 	v, ok, err := r.Value(d.v, sc, fr)
 	if err != nil {
@@ -72,15 +72,15 @@ func (d *kvDir) entry(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (string,
 	return ks, v, kvEntry, nil
 }
 
-func (d *kvDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+func (d *kvDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
 	k, v, state, err := d.entry(r, sc, fr)
 	if err != nil || state == kvNothing {
 		return nil, false, err
 	}
 	if state == kvUnknown {
-		return walk.Unknown{}, true, nil
+		return tree.Unknown{}, true, nil
 	}
-	m := walk.NewMap(1)
+	m := tree.NewMap(1)
 	m.Set(k, v)
 	if err := r.Count(fr, d.key, d.path, 1, 0); err != nil {
 		return nil, false, err
@@ -89,19 +89,19 @@ func (d *kvDir) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Va
 }
 
 // Multi gives one item (or document), or nothing.
-func (d *kvDir) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, _ walk.Position, dst []walk.Value) ([]walk.Value, error) {
+func (d *kvDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, _ tree.Position, dst []tree.Value) ([]tree.Value, error) {
 	v, ok, err := d.Value(r, sc, fr)
-	return walk.AppendIf(dst, v, ok, err)
+	return tree.AppendIf(dst, v, ok, err)
 }
 
 // WritesKey reports whether the $key is the literal k.
 func (d *kvDir) WritesKey(k string) bool {
-	c, ok := d.k.(*walk.ConstNode)
+	c, ok := d.k.(*tree.ConstNode)
 	return ok && keyText(c.Value) == k
 }
 
 // keyText is the text a literal $key gives, or "" when it gives none.
-func keyText(v walk.Value) string {
+func keyText(v tree.Value) string {
 	switch v := v.(type) {
 	case string:
 		return v
@@ -114,11 +114,11 @@ func keyText(v walk.Value) string {
 }
 
 func init() {
-	walk.Register(walk.Directive{Rank: 110, Name: "$key", Kind: walk.KindProducer, Needs: "$value", Patchable: true,
+	tree.Register(tree.Directive{Rank: 110, Name: "$key", Kind: tree.KindProducer, Needs: "$value", Patchable: true,
 		Missing: "$key without $value: $key and $value make one entry together",
-		Produce: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Producer, *walk.CompileError) {
+		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
 			return compileKeyValue(c, p.K, p.V, d.Value("$value"), path)
 		}})
-	walk.Register(walk.Directive{Rank: 120, Name: "$value", Kind: walk.KindPartner, Needs: "$key",
+	tree.Register(tree.Directive{Rank: 120, Name: "$value", Kind: tree.KindPartner, Needs: "$key",
 		Missing: "$value without $key: $key and $value make one entry together"})
 }

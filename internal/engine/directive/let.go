@@ -2,7 +2,7 @@ package directive
 
 import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -14,8 +14,8 @@ import (
 type letEntry struct {
 	name string
 	key  *yaml.Node
-	expr *walk.ExprRef // a string entry
-	body walk.Node     // any other entry
+	expr *tree.ExprRef // a string entry
+	body tree.Node     // any other entry
 	path string
 }
 
@@ -23,7 +23,7 @@ type letEntry struct {
 type lets []letEntry
 
 // compileLet compiles $let; a $let without entries gives nil.
-func compileLet(c *walk.Compiler, key, n *yaml.Node, path string) (walk.Prelude, *walk.CompileError) {
+func compileLet(c *tree.Compiler, key, n *yaml.Node, path string) (tree.Prelude, *tree.CompileError) {
 	l, err := bindings(c, key, n, path, "$let takes a mapping from variable names to expressions", true)
 	if err != nil || len(l) == 0 {
 		return nil, err
@@ -31,7 +31,7 @@ func compileLet(c *walk.Compiler, key, n *yaml.Node, path string) (walk.Prelude,
 	return lets(l), nil
 }
 
-func (l lets) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, bool, error) {
+func (l lets) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, bool, error) {
 	sc, err := bindLets(r, l, sc, fr)
 	return sc, false, err
 }
@@ -40,10 +40,10 @@ func (l lets) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (*walk.Scope
 // names to values. With exprs, a string value is a CEL expression;
 // otherwise every value is a template. A value that is not a mapping is an
 // error at the node at.
-func bindings(c *walk.Compiler, at, n *yaml.Node, path, what string, exprs bool) ([]letEntry, *walk.CompileError) {
-	n = walk.Deref(n)
+func bindings(c *tree.Compiler, at, n *yaml.Node, path, what string, exprs bool) ([]letEntry, *tree.CompileError) {
+	n = tree.Deref(n)
 	if n.Kind != yaml.MappingNode {
-		return nil, walk.CompileErrorAt(at, path, what+", got "+yamlnode.AKind(n))
+		return nil, tree.CompileErrorAt(at, path, what+", got "+yamlnode.AKind(n))
 	}
 	seen := map[string]*yaml.Node{}
 	var out []letEntry
@@ -51,19 +51,19 @@ func bindings(c *walk.Compiler, at, n *yaml.Node, path, what string, exprs bool)
 		k, v := n.Content[i], n.Content[i+1]
 		name, kerr := yamlnode.Key(k)
 		if kerr != nil {
-			return nil, walk.FromNodeError(kerr, path)
+			return nil, tree.FromNodeError(kerr, path)
 		}
-		ep := walk.JoinPath(path, name)
+		ep := tree.JoinPath(path, name)
 		if prev, dup := seen[name]; dup {
-			return nil, walk.CompileErrorAt(k, ep, yamlnode.DupKeyMsg(name, prev))
+			return nil, tree.CompileErrorAt(k, ep, yamlnode.DupKeyMsg(name, prev))
 		}
 		seen[name] = k
 		if !lex.IsIdent(name) {
-			return nil, walk.CompileErrorAt(k, ep, walk.Quote(name)+" is not a valid variable name: use letters, digits and _, not starting with a digit, and not a CEL keyword")
+			return nil, tree.CompileErrorAt(k, ep, tree.Quote(name)+" is not a valid variable name: use letters, digits and _, not starting with a digit, and not a CEL keyword")
 		}
 		e := letEntry{name: name, key: k, path: ep}
-		if s, ok := walk.StringScalar(v); ok && exprs {
-			e.expr = walk.NewExprRef(walk.ExprRef{Text: s, Shown: s, Node: walk.Deref(v), Path: ep, Bare: "$let"})
+		if s, ok := tree.StringScalar(v); ok && exprs {
+			e.expr = tree.NewExprRef(tree.ExprRef{Text: s, Shown: s, Node: tree.Deref(v), Path: ep, Bare: "$let"})
 		} else {
 			t, err := c.Compile(v, ep)
 			if err != nil {
@@ -76,8 +76,8 @@ func bindings(c *walk.Compiler, at, n *yaml.Node, path, what string, exprs bool)
 	return out, nil
 }
 
-func bindLets(r *walk.Renderer, lets []letEntry, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, error) {
-	inner := walk.NewScope(sc, len(lets))
+func bindLets(r tree.Renderer, lets []letEntry, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, error) {
+	inner := tree.NewScope(sc, len(lets))
 	for i := range lets {
 		e := &lets[i]
 		if e.expr != nil {
@@ -101,8 +101,8 @@ func bindLets(r *walk.Renderer, lets []letEntry, sc *walk.Scope, fr *walk.Frame)
 }
 
 func init() {
-	walk.Register(walk.Directive{Rank: 20, Name: "$let", Kind: walk.KindPrelude, Binds: true,
-		Prelude: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Prelude, *walk.CompileError) {
-			return compileLet(c, p.K, p.V, walk.JoinPath(path, "$let"))
+	tree.Register(tree.Directive{Rank: 20, Name: "$let", Kind: tree.KindPrelude, Binds: true,
+		Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
+			return compileLet(c, p.K, p.V, tree.JoinPath(path, "$let"))
 		}})
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 	"go.yaml.in/yaml/v3"
 )
@@ -39,21 +39,21 @@ const maxSchemaIncludeSets = 16
 // ReadFiles reads and compiles the files the directive includes, as a
 // render does, and gives the first error: for check, which reads them
 // without rendering.
-func (d *schemaDir) ReadFiles(r *walk.Renderer, fr *walk.Frame) error {
+func (d *schemaDir) ReadFiles(r tree.Renderer, fr *tree.Frame) error {
 	_, err := schemaSet(r, d, fr)
 	return err
 }
 
 // schemaSet gives the directive's set with every included schema read and
 // compiled.
-func schemaSet(r *walk.Renderer, d *schemaDir, fr *walk.Frame) (*schema.Set, error) {
+func schemaSet(r tree.Renderer, d *schemaDir, fr *tree.Frame) (*schema.Set, error) {
 	incs := d.set.Includes()
 	if len(incs) == 0 {
 		return d.set, nil
 	}
 	opts := r.Options()
 	texts := make([][]byte, len(incs))
-	frames := make([]*walk.Frame, len(incs))
+	frames := make([]*tree.Frame, len(incs))
 	for i, inc := range incs {
 		shown := inc.Path
 		if !filepath.IsAbs(shown) {
@@ -61,15 +61,15 @@ func schemaSet(r *walk.Renderer, d *schemaDir, fr *walk.Frame) (*schema.Set, err
 		}
 		resolved := filepath.Clean(shown)
 		if len(fr.Chain)+1 > opts.MaxIncludeDepth {
-			return nil, r.LimitErr(fr, inc.Key, d.path, "MaxIncludeDepth", "includes nest deeper than MaxIncludeDepth ("+walk.Itoa(opts.MaxIncludeDepth)+")")
+			return nil, r.LimitErr(fr, inc.Key, d.path, "MaxIncludeDepth", "includes nest deeper than MaxIncludeDepth ("+tree.Itoa(opts.MaxIncludeDepth)+")")
 		}
 		text, err := schemaFileText(r, fr, inc, d.path, shown, resolved)
 		if err != nil {
 			return nil, err
 		}
 		texts[i] = text
-		chain := append([]walk.Pos{{File: fr.File, Line: inc.Dir.Line, Column: inc.Dir.Column}}, fr.Chain...)
-		frames[i] = &walk.Frame{File: filepath.ToSlash(shown), Dir: filepath.Dir(shown), Real: resolved, Chain: chain}
+		chain := append([]tree.Pos{{File: fr.File, Line: inc.Dir.Line, Column: inc.Dir.Column}}, fr.Chain...)
+		frames[i] = &tree.Frame{File: filepath.ToSlash(shown), Dir: filepath.Dir(shown), Real: resolved, Chain: chain}
 	}
 	key := string(bytes.Join(texts, []byte{0}))
 	d.inc.mu.Lock()
@@ -89,7 +89,7 @@ func schemaSet(r *walk.Renderer, d *schemaDir, fr *walk.Frame) (*schema.Set, err
 	}
 	set, which, nerr := d.set.Resolve(docs)
 	if nerr != nil {
-		return nil, walk.FromNodeError(nerr, d.path).In(frames[which])
+		return nil, tree.FromNodeError(nerr, d.path).In(frames[which])
 	}
 	d.inc.mu.Lock()
 	if d.inc.sets == nil || len(d.inc.sets) >= maxSchemaIncludeSets {
@@ -101,7 +101,7 @@ func schemaSet(r *walk.Renderer, d *schemaDir, fr *walk.Frame) (*schema.Set, err
 }
 
 // schemaFileText reads an included schema file, at most once per render.
-func schemaFileText(r *walk.Renderer, fr *walk.Frame, inc schema.Include, path, shown, resolved string) ([]byte, error) {
+func schemaFileText(r tree.Renderer, fr *tree.Frame, inc schema.Include, path, shown, resolved string) ([]byte, error) {
 	cache := r.Texts()
 	if text, ok := cache[resolved]; ok {
 		return text, nil
@@ -109,10 +109,10 @@ func schemaFileText(r *walk.Renderer, fr *walk.Frame, inc schema.Include, path, 
 	opts := r.Options()
 	text, err := opts.Loader.ReadFile(r.Context(), shown, opts.MaxTemplateBytes)
 	if errors.Is(err, fileread.ErrTooLarge) {
-		return nil, r.LimitErr(fr, inc.At, path, "MaxTemplateBytes", "included schema file "+walk.Quote(filepath.ToSlash(shown))+" is larger than MaxTemplateBytes ("+walk.Itoa(opts.MaxTemplateBytes)+" bytes)")
+		return nil, r.LimitErr(fr, inc.At, path, "MaxTemplateBytes", "included schema file "+tree.Quote(filepath.ToSlash(shown))+" is larger than MaxTemplateBytes ("+tree.Itoa(opts.MaxTemplateBytes)+" bytes)")
 	}
 	if err != nil {
-		return nil, r.ErrAt(fr, inc.At, path, "cannot read included schema file "+walk.Quote(filepath.ToSlash(shown))+": "+loader.ErrText(err))
+		return nil, r.ErrAt(fr, inc.At, path, "cannot read included schema file "+tree.Quote(filepath.ToSlash(shown))+": "+loader.ErrText(err))
 	}
 	cache[resolved] = text
 	return text, nil
@@ -122,8 +122,8 @@ func schemaFileText(r *walk.Renderer, fr *walk.Frame, inc schema.Include, path, 
 // the positioned errors a template's YAML gets. A .json file must be
 // JSON, and its syntax errors are JSON's, at the byte where it fails
 // (YAML's parser often names a line before it).
-func parseSchemaFile(text []byte, isJSON bool) (*yaml.Node, *walk.CompileError) {
-	if cerr := walk.CheckText(text); cerr != nil {
+func parseSchemaFile(text []byte, isJSON bool) (*yaml.Node, *tree.CompileError) {
+	if cerr := tree.CheckText(text); cerr != nil {
 		cerr.Msg = strings.Replace(cerr.Msg, "a template", "a schema file", 1)
 		cerr.Msg = strings.Replace(cerr.Msg, "the template", "the schema file", 1)
 		return nil, cerr
@@ -137,24 +137,24 @@ func parseSchemaFile(text []byte, isJSON bool) (*yaml.Node, *walk.CompileError) 
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, walk.CompileErrorAtLine(1, 1, "the schema file is empty; it must hold one JSON Schema")
+			return nil, tree.CompileErrorAtLine(1, 1, "the schema file is empty; it must hold one JSON Schema")
 		}
-		return nil, walk.YAMLParseError(err, text)
+		return nil, tree.YAMLParseError(err, text)
 	}
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case errors.Is(err, io.EOF):
 	case err != nil:
-		return nil, walk.YAMLParseError(err, text)
+		return nil, tree.YAMLParseError(err, text)
 	default:
-		return nil, walk.CompileErrorAt(&next, "", "the schema file holds more than one document; it must hold one JSON Schema")
+		return nil, tree.CompileErrorAt(&next, "", "the schema file holds more than one document; it must hold one JSON Schema")
 	}
 	return &doc, nil
 }
 
 // jsonSyntaxError is the first syntax error of the JSON text, at its line
 // and column, or nil.
-func jsonSyntaxError(text []byte) *walk.CompileError {
+func jsonSyntaxError(text []byte) *tree.CompileError {
 	var v any
 	err := json.Unmarshal(text, &v)
 	if err == nil {
@@ -176,5 +176,5 @@ func jsonSyntaxError(text []byte) *walk.CompileError {
 			col++
 		}
 	}
-	return walk.CompileErrorAtLine(line, col, "invalid JSON: "+err.Error())
+	return tree.CompileErrorAtLine(line, col, "invalid JSON: "+err.Error())
 }

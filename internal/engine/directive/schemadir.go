@@ -5,7 +5,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -20,20 +20,20 @@ type schemaDir struct {
 	inc  schemaIncludes // the sets with files read in (schema_include.go)
 }
 
-func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *walk.CompileError) {
-	s, err := schema.Compile(walk.Deref(n))
+func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *tree.CompileError) {
+	s, err := schema.Compile(tree.Deref(n))
 	if err != nil {
-		return nil, walk.FromNodeError(err, path)
+		return nil, tree.FromNodeError(err, path)
 	}
 	return &schemaDir{key: key, set: s, path: path}, nil
 }
 
-func checkSchema(r *walk.Renderer, d *schemaDir, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, error) {
+func checkSchema(r tree.Renderer, d *schemaDir, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, error) {
 	set, err := schemaSet(r, d, fr)
 	if err != nil {
 		return nil, err
 	}
-	defaults, failures, at := set.Check(func(name string) (walk.Value, bool) {
+	defaults, failures, at := set.Check(func(name string) (tree.Value, bool) {
 		v, ok := sc.Lookup(name)
 		if !ok {
 			return nil, false
@@ -60,21 +60,21 @@ func checkSchema(r *walk.Renderer, d *schemaDir, sc *walk.Scope, fr *walk.Frame)
 	if len(defaults) == 0 {
 		return sc, nil
 	}
-	inner := walk.NewScope(sc, len(defaults))
+	inner := tree.NewScope(sc, len(defaults))
 	for _, b := range defaults {
 		inner.BindValue(b.Name, b.Value)
 	}
 	return inner, nil
 }
 
-func (d *schemaDir) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (*walk.Scope, bool, error) {
+func (d *schemaDir) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, bool, error) {
 	sc, err := checkSchema(r, d, sc, fr)
 	return sc, false, err
 }
 
 func init() {
-	walk.Register(walk.Directive{Rank: 10, Name: "$schema", Kind: walk.KindPrelude,
-		Prelude: func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, path string) (walk.Prelude, *walk.CompileError) {
-			return compileSchemaDir(p.K, p.V, walk.JoinPath(path, "$schema"))
+	tree.Register(tree.Directive{Rank: 10, Name: "$schema", Kind: tree.KindPrelude,
+		Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
+			return compileSchemaDir(p.K, p.V, tree.JoinPath(path, "$schema"))
 		}})
 }

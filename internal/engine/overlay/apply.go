@@ -5,7 +5,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 )
 
 // Applying an overlay once every document is rendered: its guard decides
@@ -14,7 +14,7 @@ import (
 // patchCache keeps the patch of a static guard for the targets after the
 // first, within one loop over targets whose scope is reused.
 type patchCache struct {
-	v            walk.Value
+	v            tree.Value
 	ok, ready    bool
 	nodes, bytes int // the patch's size, counted against the limits at each use
 }
@@ -23,8 +23,8 @@ type patchCache struct {
 // file it stands in.
 type pendingOverlay struct {
 	o  *overlayNode
-	sc *walk.Scope
-	fr *walk.Frame
+	sc *tree.Scope
+	fr *tree.Frame
 }
 
 // decision is what a guard decides for one target.
@@ -39,9 +39,9 @@ const (
 // Run decides the guard in scope sc and, when it holds, renders the patch:
 // a value, or nothing (patched false). A static guard's patch is rendered
 // once per cache.
-func (g *guarded) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, cache *patchCache) (d decision, patch walk.Value, patched bool, err error) {
+func (g *guarded) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, cache *patchCache) (d decision, patch tree.Value, patched bool, err error) {
 	body := g.body
-	if m, ok := body.(*walk.MapNode); ok {
+	if m, ok := body.(*tree.MapNode); ok {
 		var unknown bool
 		if sc, unknown, err = r.RunPreludes(m, sc, fr); err != nil || unknown {
 			return undecided, nil, false, err
@@ -70,7 +70,7 @@ func (g *guarded) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, cache *p
 			*cache = patchCache{v: patch, ok: patched, ready: true, nodes: nodes, bytes: bytes}
 		}
 	}()
-	if m, ok := body.(*walk.MapNode); ok {
+	if m, ok := body.(*tree.MapNode); ok {
 		if m.Replaces() {
 			patch, patched, err = m.Prods[0].Value(r, sc, fr)
 		} else {
@@ -83,11 +83,11 @@ func (g *guarded) Run(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, cache *p
 }
 
 // Apply applies the overlay to docs, every document the render gave.
-func (p pendingOverlay) Apply(r *walk.Renderer, docs []walk.Value) ([]walk.Value, error) {
+func (p pendingOverlay) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Value, error) {
 	matched, unsure := 0, 0
 	// One scope for every document: nothing a patch gives keeps it,
 	// and a static patch's list edits read doc from it when they run.
-	sc := walk.NewScope(p.sc, 1)
+	sc := tree.NewScope(p.sc, 1)
 	var cache patchCache
 	for i, doc := range docs {
 		if err := r.Step(p.fr, p.o.guard.key, "$overlay"); err != nil {
@@ -112,7 +112,7 @@ func (p pendingOverlay) Apply(r *walk.Renderer, docs []walk.Value) ([]walk.Value
 		return nil, err
 	}
 	if p.o.remove && unsure > 0 {
-		return nil, walk.ErrUnknownShape
+		return nil, tree.ErrUnknownShape
 	}
 	if p.o.remove && matched > 0 {
 		docs = r.DropRemoved(docs)
@@ -122,21 +122,21 @@ func (p pendingOverlay) Apply(r *walk.Renderer, docs []walk.Value) ([]walk.Value
 
 // overlayDoc applies one overlay to one document, in sc, a child of the
 // overlay's scope where doc is bound.
-func overlayDoc(r *walk.Renderer, p pendingOverlay, sc *walk.Scope, cache *patchCache, doc walk.Value) (walk.Value, decision, error) {
+func overlayDoc(r tree.Renderer, p pendingOverlay, sc *tree.Scope, cache *patchCache, doc tree.Value) (tree.Value, decision, error) {
 	sc.BindValue("doc", doc)
 	d, patch, patched, err := p.o.guard.Run(r, sc, p.fr, cache)
 	switch {
 	case err != nil:
 		return nil, d, err
 	case d == undecided:
-		return walk.Unknown{}, d, nil
+		return tree.Unknown{}, d, nil
 	case d == decidedNo || !patched || patch == nil:
 		return doc, d, nil
 	}
 	switch patch.(type) {
-	case *walk.Map, walk.Unknown:
+	case *tree.Map, tree.Unknown:
 	default:
-		return nil, d, r.ErrAt(p.fr, p.o.n, "", "an overlay's patch must be a mapping (or nothing), got "+walk.ValueKind(patch))
+		return nil, d, r.ErrAt(p.fr, p.o.n, "", "an overlay's patch must be a mapping (or nothing), got "+tree.ValueKind(patch))
 	}
 	out, err := merge.Onto(doc, patch)
 	return out, d, err
@@ -145,8 +145,8 @@ func overlayDoc(r *walk.Renderer, p pendingOverlay, sc *walk.Scope, cache *patch
 // editingErr adds to err which document was being edited: its place among
 // the rendered documents, counting from 1, and its manifest ID, with the
 // parts that the templates do not write hidden (reference §6).
-func editingErr(err error, docs []walk.Value, i int, written func() func(string) bool) error {
-	e, ok := err.(*walk.Error)
+func editingErr(err error, docs []tree.Value, i int, written func() func(string) bool) error {
+	e, ok := err.(*tree.Error)
 	if !ok || e.Editing != "" {
 		return err
 	}
@@ -163,7 +163,7 @@ func editingErr(err error, docs []walk.Value, i int, written func() func(string)
 }
 
 // manifestID is the manifest ID of a document, when it has a known one.
-func manifestID(doc walk.Value) (string, bool) {
+func manifestID(doc tree.Value) (string, bool) {
 	id, skip, unknown, err := manifest.ID(doc)
 	return id, err == nil && !skip && !unknown
 }

@@ -7,11 +7,11 @@
 // the overlays have applied, through the leaf package transform, followed
 // by the engine's Namespace option.
 //
-// Like package directive, it registers its directives with walk.Register
+// Like package directive, it registers its directives with tree.Register
 // at their ranks, and the walker reaches it only through interfaces: an
-// overlay document and an edit list are walk.SelfRenderer nodes, an
-// overlay reached in the stream is a walk.Pending applied after the last
+// overlay document and an edit list are tree.SelfRenderer nodes, an
+// overlay reached in the stream is a tree.Pending applied after the last
 // document (a transform one queued with AddLate, after every overlay), the
 // Namespace option applies through walk.RegisterNamespace, and a sequence of a patch compiles through the hook set with
-// walk.RegisterEditList.
+// tree.RegisterEditList.
 package overlay

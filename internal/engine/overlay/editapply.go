@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 )
 
 // Applying the list edits of a patch to the sequence they edit.
@@ -13,9 +13,9 @@ import (
 // sequence it edits: merge.Onto hands it that sequence.
 type listEdit struct {
 	seq *editSeq
-	r   *walk.Renderer
-	sc  *walk.Scope
-	fr  *walk.Frame
+	r   tree.Renderer
+	sc  *tree.Scope
+	fr  *tree.Frame
 }
 
 var _ merge.Edit = (*listEdit)(nil)
@@ -23,33 +23,33 @@ var _ merge.Edit = (*listEdit)(nil)
 // Edit runs the edits on base, a sequence, or nil when the document has no
 // such key. A $match or $remove that cannot be decided makes the sequence
 // unknown.
-func (l *listEdit) Edit(base walk.Value) (walk.Value, error) {
-	var items []walk.Value
+func (l *listEdit) Edit(base tree.Value) (tree.Value, error) {
+	var items []tree.Value
 	switch b := base.(type) {
 	case nil:
-	case []walk.Value:
+	case []tree.Value:
 		items = b
-	case walk.Unknown:
-		return walk.Unknown{}, nil
+	case tree.Unknown:
+		return tree.Unknown{}, nil
 	default:
-		return nil, l.r.ErrAt(l.fr, l.seq.n, l.seq.path, "these list edits edit a sequence, but the document holds "+walk.ValueKind(b)+" here")
+		return nil, l.r.ErrAt(l.fr, l.seq.n, l.seq.path, "these list edits edit a sequence, but the document holds "+tree.ValueKind(b)+" here")
 	}
 	for _, op := range l.seq.ops {
 		var unknown bool
 		var err error
 		if items, unknown, err = op.apply(l.r, l.sc, l.fr, items); err != nil || unknown {
-			return walk.Unknown{}, err
+			return tree.Unknown{}, err
 		}
 	}
 	if items == nil {
-		items = []walk.Value{}
+		items = []tree.Value{}
 	}
 	return items, nil
 }
 
 // apply runs one edit on items and returns the new items; it never
 // changes items itself.
-func (op *editOp) apply(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, items []walk.Value) ([]walk.Value, bool, error) {
+func (op *editOp) apply(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, items []tree.Value) ([]tree.Value, bool, error) {
 	if op.dir == "$append" {
 		v, ok, err := r.Value(op.value, sc, fr)
 		if err != nil || !ok {
@@ -57,9 +57,9 @@ func (op *editOp) apply(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, items 
 		}
 		return append(items[:len(items):len(items)], v), false, nil
 	}
-	out := make([]walk.Value, 0, len(items))
+	out := make([]tree.Value, 0, len(items))
 	matched := 0
-	inner := walk.NewScope(sc, 1) // one for every item: nothing keeps it
+	inner := tree.NewScope(sc, 1) // one for every item: nothing keeps it
 	var cache patchCache
 	for _, it := range items {
 		if err := r.Step(fr, op.key, op.path); err != nil {
@@ -97,13 +97,13 @@ func (op *editOp) apply(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, items 
 }
 
 // patchItem merges a $match's patch onto a matching item.
-func (op *editOp) patchItem(r *walk.Renderer, fr *walk.Frame, it, patch walk.Value, patched bool) (walk.Value, error) {
+func (op *editOp) patchItem(r tree.Renderer, fr *tree.Frame, it, patch tree.Value, patched bool) (tree.Value, error) {
 	if !patched || patch == nil {
 		return it, nil
 	}
 	switch patch.(type) {
-	case *walk.Map, walk.Unknown:
+	case *tree.Map, tree.Unknown:
 		return merge.Onto(it, patch)
 	}
-	return nil, r.ErrAt(fr, op.key, op.path, "the keys beside $match make the patch of each matching item and must give a mapping (or nothing), got "+walk.ValueKind(patch))
+	return nil, r.ErrAt(fr, op.key, op.path, "the keys beside $match make the patch of each matching item and must give a mapping (or nothing), got "+tree.ValueKind(patch))
 }

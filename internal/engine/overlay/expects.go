@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -45,15 +45,15 @@ var expectsForm = regexp.MustCompile(`^([0-9]{1,9})(\+?)$`)
 
 // compileExpects reads the $expects beside the directive at path, or the
 // default "1+".
-func compileExpects(dirs walk.DirSet, path string) (expectation, *walk.CompileError) {
+func compileExpects(dirs tree.DirSet, path string) (expectation, *tree.CompileError) {
 	p, ok := dirs["$expects"]
 	if !ok {
 		return expectation{n: 1, atLeast: true}, nil
 	}
-	v := walk.Deref(p.V)
+	v := tree.Deref(p.V)
 	msg := `$expects takes how many items must match: an int (exactly that many) or a string "N+" (at least N), got `
 	if v.Kind != yaml.ScalarNode {
-		return expectation{}, walk.CompileErrorAt(v, walk.JoinPath(path, "$expects"), msg+yamlnode.AKind(v))
+		return expectation{}, tree.CompileErrorAt(v, tree.JoinPath(path, "$expects"), msg+yamlnode.AKind(v))
 	}
 	switch v.ShortTag() {
 	case "!!int":
@@ -66,14 +66,14 @@ func compileExpects(dirs walk.DirSet, path string) (expectation, *walk.CompileEr
 			n, _ := strconv.Atoi(m[1])
 			return expectation{n: n, atLeast: true, key: p.K}, nil
 		}
-		return expectation{}, walk.CompileErrorAt(v, walk.JoinPath(path, "$expects"), msg+walk.Quote(v.Value))
+		return expectation{}, tree.CompileErrorAt(v, tree.JoinPath(path, "$expects"), msg+tree.Quote(v.Value))
 	}
-	return expectation{}, walk.CompileErrorAt(v, walk.JoinPath(path, "$expects"), msg+yamlnode.AKind(v))
+	return expectation{}, tree.CompileErrorAt(v, tree.JoinPath(path, "$expects"), msg+yamlnode.AKind(v))
 }
 
 // checkExpects checks the number of documents the overlay matched:
 // matched for sure, and up to unsure more whose match is not known yet.
-func (o *overlayNode) checkExpects(r *walk.Renderer, fr *walk.Frame, matched, unsure, docCount int) error {
+func (o *overlayNode) checkExpects(r tree.Renderer, fr *tree.Frame, matched, unsure, docCount int) error {
 	ok, decided := o.expect.holds(matched, matched+unsure)
 	if ok || !decided {
 		return nil

@@ -1,7 +1,7 @@
 package overlay
 
 import (
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -27,18 +27,18 @@ type editOp struct {
 	key    *yaml.Node
 	guard  guarded     // $match and $remove
 	expect expectation // $match and $remove
-	value  walk.Node   // $append
+	value  tree.Node   // $append
 	path   string
 }
 
 // editDir gives the list edit directive of mapping n, or "".
 func editDir(n *yaml.Node) string {
-	n = walk.Deref(n)
+	n = tree.Deref(n)
 	if n.Kind != yaml.MappingNode {
 		return ""
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := walk.Deref(n.Content[i])
+		k := tree.Deref(n.Content[i])
 		for _, d := range editDirs {
 			if k.Kind == yaml.ScalarNode && k.Value == d {
 				return d
@@ -50,7 +50,7 @@ func editDir(n *yaml.Node) string {
 
 // compileEditList compiles sequence n as an edit list, or gives nil when no item
 // of it is a list edit. An empty sequence is a plain value.
-func compileEditList(c *walk.Compiler, n *yaml.Node, path string) (walk.Node, *walk.CompileError) {
+func compileEditList(c *tree.Compiler, n *yaml.Node, path string) (tree.Node, *tree.CompileError) {
 	edits := 0
 	for _, it := range n.Content {
 		if editDir(it) != "" {
@@ -62,11 +62,11 @@ func compileEditList(c *walk.Compiler, n *yaml.Node, path string) (walk.Node, *w
 	}
 	s := &editSeq{n: n, path: path}
 	for i, it := range n.Content {
-		ip := path + "[" + walk.Itoa(i) + "]"
+		ip := path + "[" + tree.Itoa(i) + "]"
 		if editDir(it) == "" {
-			return nil, walk.CompileErrorAt(it, ip, "this sequence mixes list edits ($match, $remove, $append) with plain items: in an overlay's patch a sequence either edits the document's sequence, every item a list edit, or replaces it, with no list edits")
+			return nil, tree.CompileErrorAt(it, ip, "this sequence mixes list edits ($match, $remove, $append) with plain items: in an overlay's patch a sequence either edits the document's sequence, every item a list edit, or replaces it, with no list edits")
 		}
-		op, err := editItem(c, walk.Deref(it), ip)
+		op, err := editItem(c, tree.Deref(it), ip)
 		if err != nil {
 			return nil, err
 		}
@@ -77,8 +77,8 @@ func compileEditList(c *walk.Compiler, n *yaml.Node, path string) (walk.Node, *w
 }
 
 // editItem compiles one list edit item.
-func editItem(c *walk.Compiler, n *yaml.Node, path string) (*editOp, *walk.CompileError) {
-	keys, err := walk.ReadKeys(n, path, walk.AtEditItem)
+func editItem(c *tree.Compiler, n *yaml.Node, path string) (*editOp, *tree.CompileError) {
+	keys, err := tree.ReadKeys(n, path, tree.AtEditItem)
 	if err != nil {
 		return nil, err
 	}
@@ -89,15 +89,15 @@ func editItem(c *walk.Compiler, n *yaml.Node, path string) (*editOp, *walk.Compi
 			continue
 		}
 		if found != "" {
-			return nil, walk.CompileErrorAt(p.K, walk.JoinPath(path, d), "one list edit per item: this item has both "+found+" and "+d+"; write them as two items")
+			return nil, tree.CompileErrorAt(p.K, tree.JoinPath(path, d), "one list edit per item: this item has both "+found+" and "+d+"; write them as two items")
 		}
 		found = d
 	}
 	p := keys.Dirs[found]
-	return editCompilers[found](c, keys.Dirs, p, without(n, found, "$expects"), walk.JoinPath(path, found))
+	return editCompilers[found](c, keys.Dirs, p, without(n, found, "$expects"), tree.JoinPath(path, found))
 }
 
-func matchEdit(c *walk.Compiler, dirs walk.DirSet, p walk.KVPair, rest *yaml.Node, path string) (*editOp, *walk.CompileError) {
+func matchEdit(c *tree.Compiler, dirs tree.DirSet, p tree.KVPair, rest *yaml.Node, path string) (*editOp, *tree.CompileError) {
 	op, err := selectingEdit("$match", dirs, p, path)
 	if err != nil || len(rest.Content) == 0 {
 		return op, err // no keys beside $match: matching items stay as they are
@@ -109,18 +109,18 @@ func matchEdit(c *walk.Compiler, dirs walk.DirSet, p walk.KVPair, rest *yaml.Nod
 	return op, nil
 }
 
-func removeEdit(c *walk.Compiler, dirs walk.DirSet, p walk.KVPair, rest *yaml.Node, path string) (*editOp, *walk.CompileError) {
+func removeEdit(c *tree.Compiler, dirs tree.DirSet, p tree.KVPair, rest *yaml.Node, path string) (*editOp, *tree.CompileError) {
 	if len(rest.Content) > 0 {
-		return nil, walk.CompileErrorAt(rest.Content[0], path, "a $remove item holds only $remove and $expects; to change the items it selects, use $match")
+		return nil, tree.CompileErrorAt(rest.Content[0], path, "a $remove item holds only $remove and $expects; to change the items it selects, use $match")
 	}
 	return selectingEdit("$remove", dirs, p, path)
 }
 
 // selectingEdit compiles what $match and $remove share: the expression
 // that selects items, and $expects.
-func selectingEdit(dir string, dirs walk.DirSet, p walk.KVPair, path string) (*editOp, *walk.CompileError) {
+func selectingEdit(dir string, dirs tree.DirSet, p tree.KVPair, path string) (*editOp, *tree.CompileError) {
 	op := &editOp{dir: dir, key: p.K, path: path}
-	var err *walk.CompileError
+	var err *tree.CompileError
 	if op.guard, err = guard(p, path, dir); err != nil {
 		return nil, err
 	}
@@ -130,34 +130,34 @@ func selectingEdit(dir string, dirs walk.DirSet, p walk.KVPair, path string) (*e
 	return op, nil
 }
 
-func appendEdit(c *walk.Compiler, dirs walk.DirSet, p walk.KVPair, rest *yaml.Node, path string) (*editOp, *walk.CompileError) {
+func appendEdit(c *tree.Compiler, dirs tree.DirSet, p tree.KVPair, rest *yaml.Node, path string) (*editOp, *tree.CompileError) {
 	if e, ok := dirs["$expects"]; ok {
-		return nil, walk.CompileErrorAt(e.K, walk.JoinPath(path, "$expects"), "$append adds one item and matches nothing, so it takes no $expects")
+		return nil, tree.CompileErrorAt(e.K, tree.JoinPath(path, "$expects"), "$append adds one item and matches nothing, so it takes no $expects")
 	}
 	if len(rest.Content) > 0 {
-		return nil, walk.CompileErrorAt(rest.Content[0], path, "an $append item holds only $append: indent the item to add under $append")
+		return nil, tree.CompileErrorAt(rest.Content[0], path, "an $append item holds only $append: indent the item to add under $append")
 	}
 	op := &editOp{dir: "$append", key: p.K, path: path}
 	inPatch := c.Patch
 	c.Patch = false // the item added is a plain template
 	defer func() { c.Patch = inPatch }()
-	var err *walk.CompileError
+	var err *tree.CompileError
 	op.value, err = c.Compile(p.V, path)
 	return op, err
 }
 
 // editCompilers compile each list edit, by its directive.
-var editCompilers = map[string]func(c *walk.Compiler, d walk.DirSet, p walk.KVPair, rest *yaml.Node, path string) (*editOp, *walk.CompileError){
+var editCompilers = map[string]func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, rest *yaml.Node, path string) (*editOp, *tree.CompileError){
 	"$match":  matchEdit,
 	"$remove": removeEdit,
 	"$append": appendEdit,
 }
 
 func init() {
-	walk.Register(walk.Directive{Rank: 170, Name: "$match", Kind: walk.KindEdit, Only: walk.AtEditItem, Misplaced: editMisplaced("$match")})
-	walk.Register(walk.Directive{Rank: 180, Name: "$remove", Kind: walk.KindEdit, Only: walk.AtEditItem | walk.AtOverlayRoot,
+	tree.Register(tree.Directive{Rank: 170, Name: "$match", Kind: tree.KindEdit, Only: tree.AtEditItem, Misplaced: editMisplaced("$match")})
+	tree.Register(tree.Directive{Rank: 180, Name: "$remove", Kind: tree.KindEdit, Only: tree.AtEditItem | tree.AtOverlayRoot,
 		Misplaced: "unknown directive $remove: $remove is a list edit, a directive only in an item of a sequence in an overlay's patch, or $remove: true beside $overlay at an overlay's root, which removes the documents it matches; to output a key $remove as data, write $$remove"})
-	walk.Register(walk.Directive{Rank: 190, Name: "$append", Kind: walk.KindEdit, Only: walk.AtEditItem, Misplaced: editMisplaced("$append"), Body: true})
+	tree.Register(tree.Directive{Rank: 190, Name: "$append", Kind: tree.KindEdit, Only: tree.AtEditItem, Misplaced: editMisplaced("$append"), Body: true})
 }
 
 // editMisplaced is the error for list edit d outside an edit list.
@@ -166,14 +166,14 @@ func editMisplaced(d string) string {
 }
 
 // Value gives the edit list as a merge.Edit on the document's sequence.
-func (s *editSeq) Value(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+func (s *editSeq) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
 	return &listEdit{seq: s, r: r, sc: sc, fr: fr}, true, nil
 }
 
 // Multi adds the edit list as one item.
-func (s *editSeq) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, _ walk.Position, dst []walk.Value) ([]walk.Value, error) {
+func (s *editSeq) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, _ tree.Position, dst []tree.Value) ([]tree.Value, error) {
 	v, ok, err := s.Value(r, sc, fr)
-	return walk.AppendIf(dst, v, ok, err)
+	return tree.AppendIf(dst, v, ok, err)
 }
 
-func init() { walk.RegisterEditList(compileEditList) }
+func init() { tree.RegisterEditList(compileEditList) }

@@ -1,7 +1,7 @@
 package overlay
 
 import (
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -28,9 +28,9 @@ type overlayNode struct {
 type guarded struct {
 	dir       string     // "$overlay" or "$match"
 	key       *yaml.Node // the directive's key
-	cond      *walk.ExprRef
+	cond      *tree.ExprRef
 	constCond *bool     // a YAML bool written as the condition
-	body      walk.Node // the mapping without the directive and $expects; nil when that is empty
+	body      tree.Node // the mapping without the directive and $expects; nil when that is empty
 	// static marks a body of plain data and list edits only: it renders
 	// to the same patch for every target, since its list edits read doc
 	// and item only when they run, from the scope the caller reuses.
@@ -38,13 +38,13 @@ type guarded struct {
 }
 
 // isStatic reports whether t is plain data and list edits only.
-func isStatic(t walk.Node) bool {
+func isStatic(t tree.Node) bool {
 	switch t := t.(type) {
-	case nil, *walk.ConstNode:
+	case nil, *tree.ConstNode:
 		return true
 	case *editSeq:
 		return true
-	case *walk.MapNode:
+	case *tree.MapNode:
 		if len(t.Prods) > 0 || len(t.Preludes) > 0 {
 			return false
 		}
@@ -58,10 +58,10 @@ func isStatic(t walk.Node) bool {
 	return false
 }
 
-func overlay(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (walk.Node, *walk.CompileError) {
+func overlay(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.Node, *tree.CompileError) {
 	p := keys.Dirs["$overlay"]
 	o := &overlayNode{n: n}
-	var err *walk.CompileError
+	var err *tree.CompileError
 	if o.guard, err = guard(p, "$overlay", "$overlay"); err != nil {
 		return nil, err
 	}
@@ -85,18 +85,18 @@ func overlay(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (walk.Node, 
 }
 
 // guard compiles the condition of directive p (dir) at path.
-func guard(p walk.KVPair, path, dir string) (guarded, *walk.CompileError) {
+func guard(p tree.KVPair, path, dir string) (guarded, *tree.CompileError) {
 	g := guarded{dir: dir, key: p.K}
-	cn := walk.Deref(p.V)
-	if s, ok := walk.StringScalar(cn); ok {
-		g.cond = walk.NewExprRef(walk.ExprRef{Text: s, Shown: s, Node: cn, Path: path, Bare: dir})
+	cn := tree.Deref(p.V)
+	if s, ok := tree.StringScalar(cn); ok {
+		g.cond = tree.NewExprRef(tree.ExprRef{Text: s, Shown: s, Node: cn, Path: path, Bare: dir})
 		return g, nil
 	}
-	if b, ok := walk.BoolScalar(cn); ok {
+	if b, ok := tree.BoolScalar(cn); ok {
 		g.constCond = &b
 		return g, nil
 	}
-	return g, walk.CompileErrorAt(cn, path, dir+" takes a CEL expression string that gives a bool, got "+yamlnode.AKind(cn))
+	return g, tree.CompileErrorAt(cn, path, dir+" takes a CEL expression string that gives a bool, got "+yamlnode.AKind(cn))
 }
 
 // without is mapping n without the given keys.
@@ -104,7 +104,7 @@ func without(n *yaml.Node, keys ...string) *yaml.Node {
 	out := *n
 	out.Content = make([]*yaml.Node, 0, len(n.Content))
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := walk.Deref(n.Content[i])
+		k := tree.Deref(n.Content[i])
 		drop := false
 		for _, d := range keys {
 			drop = drop || (k.Kind == yaml.ScalarNode && k.Value == d)
@@ -117,29 +117,29 @@ func without(n *yaml.Node, keys ...string) *yaml.Node {
 }
 
 // Value fails: an overlay does not stand in value position.
-func (o *overlayNode) Value(r *walk.Renderer, _ *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+func (o *overlayNode) Value(r tree.Renderer, _ *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
 	return nil, false, o.misplaced(r, fr)
 }
 
 // Multi queues the overlay in the stream, and fails anywhere else.
-func (o *overlayNode) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos walk.Position, dst []walk.Value) ([]walk.Value, error) {
-	if pos != walk.PosStream {
+func (o *overlayNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+	if pos != tree.PosStream {
 		return dst, o.misplaced(r, fr)
 	}
 	r.AddPending(pendingOverlay{o: o, sc: sc, fr: fr})
 	return dst, nil
 }
 
-func (o *overlayNode) misplaced(r *walk.Renderer, fr *walk.Frame) error {
+func (o *overlayNode) misplaced(r tree.Renderer, fr *tree.Frame) error {
 	return r.ErrAt(fr, o.guard.key, "$overlay", "an overlay document stands only in the stream, where it edits the other documents; here a file of overlays is included into a value or a sequence: include it at a document root")
 }
 
 func init() {
-	walk.Register(walk.Directive{Rank: 150, Name: "$overlay", Kind: walk.KindOverlay, Only: walk.AtOverlayRoot,
+	tree.Register(tree.Directive{Rank: 150, Name: "$overlay", Kind: tree.KindOverlay, Only: tree.AtOverlayRoot,
 		Misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
-		Overlay: func(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (walk.Node, *walk.CompileError) {
+		Overlay: func(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.Node, *tree.CompileError) {
 			return overlay(c, n, keys)
 		}})
-	walk.Register(walk.Directive{Rank: 160, Name: "$expects", Kind: walk.KindPartner, Only: walk.AtOverlayRoot | walk.AtEditItem,
+	tree.Register(tree.Directive{Rank: 160, Name: "$expects", Kind: tree.KindPartner, Only: tree.AtOverlayRoot | tree.AtEditItem,
 		Misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"})
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"go.yaml.in/yaml/v3"
 )
@@ -19,32 +20,32 @@ import (
 type transformNode struct {
 	key  *yaml.Node    // the $transform key
 	val  *yaml.Node    // its value in the template
-	pre  *walk.MapNode // $schema, $let and $assert beside it; nil when none
-	body walk.Node     // the value, rendered in value position
+	pre  *tree.MapNode // $schema, $let and $assert beside it; nil when none
+	body tree.Node     // the value, rendered in value position
 }
 
 // besidePrelude are the directives that may stand beside $transform, and
 // beside $overlay with $remove: true.
 var besidePrelude = map[string]bool{"$let": true, "$schema": true, "$assert": true, "$msg": true}
 
-func compileTransform(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (walk.Node, *walk.CompileError) {
+func compileTransform(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.Node, *tree.CompileError) {
 	p := keys.Dirs["$transform"]
 	for _, q := range keys.Order() {
 		if q.IsDirective() && (q.Key() == "$transform" || besidePrelude[q.Key()]) {
 			continue
 		}
-		return nil, walk.CompileErrorAt(q.K, q.Key(), "a transform document holds only $transform, with $let, $schema and $assert beside it; "+q.Key()+" cannot stand here: put it under $transform's fields or in a document of its own")
+		return nil, tree.CompileErrorAt(q.K, q.Key(), "a transform document holds only $transform, with $let, $schema and $assert beside it; "+q.Key()+" cannot stand here: put it under $transform's fields or in a document of its own")
 	}
-	if err := checkTransformFields(walk.Deref(p.V)); err != nil {
+	if err := checkTransformFields(tree.Deref(p.V)); err != nil {
 		return nil, err
 	}
-	t := &transformNode{key: p.K, val: walk.Deref(p.V)}
+	t := &transformNode{key: p.K, val: tree.Deref(p.V)}
 	if rest := without(n, "$transform"); len(rest.Content) > 0 {
 		pre, err := c.Compile(rest, "")
 		if err != nil {
 			return nil, err
 		}
-		t.pre, _ = pre.(*walk.MapNode)
+		t.pre, _ = pre.(*tree.MapNode)
 	}
 	body, err := c.Compile(p.V, "$transform")
 	if err != nil {
@@ -57,15 +58,15 @@ func compileTransform(c *walk.Compiler, n *yaml.Node, keys walk.MappingKeys) (wa
 // checkTransformFields finds an unknown field where the transform writes
 // its fields literally, so that it is found before rendering (and by
 // check); computed fields are checked once rendered.
-func checkTransformFields(v *yaml.Node) *walk.CompileError {
-	literal := func(n *yaml.Node, path string, image bool) *walk.CompileError {
+func checkTransformFields(v *yaml.Node) *tree.CompileError {
+	literal := func(n *yaml.Node, path string, image bool) *tree.CompileError {
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := walk.Deref(n.Content[i])
-			if k.Kind != yaml.ScalarNode || walk.IsDirectiveLike(k.Value) || strings.HasPrefix(k.Value, "$$") {
+			k := tree.Deref(n.Content[i])
+			if k.Kind != yaml.ScalarNode || tree.IsDirectiveLike(k.Value) || strings.HasPrefix(k.Value, "$$") {
 				continue
 			}
 			if msg := transform.CheckFields(k.Value, image); msg != "" {
-				return walk.CompileErrorAt(k, walk.JoinPath(path, k.Value), msg)
+				return tree.CompileErrorAt(k, tree.JoinPath(path, k.Value), msg)
 			}
 		}
 		return nil
@@ -77,13 +78,13 @@ func checkTransformFields(v *yaml.Node) *walk.CompileError {
 		return err
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		if k := walk.Deref(v.Content[i]); k.Value != "images" {
+		if k := tree.Deref(v.Content[i]); k.Value != "images" {
 			continue
 		}
-		if seq := walk.Deref(v.Content[i+1]); seq.Kind == yaml.SequenceNode {
+		if seq := tree.Deref(v.Content[i+1]); seq.Kind == yaml.SequenceNode {
 			for j, item := range seq.Content {
-				if item = walk.Deref(item); item.Kind == yaml.MappingNode {
-					if err := literal(item, "$transform.images["+walk.Itoa(j)+"]", true); err != nil {
+				if item = tree.Deref(item); item.Kind == yaml.MappingNode {
+					if err := literal(item, "$transform.images["+tree.Itoa(j)+"]", true); err != nil {
 						return err
 					}
 				}
@@ -94,36 +95,36 @@ func checkTransformFields(v *yaml.Node) *walk.CompileError {
 }
 
 // Value fails: a transform does not stand in value position.
-func (t *transformNode) Value(r *walk.Renderer, _ *walk.Scope, fr *walk.Frame) (walk.Value, bool, error) {
+func (t *transformNode) Value(r tree.Renderer, _ *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
 	return nil, false, t.misplaced(r, fr)
 }
 
 // Multi queues the transform in the stream, after every overlay, and
 // fails anywhere else.
-func (t *transformNode) Multi(r *walk.Renderer, sc *walk.Scope, fr *walk.Frame, pos walk.Position, dst []walk.Value) ([]walk.Value, error) {
-	if pos != walk.PosStream {
+func (t *transformNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+	if pos != tree.PosStream {
 		return dst, t.misplaced(r, fr)
 	}
 	r.AddLate(pendingTransform{t: t, sc: sc, fr: fr})
 	return dst, nil
 }
 
-func (t *transformNode) misplaced(r *walk.Renderer, fr *walk.Frame) error {
+func (t *transformNode) misplaced(r tree.Renderer, fr *tree.Frame) error {
 	return r.ErrAt(fr, t.key, "$transform", "a transform document stands only in the stream, where it changes the other documents; here a file of transforms is included into a value or a sequence: include it at a document root")
 }
 
 // removeOverlay finishes compiling overlay o, whose root n holds $remove:
 // it removes what it matches and holds no patch.
-func removeOverlay(c *walk.Compiler, o *overlayNode, n *yaml.Node, keys walk.MappingKeys) (walk.Node, *walk.CompileError) {
+func removeOverlay(c *tree.Compiler, o *overlayNode, n *yaml.Node, keys tree.MappingKeys) (tree.Node, *tree.CompileError) {
 	p := keys.Dirs["$remove"]
-	if b, ok := walk.BoolScalar(walk.Deref(p.V)); !ok || !b {
-		return nil, walk.CompileErrorAt(walk.Deref(p.V), "$remove", "$remove at an overlay's root takes true: the documents the overlay matches are removed; to keep them, leave $remove out")
+	if b, ok := tree.BoolScalar(tree.Deref(p.V)); !ok || !b {
+		return nil, tree.CompileErrorAt(tree.Deref(p.V), "$remove", "$remove at an overlay's root takes true: the documents the overlay matches are removed; to keep them, leave $remove out")
 	}
 	for _, q := range keys.Order() {
 		switch {
 		case q.IsDirective() && (besidePrelude[q.Key()] || q.Key() == "$overlay" || q.Key() == "$expects" || q.Key() == "$remove"):
 		default:
-			return nil, walk.CompileErrorAt(q.K, q.Key(), "an overlay with $remove: true removes the documents it matches and holds no patch: only $overlay, $expects, $let, $schema and $assert stand beside it; remove "+q.Key()+" or write the patch in an overlay of its own")
+			return nil, tree.CompileErrorAt(q.K, q.Key(), "an overlay with $remove: true removes the documents it matches and holds no patch: only $overlay, $expects, $let, $schema and $assert stand beside it; remove "+q.Key()+" or write the patch in an overlay of its own")
 		}
 	}
 	o.remove = true
@@ -138,7 +139,7 @@ func removeOverlay(c *walk.Compiler, o *overlayNode, n *yaml.Node, keys walk.Map
 }
 
 func init() {
-	walk.Register(walk.Directive{Rank: 200, Name: "$transform", Kind: walk.KindOverlay, Only: walk.AtTransformRoot,
+	tree.Register(tree.Directive{Rank: 200, Name: "$transform", Kind: tree.KindOverlay, Only: tree.AtTransformRoot,
 		Misplaced: "$transform stands only at the root of a document: a transform is a document of its own, applied to the other documents once they are rendered",
 		Overlay:   compileTransform})
 	walk.RegisterNamespace(applyNamespace)

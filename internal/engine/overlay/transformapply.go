@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -16,12 +16,12 @@ import (
 // and file it stands in.
 type pendingTransform struct {
 	t  *transformNode
-	sc *walk.Scope
-	fr *walk.Frame
+	sc *tree.Scope
+	fr *tree.Frame
 }
 
 // lazyWritten is r.Written, built on its first use.
-func lazyWritten(r *walk.Renderer) func(string) bool {
+func lazyWritten(r tree.Renderer) func(string) bool {
 	var written func(string) bool
 	return func(s string) bool {
 		if written == nil {
@@ -32,7 +32,7 @@ func lazyWritten(r *walk.Renderer) func(string) bool {
 }
 
 // Apply changes every document by the transform.
-func (p pendingTransform) Apply(r *walk.Renderer, docs []walk.Value) ([]walk.Value, error) {
+func (p pendingTransform) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Value, error) {
 	spec, err := transformSpec(r, p)
 	if err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func (p pendingTransform) Apply(r *walk.Renderer, docs []walk.Value) ([]walk.Val
 
 // applyNamespace applies the engine's Namespace option ns, after the
 // template's own transforms; fr is the file rendered.
-func applyNamespace(r *walk.Renderer, docs []walk.Value, fr *walk.Frame, ns string) ([]walk.Value, error) {
+func applyNamespace(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error) {
 	prep := transform.Prepare(docs, transform.Spec{Namespace: ns, Scopes: r.Options().Scopes}, lazyWritten(r))
 	for i, d := range docs {
 		if err := r.Step(fr, nil, ""); err != nil {
@@ -79,7 +79,7 @@ func transformMsg(err error) string {
 }
 
 // transformSpec renders a transform's value and reads it.
-func transformSpec(r *walk.Renderer, p pendingTransform) (transform.Spec, error) {
+func transformSpec(r tree.Renderer, p pendingTransform) (transform.Spec, error) {
 	sc := p.sc
 	if p.t.pre != nil {
 		var unknown bool
@@ -118,7 +118,7 @@ func (t *transformNode) nodeAt(path []any) *yaml.Node {
 		if n == nil {
 			break
 		}
-		n = walk.Deref(n)
+		n = tree.Deref(n)
 		switch s := step.(type) {
 		case string:
 			if n.Kind != yaml.MappingNode {
@@ -126,7 +126,7 @@ func (t *transformNode) nodeAt(path []any) *yaml.Node {
 			}
 			var next *yaml.Node
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				if k := walk.Deref(n.Content[i]); k.Kind == yaml.ScalarNode && k.Value == s {
+				if k := tree.Deref(n.Content[i]); k.Kind == yaml.ScalarNode && k.Value == s {
 					at, next = k, n.Content[i+1]
 					break
 				}
@@ -137,14 +137,14 @@ func (t *transformNode) nodeAt(path []any) *yaml.Node {
 				return at
 			}
 			n = n.Content[s]
-			at = walk.Deref(n)
+			at = tree.Deref(n)
 		}
 	}
 	return at
 }
 
 // docErr positions a document's error at the transform's field.
-func (t *transformNode) docErr(r *walk.Renderer, fr *walk.Frame, err error) error {
+func (t *transformNode) docErr(r tree.Renderer, fr *tree.Frame, err error) error {
 	var te *transform.Error
 	if !errors.As(err, &te) {
 		return err

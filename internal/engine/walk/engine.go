@@ -1,114 +1,30 @@
 package walk
 
 import (
+	"context"
+
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 )
-
-// Options configure an Engine. Zero fields take the defaults shown in
-// DefaultOptions.
-type Options struct {
-	// Loader reads the files that $include and RenderFile name. Default:
-	// OSLoader{} (the process's file system, relative paths against the
-	// working directory).
-	Loader loader.Loader
-	// MaxCostPerExpression is the CEL cost limit for one evaluation of one
-	// expression, as Kubernetes sets per validation rule.
-	MaxCostPerExpression uint64
-	// MaxCostPerRender is the total CEL cost budget for one render.
-	MaxCostPerRender uint64
-	// MaxIncludeDepth is how deep $include may nest.
-	MaxIncludeDepth int
-	// MaxNodes caps the number of output nodes (scalars, mappings and
-	// sequences) one render may produce.
-	MaxNodes int
-	// MaxDepth caps how deeply a template's YAML may nest (mappings and
-	// sequences inside each other).
-	MaxDepth int
-	// MaxIterations caps the total number of $for iterations in one
-	// render, so nested loops whose bodies give nothing still end fast.
-	MaxIterations int
-	// MaxOutputBytes caps the size of the encoded output (checked by the
-	// encoders) and of strings built while rendering.
-	MaxOutputBytes int
-	// MaxTemplateBytes caps the size of one template file or source.
-	MaxTemplateBytes int
-	// Namespace, when not "", is a transform with only namespace (reference
-	// §10), applied to every render after the template's own transforms:
-	// the command line's --namespace/-n.
-	Namespace string
-	// Scopes tells transforms the scope of custom kinds whose
-	// CustomResourceDefinitions were given beside the template (the
-	// command line's --schemas), keyed "group/Kind", true for namespaced
-	// (reference §10).
-	Scopes map[string]bool
-}
-
-// DefaultOptions returns the limits the provider uses.
-func DefaultOptions() Options {
-	return Options{
-		Loader:               loader.OSLoader{},
-		MaxCostPerExpression: 1_000_000,
-		MaxCostPerRender:     100_000_000,
-		MaxIncludeDepth:      64,
-		MaxNodes:             1_000_000,
-		MaxIterations:        2_000_000,
-		MaxDepth:             500,
-		MaxOutputBytes:       64 << 20,
-		MaxTemplateBytes:     16 << 20,
-	}
-}
-
-func (o Options) withDefaults() Options {
-	d := DefaultOptions()
-	if o.Loader == nil {
-		o.Loader = d.Loader
-	}
-	if o.MaxCostPerExpression == 0 {
-		o.MaxCostPerExpression = d.MaxCostPerExpression
-	}
-	if o.MaxCostPerRender == 0 {
-		o.MaxCostPerRender = d.MaxCostPerRender
-	}
-	if o.MaxIncludeDepth == 0 {
-		o.MaxIncludeDepth = d.MaxIncludeDepth
-	}
-	if o.MaxNodes == 0 {
-		o.MaxNodes = d.MaxNodes
-	}
-	if o.MaxDepth == 0 {
-		o.MaxDepth = d.MaxDepth
-	}
-	if o.MaxIterations == 0 {
-		o.MaxIterations = d.MaxIterations
-	}
-	if o.MaxOutputBytes == 0 {
-		o.MaxOutputBytes = d.MaxOutputBytes
-	}
-	if o.MaxTemplateBytes == 0 {
-		o.MaxTemplateBytes = d.MaxTemplateBytes
-	}
-	return o
-}
 
 // Engine renders templates. It is safe for concurrent use; compiled CEL
 // programs are cached and shared by every render.
 type Engine struct {
-	opts  Options
+	opts  tree.Options
 	progs *celenv.Cache
-	files *fileCache
+	files *tree.FileCache
 }
 
 // Options are the engine's options, defaults filled in.
-func (e *Engine) Options() *Options { return &e.opts }
+func (e *Engine) Options() *tree.Options { return &e.opts }
 
 // Programs is the engine's cache of compiled CEL programs.
 func (e *Engine) Programs() *celenv.Cache { return e.progs }
 
 // New returns an Engine with the given options.
-func New(opts Options) *Engine {
-	opts = opts.withDefaults()
-	return &Engine{opts: opts, progs: celenv.NewCache(opts.MaxCostPerExpression), files: &fileCache{}}
+func New(opts tree.Options) *Engine {
+	opts = opts.WithDefaults()
+	return &Engine{opts: opts, progs: celenv.NewCache(opts.MaxCostPerExpression), files: &tree.FileCache{}}
 }
 
 // Source is a template to render.
@@ -127,3 +43,26 @@ type Source struct {
 
 // InlineName is the file name used in positions of inline templates.
 const InlineName = "<inline>"
+
+// CachedFiles is how many compiled texts the engine keeps, for the tests
+// that check a text is compiled once.
+func (e *Engine) CachedFiles() int {
+	return e.files.Len()
+}
+
+// CompileTimeError is the error a render of src reports before it
+// evaluates any expression (a YAML error, a directive error of the
+// compiler, the template's size or depth), or nil when a render gets as
+// far as evaluating: for the test that holds check to what render finds.
+func (e *Engine) CompileTimeError(ctx context.Context, src Source) error {
+	fr := SourceFrame(src)
+	if len(src.Text) > e.opts.MaxTemplateBytes {
+		return &tree.Error{Pos: tree.Pos{File: fr.File, Line: 1, Column: 1}, Msg: "template too large"}
+	}
+	r := e.newRenderer(ctx)
+	f := tree.CompileFile(src.Text)
+	if f.Err != nil {
+		return r.compileErr(fr, f.Err)
+	}
+	return r.checkDepth(f, fr)
+}

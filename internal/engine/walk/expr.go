@@ -6,6 +6,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"go.yaml.in/yaml/v3"
@@ -15,11 +16,11 @@ import (
 // a plain variable or field chain; errors get a caret and a hint.
 
 // Eval evaluates one CEL expression with variables.
-func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (Value, error) {
+func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]tree.Value) (tree.Value, error) {
 	r := e.newRenderer(ctx)
-	sc := rootScope(vars)
-	fr := &Frame{File: InlineName, Dir: "."}
-	x := NewExprRef(ExprRef{Text: expr, Shown: expr, Node: &yaml.Node{Line: 1, Column: 1}, Bare: "eval()"})
+	sc := tree.RootScope(vars)
+	fr := &tree.Frame{File: InlineName, Dir: "."}
+	x := tree.NewExprRef(tree.ExprRef{Text: expr, Shown: expr, Node: &yaml.Node{Line: 1, Column: 1}, Bare: "eval()"})
 	v, err := r.EvalExpr(x, sc, fr)
 	if err != nil {
 		return nil, err
@@ -35,13 +36,13 @@ func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (
 }
 
 // EvalExpr compiles (through the cache) and evaluates one expression.
-func (r *Renderer) EvalExpr(x *ExprRef, sc *Scope, fr *Frame) (ref.Val, error) {
+func (r *Renderer) EvalExpr(x *tree.ExprRef, sc *tree.Scope, fr *tree.Frame) (ref.Val, error) {
 	if x.Fast != nil {
 		if v, ok := r.fastPath(x.Fast, sc); ok {
 			return v, nil
 		}
 	}
-	p, xerr := r.e.progs.Compile(x.Text, sc.has)
+	p, xerr := r.e.progs.Compile(x.Text, sc.Has)
 	if xerr == nil {
 		var v ref.Val
 		v, xerr = p.Eval(r.ctx, sc, &r.budget)
@@ -53,13 +54,13 @@ func (r *Renderer) EvalExpr(x *ExprRef, sc *Scope, fr *Frame) (ref.Val, error) {
 	if xerr.Offset >= 0 {
 		off = x.Off + xerr.Offset
 	}
-	p0 := Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}
+	p0 := tree.Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}
 	msg, hinted := explain(xerr.Msg, sc)
 	if !hinted {
 		// A close name is the likelier mistake; one hint at a time.
 		msg += hint.Bare(x.Bare, x.Text, xerr.Msg)
 	}
-	return nil, &Error{Pos: p0, Path: x.Path, Msg: msg, Expr: x.Shown, Offset: off, Chain: fr.Chain, Limit: xerr.Limit}
+	return nil, &tree.Error{Pos: p0, Path: x.Path, Msg: msg, Expr: x.Shown, Offset: off, Chain: fr.Chain, Limit: xerr.Limit}
 }
 
 // explain rewrites two CEL messages users meet often into plain words:
@@ -67,7 +68,7 @@ func (r *Renderer) EvalExpr(x *ExprRef, sc *Scope, fr *Frame) (ref.Val, error) {
 // spelling of a word from another language), and a CEL reserved word used
 // as a name. Names are template text or variable names, never values.
 // hinted reports that the message already says what was probably meant.
-func explain(msg string, sc *Scope) (out string, hinted bool) {
+func explain(msg string, sc *tree.Scope) (out string, hinted bool) {
 	const undeclared = "no such attribute(s): "
 	if rest, ok := strings.CutPrefix(msg, undeclared); ok {
 		name, _, _ := strings.Cut(rest, ".")
@@ -92,18 +93,8 @@ func explain(msg string, sc *Scope) (out string, hinted bool) {
 }
 
 // closestName finds the name in scope nearest to name, if one is close.
-func closestName(name string, sc *Scope) string {
-	var names []string
-	seen := map[string]bool{}
-	for c := sc; c != nil; c = c.parent {
-		for _, b := range c.binds {
-			if !seen[b.name] {
-				seen[b.name] = true
-				names = append(names, b.name)
-			}
-		}
-	}
-	return hint.Nearest(name, names, hint.TypoLimit(name), false)
+func closestName(name string, sc *tree.Scope) string {
+	return hint.Nearest(name, sc.Names(), hint.TypoLimit(name), false)
 }
 
 // fastPath reads a variable, or a chain of field selections on a map from
@@ -111,7 +102,7 @@ func closestName(name string, sc *Scope) string {
 // (a missing name or key, a value that is not such a map, an exhausted
 // budget) returns false, and the expression runs through CEL, which gives
 // the exact result or error.
-func (r *Renderer) fastPath(path []string, sc *Scope) (ref.Val, bool) {
+func (r *Renderer) fastPath(path []string, sc *tree.Scope) (ref.Val, bool) {
 	if len(path) > 1 {
 		v, ok := r.FastValue(path, sc)
 		if !ok {
@@ -135,18 +126,17 @@ func (r *Renderer) fastPath(path []string, sc *Scope) (ref.Val, bool) {
 // it returns the engine value stored there, exactly what CEL would give
 // back after converting it both ways (celenv.FromCEL(celenv.ToCEL(v)) is v for every kind
 // scope.setValue keeps).
-func (r *Renderer) FastValue(path []string, sc *Scope) (Value, bool) {
+func (r *Renderer) FastValue(path []string, sc *tree.Scope) (tree.Value, bool) {
 	cost := uint64(len(path))
 	if cost == 0 || r.budget < cost || cost > r.e.opts.MaxCostPerExpression {
 		return nil, false
 	}
-	root := sc.find(path[0])
-	if root == nil {
+	v, val, ok := sc.Binding(path[0])
+	if !ok {
 		return nil, false
 	}
-	v := root.raw
 	if v == nil {
-		m, ok := celenv.AsMap(root.val)
+		m, ok := celenv.AsMap(val)
 		if !ok {
 			return nil, false
 		}
@@ -154,17 +144,17 @@ func (r *Renderer) FastValue(path []string, sc *Scope) (Value, bool) {
 	}
 	for _, name := range path[1:] {
 		switch x := v.(type) {
-		case *Map:
+		case *tree.Map:
 			e, ok := x.Get(name)
 			if !ok {
 				return nil, false
 			}
 			v = e
-		case Unknown:
+		case tree.Unknown:
 			// A field of a value not known yet: whatever its type, the
 			// field's is not known.
 			r.budget -= cost
-			return Unknown{}, true
+			return tree.Unknown{}, true
 		default:
 			return nil, false
 		}
@@ -174,17 +164,17 @@ func (r *Renderer) FastValue(path []string, sc *Scope) (Value, bool) {
 }
 
 // EvalBool evaluates a condition. unknown reports an undecidable one.
-func (r *Renderer) EvalBool(x *ExprRef, sc *Scope, fr *Frame, what string) (val, unknown bool, err error) {
-	if x.eq != nil && r.budget > 0 {
+func (r *Renderer) EvalBool(x *tree.ExprRef, sc *tree.Scope, fr *tree.Frame, what string) (val, unknown bool, err error) {
+	if x.Eq != nil && r.budget > 0 {
 		// A string compared with a literal needs no CEL program. Anything
 		// else found there (a number, a missing key) goes through CEL,
 		// which gives the exact result or error.
-		if v, ok := r.FastValue(x.eq.path, sc); ok {
+		if v, ok := r.FastValue(x.Eq.Path, sc); ok {
 			switch v := v.(type) {
 			case string:
 				r.budget--
-				return v == x.eq.lit, false, nil
-			case Unknown:
+				return v == x.Eq.Lit, false, nil
+			case tree.Unknown:
 				return false, true, nil
 			}
 		}
@@ -199,13 +189,13 @@ func (r *Renderer) EvalBool(x *ExprRef, sc *Scope, fr *Frame, what string) (val,
 	case *types.Unknown:
 		return false, true, nil
 	}
-	return false, false, &Error{Pos: Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}, Path: x.Path,
+	return false, false, &tree.Error{Pos: tree.Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}, Path: x.Path,
 		Msg: what + " must be a bool, got " + celenv.TypeName(v) + "; " + hint.NoTruthiness, Expr: x.Shown, Offset: -1, Chain: fr.Chain}
 }
 
 // Explain is a CEL compile message as a render words it (explain), with
 // the names of sc: for check, which words its messages as a render does.
-func Explain(msg string, sc *Scope) (out string, hinted bool) { return explain(msg, sc) }
+func Explain(msg string, sc *tree.Scope) (out string, hinted bool) { return explain(msg, sc) }
 
 // ClosestName finds the name of sc nearest to name, if one is close.
-func ClosestName(name string, sc *Scope) string { return closestName(name, sc) }
+func ClosestName(name string, sc *tree.Scope) string { return closestName(name, sc) }

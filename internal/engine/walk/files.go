@@ -7,6 +7,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 	"go.yaml.in/yaml/v3"
 )
@@ -20,7 +21,7 @@ import (
 // file's directory; refuses a file already on the include chain and an
 // include past MaxIncludeDepth; reads and compiles the file; and gives it
 // with the frame it renders in.
-func (r *Renderer) OpenFile(fr *Frame, key, pathN *yaml.Node, path, p string) (*CompiledFile, *Frame, error) {
+func (r *Renderer) OpenFile(fr *tree.Frame, key, pathN *yaml.Node, path, p string) (*tree.CompiledFile, *tree.Frame, error) {
 	shown := p
 	if !filepath.IsAbs(p) {
 		shown = filepath.Join(fr.Dir, p)
@@ -33,13 +34,13 @@ func (r *Renderer) OpenFile(fr *Frame, key, pathN *yaml.Node, path, p string) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	inc := Pos{File: fr.File, Line: key.Line, Column: key.Column}
-	chain := make([]Pos, 0, len(fr.Chain)+1)
+	inc := tree.Pos{File: fr.File, Line: key.Line, Column: key.Column}
+	chain := make([]tree.Pos, 0, len(fr.Chain)+1)
 	chain = append(append(chain, inc), fr.Chain...)
-	nf := &Frame{File: filepath.ToSlash(shown), Dir: filepath.Dir(shown), Real: resolved, Chain: chain,
+	nf := &tree.Frame{File: filepath.ToSlash(shown), Dir: filepath.Dir(shown), Real: resolved, Chain: chain,
 		Files: append(append(make([]string, 0, len(fr.Files)+1), fr.Files...), resolved)}
-	if f.err != nil {
-		return nil, nil, r.compileErr(nf, f.err)
+	if f.Err != nil {
+		return nil, nil, r.compileErr(nf, f.Err)
 	}
 	if err := r.checkDepth(f, nf); err != nil {
 		return nil, nil, err
@@ -49,7 +50,7 @@ func (r *Renderer) OpenFile(fr *Frame, key, pathN *yaml.Node, path, p string) (*
 
 // checkNesting refuses a file already on the include chain, and an include
 // past MaxIncludeDepth.
-func (r *Renderer) checkNesting(fr *Frame, key *yaml.Node, path, resolved string) error {
+func (r *Renderer) checkNesting(fr *tree.Frame, key *yaml.Node, path, resolved string) error {
 	for _, f := range fr.Files {
 		if f == resolved {
 			chain := append(append([]string{}, fr.Files...), resolved)
@@ -60,26 +61,26 @@ func (r *Renderer) checkNesting(fr *Frame, key *yaml.Node, path, resolved string
 		}
 	}
 	if len(fr.Chain)+1 > r.e.opts.MaxIncludeDepth {
-		return r.LimitErr(fr, key, path, "MaxIncludeDepth", "includes nest deeper than MaxIncludeDepth ("+Itoa(r.e.opts.MaxIncludeDepth)+")")
+		return r.LimitErr(fr, key, path, "MaxIncludeDepth", "includes nest deeper than MaxIncludeDepth ("+tree.Itoa(r.e.opts.MaxIncludeDepth)+")")
 	}
 	return nil
 }
 
 // load reads and compiles the file, at most once per render.
-func (r *Renderer) load(fr *Frame, pathN *yaml.Node, path, shown, resolved string) (*CompiledFile, error) {
+func (r *Renderer) load(fr *tree.Frame, pathN *yaml.Node, path, shown, resolved string) (*tree.CompiledFile, error) {
 	if f := r.files[resolved]; f != nil {
 		return f, nil
 	}
 	text, err := r.e.opts.Loader.ReadFile(r.ctx, shown, r.e.opts.MaxTemplateBytes)
 	if errors.Is(err, fileread.ErrTooLarge) {
-		return nil, r.LimitErr(fr, pathN, path, "MaxTemplateBytes", "included file "+Quote(filepath.ToSlash(shown))+" is larger than MaxTemplateBytes ("+Itoa(r.e.opts.MaxTemplateBytes)+" bytes)")
+		return nil, r.LimitErr(fr, pathN, path, "MaxTemplateBytes", "included file "+tree.Quote(filepath.ToSlash(shown))+" is larger than MaxTemplateBytes ("+tree.Itoa(r.e.opts.MaxTemplateBytes)+" bytes)")
 	}
 	if err != nil {
-		return nil, r.ErrAt(fr, pathN, path, "cannot read included file "+Quote(filepath.ToSlash(shown))+": "+loader.ErrText(err))
+		return nil, r.ErrAt(fr, pathN, path, "cannot read included file "+tree.Quote(filepath.ToSlash(shown))+": "+loader.ErrText(err))
 	}
-	f := r.e.files.get(text)
+	f := r.e.files.Get(text)
 	if r.files == nil {
-		r.files = map[string]*CompiledFile{}
+		r.files = map[string]*tree.CompiledFile{}
 	}
 	r.files[resolved] = f
 	return f, nil
@@ -90,11 +91,11 @@ func (r *Renderer) load(fr *Frame, pathN *yaml.Node, path, shown, resolved strin
 func (r *Renderer) Written() func(string) bool {
 	var texts []string
 	if r.main != nil {
-		texts = append(texts, r.main.text)
+		texts = append(texts, r.main.Text)
 	}
 	for _, f := range r.files {
 		if f != r.main {
-			texts = append(texts, f.text)
+			texts = append(texts, f.Text)
 		}
 	}
 	return manifest.Written(texts...)

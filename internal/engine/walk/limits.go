@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -13,9 +14,9 @@ import (
 // value before it twice, level after level) is small in memory and may be
 // exponential once written, so it is counted as written. The walk stops
 // at the limits, so it costs at most what writing the value would.
-func (r *Renderer) CountValue(fr *Frame, n *yaml.Node, path string, v Value) error {
+func (r *Renderer) CountValue(fr *tree.Frame, n *yaml.Node, path string, v tree.Value) error {
 	switch x := v.(type) {
-	case *Map, []Value:
+	case *tree.Map, []tree.Value:
 	case string:
 		return r.Count(fr, n, path, 1, len(x))
 	default:
@@ -28,7 +29,7 @@ func (r *Renderer) CountValue(fr *Frame, n *yaml.Node, path string, v Value) err
 
 // Size counts the nodes and bytes of v as the emitters write it, up to
 // the render's limits.
-func (r *Renderer) Size(v Value) (nodes, bytes int) {
+func (r *Renderer) Size(v tree.Value) (nodes, bytes int) {
 	o := outputSize{maxNodes: r.e.opts.MaxNodes, maxBytes: r.e.opts.MaxOutputBytes}
 	o.add(v)
 	return o.nodes, o.bytes
@@ -42,12 +43,12 @@ type outputSize struct {
 }
 
 // add counts v and reports whether the counts stay within the limits.
-func (o *outputSize) add(v Value) bool {
+func (o *outputSize) add(v tree.Value) bool {
 	o.nodes++
 	switch x := v.(type) {
 	case string:
 		o.bytes += len(x) + 1
-	case *Map:
+	case *tree.Map:
 		for i := 0; i < x.Len(); i++ {
 			k, e := x.At(i)
 			o.bytes += len(k) + 2
@@ -55,7 +56,7 @@ func (o *outputSize) add(v Value) bool {
 				return false
 			}
 		}
-	case []Value:
+	case []tree.Value:
 		for _, e := range x {
 			if !o.add(e) {
 				return false
@@ -68,40 +69,40 @@ func (o *outputSize) add(v Value) bool {
 }
 
 // Count charges output nodes and bytes against the render's limits.
-func (r *Renderer) Count(fr *Frame, n *yaml.Node, path string, nodes, bytes int) error {
+func (r *Renderer) Count(fr *tree.Frame, n *yaml.Node, path string, nodes, bytes int) error {
 	r.nodes += nodes
 	r.bytes += bytes
 	if r.nodes > r.e.opts.MaxNodes {
-		return r.LimitErr(fr, n, path, "MaxNodes", "the output has more than MaxNodes ("+Itoa(r.e.opts.MaxNodes)+") nodes")
+		return r.LimitErr(fr, n, path, "MaxNodes", "the output has more than MaxNodes ("+tree.Itoa(r.e.opts.MaxNodes)+") nodes")
 	}
 	if r.bytes > r.e.opts.MaxOutputBytes {
-		return r.LimitErr(fr, n, path, "MaxOutputBytes", "the output is larger than MaxOutputBytes ("+Itoa(r.e.opts.MaxOutputBytes)+" bytes)")
+		return r.LimitErr(fr, n, path, "MaxOutputBytes", "the output is larger than MaxOutputBytes ("+tree.Itoa(r.e.opts.MaxOutputBytes)+" bytes)")
 	}
 	return nil
 }
 
 // checkDepth enforces MaxDepth on a compiled file.
-func (r *Renderer) checkDepth(f *CompiledFile, fr *Frame) error {
+func (r *Renderer) checkDepth(f *tree.CompiledFile, fr *tree.Frame) error {
 	limit := r.e.opts.MaxDepth
-	if f.depth > limit {
-		return r.LimitErr(fr, f.deepest, "", "MaxDepth", "the template nests deeper than MaxDepth ("+Itoa(limit)+" levels of mappings and sequences)")
+	if f.Depth > limit {
+		return r.LimitErr(fr, f.Deepest, "", "MaxDepth", "the template nests deeper than MaxDepth ("+tree.Itoa(limit)+" levels of mappings and sequences)")
 	}
-	if n := len(f.preambles); n > 0 && f.depth+n > limit {
+	if n := len(f.Preambles); n > 0 && f.Depth+n > limit {
 		// Each preamble nests the later documents one level deeper, and a
 		// lookup walks every level: unbounded, they would make a render
 		// quadratic in the file's size.
-		at := f.preambles[min(n-1, limit-f.depth)]
-		return r.LimitErr(fr, at, "", "MaxDepth", "the template has "+Itoa(n)+" preambles, each nesting the documents after it one level deeper, which with "+
-			Itoa(f.depth)+" levels of mappings and sequences is deeper than MaxDepth ("+Itoa(limit)+"); put their $let entries into fewer preambles")
+		at := f.Preambles[min(n-1, limit-f.Depth)]
+		return r.LimitErr(fr, at, "", "MaxDepth", "the template has "+tree.Itoa(n)+" preambles, each nesting the documents after it one level deeper, which with "+
+			tree.Itoa(f.Depth)+" levels of mappings and sequences is deeper than MaxDepth ("+tree.Itoa(limit)+"); put their $let entries into fewer preambles")
 	}
 	return nil
 }
 
 // Tick is called once per $for iteration: it counts iterations against
 // MaxIterations and notices cancellation.
-func (r *Renderer) Tick(fr *Frame, n *yaml.Node, path string) error {
+func (r *Renderer) Tick(fr *tree.Frame, n *yaml.Node, path string) error {
 	if r.steps+1 > r.e.opts.MaxIterations {
-		return r.LimitErr(fr, n, path, "MaxIterations", "the render runs more than MaxIterations ("+Itoa(r.e.opts.MaxIterations)+") $for iterations")
+		return r.LimitErr(fr, n, path, "MaxIterations", "the render runs more than MaxIterations ("+tree.Itoa(r.e.opts.MaxIterations)+") $for iterations")
 	}
 	return r.pulse(fr, n, path)
 }
@@ -110,7 +111,7 @@ func (r *Renderer) Tick(fr *Frame, n *yaml.Node, path string) error {
 // on: each costs one unit of the render's CEL budget, even when its
 // condition is a YAML bool, so that many overlays on many documents stop at
 // MaxCostPerRender instead of running for hours.
-func (r *Renderer) Step(fr *Frame, n *yaml.Node, path string) error {
+func (r *Renderer) Step(fr *tree.Frame, n *yaml.Node, path string) error {
 	if r.budget == 0 {
 		return r.LimitErr(fr, n, path, "MaxCostPerRender", "the render's CEL cost budget is used up (MaxCostPerRender), each overlay tried on each document costing one")
 	}
@@ -120,7 +121,7 @@ func (r *Renderer) Step(fr *Frame, n *yaml.Node, path string) error {
 
 // pulse is called once per step of any loop (a $for iteration, an overlay
 // or list edit tried on one target): it notices cancellation.
-func (r *Renderer) pulse(fr *Frame, n *yaml.Node, path string) error {
+func (r *Renderer) pulse(fr *tree.Frame, n *yaml.Node, path string) error {
 	r.steps++
 	if r.steps&63 == 0 {
 		if err := r.ctx.Err(); err != nil {
@@ -131,7 +132,7 @@ func (r *Renderer) pulse(fr *Frame, n *yaml.Node, path string) error {
 }
 
 // LimitErr is the error for a render that passes the engine option limit.
-func (r *Renderer) LimitErr(fr *Frame, n *yaml.Node, path, limit, msg string) error {
+func (r *Renderer) LimitErr(fr *tree.Frame, n *yaml.Node, path, limit, msg string) error {
 	e := r.ErrAt(fr, n, path, msg+"; raise the engine option "+limit+" if this is intended")
 	e.Limit = limit
 	return e

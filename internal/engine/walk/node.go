@@ -2,110 +2,109 @@ package walk
 
 import (
 	"errors"
+	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
 
 // Rendering a compiled node in value, item or stream position.
 
 // Value renders t in value position.
-func (r *Renderer) Value(t Node, sc *Scope, fr *Frame) (Value, bool, error) {
+func (r *Renderer) Value(t tree.Node, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
 	switch t := t.(type) {
-	case *ConstNode:
-		if err := r.Count(fr, t.n, t.path, t.nodes, t.bytes); err != nil {
+	case *tree.ConstNode:
+		if err := r.Count(fr, t.Node, t.Path, t.Nodes, t.Bytes); err != nil {
 			return nil, false, err
 		}
 		return t.Value, true, nil
-	case *SeqNode:
-		out := make([]Value, 0, len(t.elems))
-		for _, el := range t.elems {
+	case *tree.SeqNode:
+		out := make([]tree.Value, 0, len(t.Elems))
+		for _, el := range t.Elems {
 			var err error
-			out, err = r.Multi(el, sc, fr, PosItem, out)
-			if errors.Is(err, ErrUnknownShape) {
-				return Unknown{}, true, nil
+			out, err = r.Multi(el, sc, fr, tree.PosItem, out)
+			if errors.Is(err, tree.ErrUnknownShape) {
+				return tree.Unknown{}, true, nil
 			}
 			if err != nil {
 				return nil, false, err
 			}
 		}
-		if err := r.Count(fr, t.n, t.path, 1, 2); err != nil {
+		if err := r.Count(fr, t.Node, t.Path, 1, 2); err != nil {
 			return nil, false, err
 		}
 		return out, true, nil
-	case *MapNode:
+	case *tree.MapNode:
 		return r.mapValue(t, sc, fr)
-	case SelfRenderer:
+	case tree.SelfRenderer:
 		return t.Value(r, sc, fr)
 	}
 	return nil, false, nil
 }
 
 // Multi renders t in item or stream position, appending what it gives.
-func (r *Renderer) Multi(t Node, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error) {
+func (r *Renderer) Multi(t tree.Node, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
 	switch t := t.(type) {
-	case *MapNode:
+	case *tree.MapNode:
 		return r.mapMulti(t, sc, fr, pos, dst)
-	case SelfRenderer:
+	case tree.SelfRenderer:
 		return t.Multi(r, sc, fr, pos, dst)
 	}
 	v, ok, err := r.Value(t, sc, fr)
-	return AppendIf(dst, v, ok, err)
-}
-
-// SelfRenderer is a compiled node that renders itself: what a package
-// beside the walker compiles (an overlay document, an edit list of an
-// overlay's patch).
-type SelfRenderer interface {
-	// Value renders in value position: a value, or nothing (false).
-	Value(r *Renderer, sc *Scope, fr *Frame) (Value, bool, error)
-	// Multi renders in item or stream position, appending to dst.
-	Multi(r *Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
-}
-
-// Pending is an overlay (or a transform) reached in the stream: once
-// every document is rendered, Apply edits them (reference §8, §10).
-type Pending interface {
-	Apply(r *Renderer, docs []Value) ([]Value, error)
+	return tree.AppendIf(dst, v, ok, err)
 }
 
 // AddPending queues p; the pending overlays apply in stream order.
-func (r *Renderer) AddPending(p Pending) { r.pending = append(r.pending, p) }
+func (r *Renderer) AddPending(p tree.Pending) { r.pending = append(r.pending, p) }
 
 // AddLate queues p after every overlay, wherever it stands in the stream:
 // the transforms apply, in stream order, once the overlays have
 // (reference §10).
-func (r *Renderer) AddLate(p Pending) { r.late = append(r.late, p) }
-
-// AppendIf adds what a value-position render gave to dst: the value, or
-// nothing.
-func AppendIf(dst []Value, v Value, ok bool, err error) ([]Value, error) {
-	if err == nil && ok {
-		dst = append(dst, v)
-	}
-	return dst, err
-}
+func (r *Renderer) AddLate(p tree.Pending) { r.late = append(r.late, p) }
 
 // Splice renders a body written as a YAML sequence in item or stream
 // position: its items are added in place.
-func (r *Renderer) Splice(body Node, key *yaml.Node, path string, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error) {
-	if pos == PosStream {
+func (r *Renderer) Splice(body tree.Node, key *yaml.Node, path string, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+	if pos == tree.PosStream {
 		return dst, r.ErrAt(fr, key, path, "a "+key.Value+" body written as a sequence cannot stand at a document root: documents are not lists; write a mapping per document, or put the sequence under a key")
 	}
 	switch b := body.(type) {
-	case *ConstNode:
-		items, _ := b.Value.([]Value)
-		if err := r.Count(fr, key, path, b.nodes, b.bytes); err != nil {
+	case *tree.ConstNode:
+		items, _ := b.Value.([]tree.Value)
+		if err := r.Count(fr, key, path, b.Nodes, b.Bytes); err != nil {
 			return dst, err
 		}
 		return append(dst, items...), nil
-	case *SeqNode:
-		for _, el := range b.elems {
+	case *tree.SeqNode:
+		for _, el := range b.Elems {
 			var err error
-			if dst, err = r.Multi(el, sc, fr, PosItem, dst); err != nil {
+			if dst, err = r.Multi(el, sc, fr, tree.PosItem, dst); err != nil {
 				return dst, err
 			}
 		}
 		return dst, nil
 	}
 	return r.Multi(body, sc, fr, pos, dst)
+}
+
+// ErrAt builds an *Error at node n of the file in fr.
+func (r *Renderer) ErrAt(fr *tree.Frame, n *yaml.Node, path, msg string) *tree.Error {
+	p := tree.Pos{File: fr.File, Line: 1, Column: 1}
+	if n != nil && n.Line > 0 {
+		p.Line, p.Column = n.Line, n.Column
+	}
+	return &tree.Error{Pos: p, Path: path, Msg: msg, Offset: -1, Chain: fr.Chain}
+}
+
+// ResultErr is the error for an expression's result as a whole, one that
+// cannot be converted or written out: the caret goes under the
+// expression's first character, past the spaces after "${{".
+func (r *Renderer) ResultErr(fr *tree.Frame, x *tree.ExprRef, err error) error {
+	off := x.Off + len(x.Text) - len(strings.TrimLeft(x.Text, " \t\r\n"))
+	return &tree.Error{Pos: tree.Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}, Path: x.Path,
+		Msg: err.Error(), Expr: x.Shown, Offset: off, Chain: fr.Chain}
+}
+
+func (r *Renderer) compileErr(fr *tree.Frame, c *tree.CompileError) error {
+	return c.In(fr)
 }

@@ -4,56 +4,36 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"sort"
 	"strconv"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 	"go.yaml.in/yaml/v3"
 )
 
-// Position is where a node stands (reference §1).
-type Position uint8
-
-const (
-	PosValue  Position = iota // the value of a key, $value, or a $with/$let entry
-	PosItem                   // an element of a sequence
-	PosStream                 // the root of a document
-)
-
-// ErrUnknownShape says that how many items or documents a node gives
-// depends on an unknown value. The enclosing sequence (or the stream)
-// becomes unknown as a whole.
-var ErrUnknownShape = errors.New("shape depends on an unknown value")
-
-// Frame is the file being rendered and how it was reached.
-type Frame struct {
-	File  string   // the file as shown in errors
-	Dir   string   // directory its $include paths resolve against
-	Real  string   // cleaned path, for cycle detection ("" for inline)
-	Chain []Pos    // $include positions that led here, innermost first
-	Files []string // real paths of the files on the chain, outermost first
-}
-
-// Renderer holds the state of one render.
+// Renderer holds the state of one render. The directives reach it as a
+// tree.Renderer.
 type Renderer struct {
 	e      *Engine
 	ctx    context.Context
 	budget uint64
 	nodes  int
 	bytes  int
-	files  map[string]*CompiledFile // read and parsed at most once per render
+	files  map[string]*tree.CompiledFile // read and parsed at most once per render
 	steps  int
 	// pending are the overlays reached in the stream, in order; they
 	// apply once every document is rendered (reference §8). late are the
 	// transforms, which apply after every overlay (reference §10).
-	pending, late []Pending
-	kept          []Pos         // the origins of the documents, while overlays remove some
-	main          *CompiledFile // the template rendered; with files, what it wrote
+	pending, late []tree.Pending
+	kept          []tree.Pos         // the origins of the documents, while overlays remove some
+	main          *tree.CompiledFile // the template rendered; with files, what it wrote
 
 	// texts are the files $schema includes, read once per render.
 	texts map[string][]byte
 }
+
+var _ tree.Renderer = (*Renderer)(nil)
 
 func (e *Engine) newRenderer(ctx context.Context) *Renderer {
 	if ctx == nil {
@@ -71,29 +51,29 @@ func (e *Engine) NewRenderer(ctx context.Context) *Renderer { return e.newRender
 func (r *Renderer) Context() context.Context { return r.ctx }
 
 // Options are the engine options the render runs under.
-func (r *Renderer) Options() *Options { return &r.e.opts }
+func (r *Renderer) Options() *tree.Options { return &r.e.opts }
 
 // Render renders a template with variables and returns its documents.
 // Documents that render to nothing or null are dropped. Errors are *Error.
-func (e *Engine) Render(ctx context.Context, src Source, vars map[string]Value) ([]Value, error) {
+func (e *Engine) Render(ctx context.Context, src Source, vars map[string]tree.Value) ([]tree.Value, error) {
 	docs, _, err := e.render(ctx, SourceFrame(src), src.Text, vars, false)
 	return docs, err
 }
 
 // Document is a rendered document and where the template produced it.
 type Document struct {
-	Value Value
+	Value tree.Value
 	// Origin is the node of the template that produced the document: the
 	// root of a document, or the key of the directive that produced
 	// several ($for, $include) at a document root.
-	Origin Pos
+	Origin tree.Pos
 }
 
 // RenderDocuments is Render that also says where each document came from,
 // so that an error about a document (two with the same manifest ID) can
 // point into the template. When the number of documents is not known
 // yet, it returns the one document UnknownStream.
-func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]Value) ([]Document, error) {
+func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]tree.Value) ([]Document, error) {
 	docs, origins, err := e.render(ctx, SourceFrame(src), src.Text, vars, true)
 	if err != nil {
 		return nil, err
@@ -109,8 +89,8 @@ func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[strin
 }
 
 // SourceFrame is the frame of a source's own file.
-func SourceFrame(src Source) *Frame {
-	fr := &Frame{File: src.Name, Dir: src.BaseDir}
+func SourceFrame(src Source) *tree.Frame {
+	fr := &tree.Frame{File: src.Name, Dir: src.BaseDir}
 	if src.Name == "" {
 		fr.File = InlineName
 	} else {
@@ -126,7 +106,7 @@ func SourceFrame(src Source) *Frame {
 
 // RenderFile reads the template at path through the Loader and renders it.
 // Its $include directives resolve against the file's directory.
-func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]Value) ([]Value, error) {
+func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]tree.Value) ([]tree.Value, error) {
 	src, err := e.LoadFile(ctx, path)
 	if err != nil {
 		return nil, err
@@ -145,41 +125,41 @@ func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
 		if fe.Size > 0 {
 			size = strconv.FormatInt(fe.Size, 10) + " bytes, more than"
 		}
-		return Source{}, &Error{Pos: Pos{File: path, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
-			Msg: "template is " + size + " MaxTemplateBytes (" + Itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
+		return Source{}, &tree.Error{Pos: tree.Pos{File: path, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
+			Msg: "template is " + size + " MaxTemplateBytes (" + tree.Itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
 	}
 	if err != nil {
-		return Source{}, &Error{Pos: Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + loader.ErrText(err), Offset: -1}
+		return Source{}, &tree.Error{Pos: tree.Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + loader.ErrText(err), Offset: -1}
 	}
 	return Source{Name: path, Text: text}, nil
 }
 
 // render renders the documents of text and, with origins, the position of
 // the node that produced each.
-func (e *Engine) render(ctx context.Context, fr *Frame, text []byte, vars map[string]Value, origins bool) ([]Value, []Pos, error) {
+func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars map[string]tree.Value, origins bool) ([]tree.Value, []tree.Pos, error) {
 	if len(text) > e.opts.MaxTemplateBytes {
-		return nil, nil, &Error{Pos: Pos{File: fr.File, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
-			Msg: "template is " + Itoa(len(text)) + " bytes, more than MaxTemplateBytes (" + Itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
+		return nil, nil, &tree.Error{Pos: tree.Pos{File: fr.File, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
+			Msg: "template is " + tree.Itoa(len(text)) + " bytes, more than MaxTemplateBytes (" + tree.Itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
 	}
 	r := e.newRenderer(ctx)
-	f := e.files.get(text)
+	f := e.files.Get(text)
 	r.main = f
 	if fr.Real != "" {
-		r.files = map[string]*CompiledFile{fr.Real: f}
+		r.files = map[string]*tree.CompiledFile{fr.Real: f}
 	}
-	if f.err != nil {
-		return nil, nil, r.compileErr(fr, f.err)
+	if f.Err != nil {
+		return nil, nil, r.compileErr(fr, f.Err)
 	}
 	if err := r.checkDepth(f, fr); err != nil {
 		return nil, nil, err
 	}
-	sc := rootScope(vars)
-	docs := make([]Value, 0, len(f.Docs))
-	var at []Pos
+	sc := tree.RootScope(vars)
+	docs := make([]tree.Value, 0, len(f.Docs))
+	var at []tree.Pos
 	for _, d := range f.Docs {
 		next, pre, err := r.Preamble(d, sc, fr)
-		if errors.Is(err, ErrUnknownShape) {
-			return []Value{UnknownStream}, nil, nil
+		if errors.Is(err, tree.ErrUnknownShape) {
+			return []tree.Value{tree.UnknownStream}, nil, nil
 		}
 		if err != nil {
 			return nil, nil, err
@@ -189,9 +169,9 @@ func (e *Engine) render(ctx context.Context, fr *Frame, text []byte, vars map[st
 			continue
 		}
 		n := len(docs)
-		docs, err = r.Multi(d, sc, fr, PosStream, docs)
-		if errors.Is(err, ErrUnknownShape) {
-			return []Value{UnknownStream}, nil, nil
+		docs, err = r.Multi(d, sc, fr, tree.PosStream, docs)
+		if errors.Is(err, tree.ErrUnknownShape) {
+			return []tree.Value{tree.UnknownStream}, nil, nil
 		}
 		if err != nil {
 			return nil, nil, err
@@ -214,8 +194,8 @@ func (e *Engine) render(ctx context.Context, fr *Frame, text []byte, vars map[st
 		r.kept = kept
 		for _, p := range r.pending {
 			var err error
-			if out, err = p.Apply(r, out); errors.Is(err, ErrUnknownShape) {
-				return []Value{UnknownStream}, nil, nil
+			if out, err = p.Apply(r, out); errors.Is(err, tree.ErrUnknownShape) {
+				return []tree.Value{tree.UnknownStream}, nil, nil
 			} else if err != nil {
 				return nil, nil, err
 			}
@@ -241,7 +221,7 @@ func (e *Engine) render(ctx context.Context, fr *Frame, text []byte, vars map[st
 
 // DropRemoved drops the documents an overlay removed (left nil), with
 // their origins.
-func (r *Renderer) DropRemoved(docs []Value) []Value {
+func (r *Renderer) DropRemoved(docs []tree.Value) []tree.Value {
 	out := docs[:0]
 	kept := r.kept[:0]
 	for i, d := range docs {
@@ -260,11 +240,11 @@ func (r *Renderer) DropRemoved(docs []Value) []Value {
 
 // namespace applies the engine's Namespace option once the transforms
 // have; the package of the transforms sets it with RegisterNamespace.
-var namespace func(r *Renderer, docs []Value, fr *Frame, ns string) ([]Value, error)
+var namespace func(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error)
 
 // RegisterNamespace sets how the Namespace option applies to the
 // documents of a render (fr is the file rendered).
-func RegisterNamespace(f func(r *Renderer, docs []Value, fr *Frame, ns string) ([]Value, error)) {
+func RegisterNamespace(f func(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error)) {
 	namespace = f
 }
 
@@ -274,68 +254,45 @@ func RegisterNamespace(f func(r *Renderer, docs []Value, fr *Frame, ns string) (
 // the later documents of the same file. pre reports a preamble; an $assert
 // that cannot be decided yet gives errUnknownShape, since whether the
 // later documents render is not known.
-func (r *Renderer) Preamble(d Node, sc *Scope, fr *Frame) (next *Scope, pre bool, err error) {
-	if !isPreamble(d) {
+func (r *Renderer) Preamble(d tree.Node, sc *tree.Scope, fr *tree.Frame) (next *tree.Scope, pre bool, err error) {
+	if !tree.IsPreamble(d) {
 		return sc, false, nil
 	}
-	next, unknown, err := r.RunPreludes(d.(*MapNode), sc, fr) //nolint:forcetypeassert // isPreamble checked it
+	next, unknown, err := r.RunPreludes(d.(*tree.MapNode), sc, fr) //nolint:forcetypeassert // IsPreamble checked it
 	if err != nil {
 		return nil, true, err
 	}
 	if unknown {
-		return nil, true, ErrUnknownShape
+		return nil, true, tree.ErrUnknownShape
 	}
 	return next, true, nil
-}
-
-// isPreamble reports whether document root t is a preamble: a mapping with
-// only $schema, $let and $assert, and at least $let.
-func isPreamble(t Node) bool {
-	m, ok := t.(*MapNode)
-	return ok && len(m.Prods) == 0 && m.nRegular == 0 && m.binds
 }
 
 // docOrigin is the position of what produced the documents of root d:
 // the key of its producer when that producer replaces the root ($for and
 // $include give several documents), otherwise the root itself.
-func docOrigin(d Node, fr *Frame) Pos {
+func docOrigin(d tree.Node, fr *tree.Frame) tree.Pos {
 	var n *yaml.Node
 	switch t := d.(type) {
-	case *MapNode:
-		n = t.n
+	case *tree.MapNode:
+		n = t.Node
 		if t.Replaces() {
 			n = t.Prods[0].KeyNode()
 		}
-	case *SeqNode:
-		n = t.n
-	case *ConstNode:
-		n = t.n
+	case *tree.SeqNode:
+		n = t.Node
+	case *tree.ConstNode:
+		n = t.Node
 	}
 	if n == nil {
-		return Pos{File: fr.File, Line: 1, Column: 1}
+		return tree.Pos{File: fr.File, Line: 1, Column: 1}
 	}
-	return Pos{File: fr.File, Line: n.Line, Column: n.Column}
+	return tree.Pos{File: fr.File, Line: n.Line, Column: n.Column}
 }
 
-func appendOrigins(at []Pos, p Pos, n int) []Pos {
+func appendOrigins(at []tree.Pos, p tree.Pos, n int) []tree.Pos {
 	for range n {
 		at = append(at, p)
 	}
 	return at
-}
-
-// rootScope binds the caller's variables; each gets its CEL form on first
-// use (scope.lookup).
-func rootScope(vars map[string]Value) *Scope {
-	names := make([]string, 0, len(vars))
-	for k := range vars {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	sc := &Scope{binds: make([]scopeVar, len(names))}
-	for i, k := range names {
-		sc.binds[i].name = k
-		sc.SetValue(i, vars[k])
-	}
-	return sc
 }

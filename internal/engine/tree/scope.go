@@ -1,6 +1,8 @@
-package walk
+package tree
 
 import (
+	"sort"
+
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
@@ -105,8 +107,8 @@ func (s *Scope) Lookup(name string) (ref.Val, bool) {
 	return b.val, true
 }
 
-// has reports whether name is bound anywhere in the chain.
-func (s *Scope) has(name string) bool {
+// Has reports whether name is bound anywhere in the chain.
+func (s *Scope) Has(name string) bool {
 	return s.find(name) != nil
 }
 
@@ -122,3 +124,44 @@ func (s *Scope) ResolveName(name string) (any, bool) {
 // Parent implements interpreter.Activation. The chain is walked by
 // ResolveName itself, so cel-go never needs to.
 func (s *Scope) Parent() interpreter.Activation { return nil }
+
+// RootScope binds the caller's variables; each gets its CEL form on first
+// use (scope.lookup).
+func RootScope(vars map[string]Value) *Scope {
+	names := make([]string, 0, len(vars))
+	for k := range vars {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	sc := &Scope{binds: make([]scopeVar, len(names))}
+	for i, k := range names {
+		sc.binds[i].name = k
+		sc.SetValue(i, vars[k])
+	}
+	return sc
+}
+
+// Binding gives the innermost binding of name: the engine value it was
+// made from (raw), or else its CEL form (val).
+func (s *Scope) Binding(name string) (raw Value, val ref.Val, ok bool) {
+	b := s.find(name)
+	if b == nil {
+		return nil, nil, false
+	}
+	return b.raw, b.val, true
+}
+
+// Names gives every name bound in the chain, innermost first, once each.
+func (s *Scope) Names() []string {
+	var names []string
+	seen := map[string]bool{}
+	for c := s; c != nil; c = c.parent {
+		for _, b := range c.binds {
+			if !seen[b.name] {
+				seen[b.name] = true
+				names = append(names, b.name)
+			}
+		}
+	}
+	return names
+}

@@ -1,4 +1,4 @@
-package walk
+package tree
 
 import "github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 

@@ -1,8 +1,7 @@
-package walk
+package tree
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"regexp"
@@ -21,20 +20,20 @@ import (
 // CompiledFile is one parsed and compiled template file.
 type CompiledFile struct {
 	Docs    []Node // one per YAML document, in order
-	err     *CompileError
-	depth   int        // deepest nesting of mappings and sequences
-	deepest *yaml.Node // a node at that depth
-	// preambles are the roots of the file's preamble documents, in order:
+	Err     *CompileError
+	Depth   int        // deepest nesting of mappings and sequences
+	Deepest *yaml.Node // a node at that depth
+	// Preambles are the roots of the file's preamble documents, in order:
 	// each nests the documents after it one level deeper (reference §1),
 	// so they count against MaxDepth too.
-	preambles []*yaml.Node
-	// text is the file's text, the cache's key: error messages read which
+	Preambles []*yaml.Node
+	// Text is the file's Text, the cache's key: error messages read which
 	// strings it writes (manifest.Written).
-	text string
+	Text string
 }
 
-// fileCache maps template text to its compiled form.
-type fileCache struct {
+// FileCache maps template text to its compiled form.
+type FileCache struct {
 	mu sync.Mutex
 	m  map[string]*CompiledFile
 }
@@ -42,16 +41,16 @@ type fileCache struct {
 // maxCachedFiles bounds the cache; past it, the cache starts over.
 const maxCachedFiles = 512
 
-func (c *fileCache) get(text []byte) *CompiledFile {
+func (c *FileCache) Get(text []byte) *CompiledFile {
 	c.mu.Lock()
 	f := c.m[string(text)]
 	c.mu.Unlock()
 	if f != nil {
 		return f
 	}
-	f = compileFile(text)
+	f = CompileFile(text)
 	key := string(text)
-	f.text = key
+	f.Text = key
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= maxCachedFiles {
 		c.m = make(map[string]*CompiledFile)
@@ -63,11 +62,11 @@ func (c *fileCache) get(text []byte) *CompiledFile {
 
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// compileFile parses text as a YAML stream and compiles each document.
-func compileFile(text []byte) *CompiledFile {
+// CompileFile parses text as a YAML stream and compiles each document.
+func CompileFile(text []byte) *CompiledFile {
 	f := &CompiledFile{}
 	if err := CheckText(text); err != nil {
-		f.err = err
+		f.Err = err
 		return f
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(text))
@@ -80,21 +79,21 @@ func compileFile(text []byte) *CompiledFile {
 		}
 		if err != nil {
 			f.Docs = nil
-			f.err = YAMLParseError(err, text)
+			f.Err = YAMLParseError(err, text)
 			return f
 		}
-		if d, n := nodeDepth(&doc, 0); d > f.depth {
-			f.depth, f.deepest = d, n
+		if d, n := nodeDepth(&doc, 0); d > f.Depth {
+			f.Depth, f.Deepest = d, n
 		}
 		t, cerr := c.Document(&doc)
 		if cerr != nil {
 			f.Docs = nil
-			f.err = cerr
+			f.Err = cerr
 			return f
 		}
 		f.Docs = append(f.Docs, t)
-		if isPreamble(t) {
-			f.preambles = append(f.preambles, t.(*MapNode).n) //nolint:forcetypeassert // isPreamble checked it
+		if IsPreamble(t) {
+			f.Preambles = append(f.Preambles, t.(*MapNode).Node) //nolint:forcetypeassert // IsPreamble checked it
 		}
 	}
 	return f
@@ -240,27 +239,9 @@ func lastMappingColon(line string) int {
 	return col
 }
 
-// CachedFiles is how many compiled texts the engine keeps, for the tests
-// that check a text is compiled once.
-func (e *Engine) CachedFiles() int {
-	e.files.mu.Lock()
-	defer e.files.mu.Unlock()
-	return len(e.files.m)
-}
-
-// CompileTimeError is the error a render of src reports before it
-// evaluates any expression (a YAML error, a directive error of the
-// compiler, the template's size or depth), or nil when a render gets as
-// far as evaluating: for the test that holds check to what render finds.
-func (e *Engine) CompileTimeError(ctx context.Context, src Source) error {
-	fr := SourceFrame(src)
-	if len(src.Text) > e.opts.MaxTemplateBytes {
-		return &Error{Pos: Pos{File: fr.File, Line: 1, Column: 1}, Msg: "template too large"}
-	}
-	r := e.newRenderer(ctx)
-	f := compileFile(src.Text)
-	if f.err != nil {
-		return r.compileErr(fr, f.err)
-	}
-	return r.checkDepth(f, fr)
+// Len is how many compiled texts the cache keeps.
+func (c *FileCache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
 }

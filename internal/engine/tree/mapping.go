@@ -1,4 +1,4 @@
-package walk
+package tree
 
 import (
 	"go.yaml.in/yaml/v3"
@@ -18,47 +18,47 @@ type Producer interface {
 	// Name is the directive, e.g. "$if".
 	Name() string
 	// Value renders in value position: a value, or nothing (false).
-	Value(r *Renderer, sc *Scope, fr *Frame) (Value, bool, error)
+	Value(r Renderer, sc *Scope, fr *Frame) (Value, bool, error)
 	// Multi renders in item or stream position, appending to dst.
-	Multi(r *Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+	Multi(r Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
 }
 
 // Prelude is what a prelude directive ($schema, $let, $assert) compiles
 // to. run gives the scope the rest of the mapping renders in; unknown
 // when it cannot be decided yet whether the mapping renders.
 type Prelude interface {
-	Run(r *Renderer, sc *Scope, fr *Frame) (next *Scope, unknown bool, err error)
+	Run(r Renderer, sc *Scope, fr *Frame) (next *Scope, unknown bool, err error)
 }
 
 // MapEntry is one key of a mapping, in template order: a regular key, or
 // the place of a producer.
 type MapEntry struct {
-	name string     // output key of a regular entry
-	key  *yaml.Node // the key in the template
+	Name string     // output key of a regular entry
+	Key  *yaml.Node // the key in the template
 	Val  Node       // value of a regular entry
-	prod int        // index into MapNode.Prods, or -1
+	Prod int        // index into MapNode.Prods, or -1
 }
 
 // MapNode is a compiled mapping with directives (or with values that are
 // not all constant).
 type MapNode struct {
-	n    *yaml.Node
-	path string
+	Node *yaml.Node
+	Path string
 	// Preludes are what $schema, $let and $assert compiled to, in
 	// directive order; binds is set when one of them binds names ($let).
 	Preludes []Prelude
-	binds    bool
+	Binds    bool
 	Prods    []Producer // in directive order
 	Entries  []MapEntry // in template order
-	nRegular int
-	// slip is a hint for the merge error when a regular key is spelt like
+	NRegular int
+	// Slip is a hint for the merge error when a regular key is spelt like
 	// a missing directive of this mapping's producers (`else` for $else).
-	slip string
+	Slip string
 }
 
 // Replaces reports whether the single producer's result replaces the
 // mapping.
-func (m *MapNode) Replaces() bool { return len(m.Prods) == 1 && m.nRegular == 0 }
+func (m *MapNode) Replaces() bool { return len(m.Prods) == 1 && m.NRegular == 0 }
 
 func (c *Compiler) mapping(n *yaml.Node, path string) (Node, *CompileError) {
 	keys, err := ReadKeys(n, path, 0)
@@ -74,7 +74,7 @@ func (c *Compiler) mapping(n *yaml.Node, path string) (Node, *CompileError) {
 	if err := checkBodies(keys, path); err != nil {
 		return nil, err
 	}
-	m := &MapNode{n: n, path: path, slip: partnerSlip(keys)}
+	m := &MapNode{Node: n, Path: path, Slip: partnerSlip(keys)}
 	prodIndex, err := c.directives(m, keys.Dirs, path)
 	if err != nil {
 		return nil, err
@@ -116,7 +116,7 @@ func (c *Compiler) directive(m *MapNode, d *Directive, dirs DirSet, p KVPair, pa
 		}
 		if pr != nil {
 			m.Preludes = append(m.Preludes, pr)
-			m.binds = m.binds || d.Binds
+			m.Binds = m.Binds || d.Binds
 		}
 	case KindProducer:
 		prod, err := d.Produce(c, dirs, p, path)
@@ -135,7 +135,7 @@ func (c *Compiler) entries(m *MapNode, order []KVPair, prodIndex map[string]int,
 	for _, p := range order {
 		if p.dir {
 			if i, ok := prodIndex[p.key]; ok {
-				m.Entries = append(m.Entries, MapEntry{key: p.K, prod: i})
+				m.Entries = append(m.Entries, MapEntry{Key: p.K, Prod: i})
 			}
 			continue // a partner or a prelude directive
 		}
@@ -143,8 +143,8 @@ func (c *Compiler) entries(m *MapNode, order []KVPair, prodIndex map[string]int,
 		if err != nil {
 			return err
 		}
-		m.Entries = append(m.Entries, MapEntry{name: p.key, key: p.K, Val: t, prod: -1})
-		m.nRegular++
+		m.Entries = append(m.Entries, MapEntry{Name: p.key, Key: p.K, Val: t, Prod: -1})
+		m.NRegular++
 	}
 	return nil
 }
@@ -152,7 +152,7 @@ func (c *Compiler) entries(m *MapNode, order []KVPair, prodIndex map[string]int,
 // plainMapping compiles a mapping without directives: a constant when all
 // its values are constant.
 func (c *Compiler) plainMapping(n *yaml.Node, path string, regular []KVPair) (Node, *CompileError) {
-	m := &MapNode{n: n, path: path}
+	m := &MapNode{Node: n, Path: path}
 	consts := make([]*ConstNode, 0, len(regular))
 	for _, p := range regular {
 		t, err := c.Compile(p.V, JoinPath(path, p.key))
@@ -162,20 +162,27 @@ func (c *Compiler) plainMapping(n *yaml.Node, path string, regular []KVPair) (No
 		if k, ok := t.(*ConstNode); ok {
 			consts = append(consts, k)
 		}
-		m.Entries = append(m.Entries, MapEntry{name: p.key, key: p.K, Val: t, prod: -1})
-		m.nRegular++
+		m.Entries = append(m.Entries, MapEntry{Name: p.key, Key: p.K, Val: t, Prod: -1})
+		m.NRegular++
 	}
 	if len(consts) < len(m.Entries) {
 		return m, nil
 	}
 	out := NewMap(len(m.Entries))
-	cn := &ConstNode{n: n, path: path, nodes: 1, bytes: 2}
+	cn := &ConstNode{Node: n, Path: path, Nodes: 1, Bytes: 2}
 	for i, e := range m.Entries {
 		k := consts[i]
-		out.Set(e.name, k.Value)
-		cn.nodes = addSat(cn.nodes, k.nodes+1)
-		cn.bytes = addSat(cn.bytes, k.bytes+len(e.name)+3)
+		out.Set(e.Name, k.Value)
+		cn.Nodes = addSat(cn.Nodes, k.Nodes+1)
+		cn.Bytes = addSat(cn.Bytes, k.Bytes+len(e.Name)+3)
 	}
 	cn.Value = out
 	return cn, nil
+}
+
+// IsPreamble reports whether document root t is a preamble: a mapping with
+// only $schema, $let and $assert, and at least $let.
+func IsPreamble(t Node) bool {
+	m, ok := t.(*MapNode)
+	return ok && len(m.Prods) == 0 && m.NRegular == 0 && m.Binds
 }

@@ -1,11 +1,11 @@
-package walk
+package tree
 
 import (
 	"fmt"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
-	"go.yaml.in/yaml/v3"
 	"strconv"
 	"strings"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
 )
 
 // Pos is a place in a template file.
@@ -110,28 +110,6 @@ func writeCaret(b *strings.Builder, expr string, offset int) {
 		b.WriteString(strings.Repeat(".", col))
 		b.WriteString("^")
 	}
-}
-
-// ErrAt builds an *Error at node n of the file in fr.
-func (r *Renderer) ErrAt(fr *Frame, n *yaml.Node, path, msg string) *Error {
-	p := Pos{File: fr.File, Line: 1, Column: 1}
-	if n != nil && n.Line > 0 {
-		p.Line, p.Column = n.Line, n.Column
-	}
-	return &Error{Pos: p, Path: path, Msg: msg, Offset: -1, Chain: fr.Chain}
-}
-
-// ResultErr is the error for an expression's result as a whole, one that
-// cannot be converted or written out: the caret goes under the
-// expression's first character, past the spaces after "${{".
-func (r *Renderer) ResultErr(fr *Frame, x *ExprRef, err error) error {
-	off := x.Off + len(x.Text) - len(strings.TrimLeft(x.Text, " \t\r\n"))
-	return &Error{Pos: Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}, Path: x.Path,
-		Msg: err.Error(), Expr: x.Shown, Offset: off, Chain: fr.Chain}
-}
-
-func (r *Renderer) compileErr(fr *Frame, c *CompileError) error {
-	return c.In(fr)
 }
 
 // In is the compile error as an *Error of the file in fr.

@@ -1,4 +1,4 @@
-package walk
+package tree
 
 import (
 	"math"
@@ -22,18 +22,18 @@ type Node interface{}
 
 // ConstNode is plain data: no directive anywhere below it.
 type ConstNode struct {
-	n     *yaml.Node // where it is written, for limit errors
-	path  string
+	Node  *yaml.Node // where it is written, for limit errors
+	Path  string
 	Value Value
-	nodes int // output nodes it holds, saturating
-	bytes int // rough size of its text, saturating
+	Nodes int // output nodes it holds, saturating
+	Bytes int // rough size of its text, saturating
 }
 
 // SeqNode is a sequence with directives in some of its items.
 type SeqNode struct {
-	n     *yaml.Node
-	path  string
-	elems []Node
+	Node  *yaml.Node
+	Path  string
+	Elems []Node
 }
 
 // ExprRef is one CEL expression in the template.
@@ -51,16 +51,16 @@ type ExprRef struct {
 	// field selections (`v`, `svc.name`): it is then read directly from
 	// the scope, without running a CEL program.
 	Fast []string
-	// eq is set when the expression compares such a chain with a string
+	// Eq is set when the expression compares such a chain with a string
 	// literal (`doc.kind == 'Deployment'`), the usual condition of an
 	// overlay and a list edit: a string found there is compared directly.
-	eq *eqFast
+	Eq *EqFast
 }
 
-// eqFast is `PATH == 'LITERAL'`.
-type eqFast struct {
-	path []string
-	lit  string
+// EqFast is `PATH == 'LITERAL'`.
+type EqFast struct {
+	Path []string
+	Lit  string
 }
 
 // eqForm matches `a.b == 'text'` or `a.b == "text"`, the literal without
@@ -68,7 +68,7 @@ type eqFast struct {
 var eqForm = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*)\s*==\s*(?:'([^'\\\n]*)'|"([^"\\\n]*)")\s*$`)
 
 // eqPath gives the eqFast form of text, or nil.
-func eqPath(text string) *eqFast {
+func eqPath(text string) *EqFast {
 	if len(text) > 256 {
 		return nil
 	}
@@ -80,13 +80,13 @@ func eqPath(text string) *eqFast {
 	if path == nil {
 		return nil
 	}
-	return &eqFast{path: path, lit: m[2] + m[3]}
+	return &EqFast{Path: path, Lit: m[2] + m[3]}
 }
 
 // NewExprRef prepares an expression.
 func NewExprRef(x ExprRef) *ExprRef {
 	x.Fast = identPath(x.Text)
-	x.eq = eqPath(x.Text)
+	x.Eq = eqPath(x.Text)
 	return &x
 }
 
@@ -165,7 +165,7 @@ func (c *Compiler) Document(doc *yaml.Node) (Node, *CompileError) {
 		return c.Compile(doc, "")
 	}
 	if len(doc.Content) == 0 {
-		return &ConstNode{n: doc, Value: nil, nodes: 1}, nil
+		return &ConstNode{Node: doc, Value: nil, Nodes: 1}, nil
 	}
 	if root := Deref(doc.Content[0]); root.Kind == yaml.MappingNode {
 		if d := rootDirective(root); d != nil {
@@ -232,7 +232,7 @@ func (c *Compiler) Compile(n *yaml.Node, path string) (Node, *CompileError) {
 		if s, ok := v.(string); ok {
 			b = len(s)
 		}
-		return &ConstNode{n: n, path: path, Value: v, nodes: 1, bytes: b}, nil
+		return &ConstNode{Node: n, Path: path, Value: v, Nodes: 1, Bytes: b}, nil
 	case yaml.SequenceNode:
 		return c.sequence(n, path)
 	case yaml.MappingNode:
@@ -266,14 +266,14 @@ func (c *Compiler) sequence(n *yaml.Node, path string) (Node, *CompileError) {
 		}
 	}
 	if len(consts) < len(elems) {
-		return &SeqNode{n: n, path: path, elems: elems}, nil
+		return &SeqNode{Node: n, Path: path, Elems: elems}, nil
 	}
 	out := make([]Value, len(consts))
-	cn := &ConstNode{n: n, path: path, nodes: 1, bytes: 2}
+	cn := &ConstNode{Node: n, Path: path, Nodes: 1, Bytes: 2}
 	for i, k := range consts {
 		out[i] = k.Value
-		cn.nodes = addSat(cn.nodes, k.nodes)
-		cn.bytes = addSat(cn.bytes, k.bytes+3)
+		cn.Nodes = addSat(cn.Nodes, k.Nodes)
+		cn.Bytes = addSat(cn.Bytes, k.Bytes+3)
 	}
 	cn.Value = out
 	return cn, nil

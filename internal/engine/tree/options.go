@@ -1,0 +1,89 @@
+package tree
+
+import "github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+
+// Options configure an Engine. Zero fields take the defaults shown in
+// DefaultOptions.
+type Options struct {
+	// Loader reads the files that $include and RenderFile name. Default:
+	// OSLoader{} (the process's file system, relative paths against the
+	// working directory).
+	Loader loader.Loader
+	// MaxCostPerExpression is the CEL cost limit for one evaluation of one
+	// expression, as Kubernetes sets per validation rule.
+	MaxCostPerExpression uint64
+	// MaxCostPerRender is the total CEL cost budget for one render.
+	MaxCostPerRender uint64
+	// MaxIncludeDepth is how deep $include may nest.
+	MaxIncludeDepth int
+	// MaxNodes caps the number of output nodes (scalars, mappings and
+	// sequences) one render may produce.
+	MaxNodes int
+	// MaxDepth caps how deeply a template's YAML may nest (mappings and
+	// sequences inside each other).
+	MaxDepth int
+	// MaxIterations caps the total number of $for iterations in one
+	// render, so nested loops whose bodies give nothing still end fast.
+	MaxIterations int
+	// MaxOutputBytes caps the size of the encoded output (checked by the
+	// encoders) and of strings built while rendering.
+	MaxOutputBytes int
+	// MaxTemplateBytes caps the size of one template file or source.
+	MaxTemplateBytes int
+	// Namespace, when not "", is a transform with only namespace (reference
+	// §10), applied to every render after the template's own transforms:
+	// the command line's --namespace/-n.
+	Namespace string
+	// Scopes tells transforms the scope of custom kinds whose
+	// CustomResourceDefinitions were given beside the template (the
+	// command line's --schemas), keyed "group/Kind", true for namespaced
+	// (reference §10).
+	Scopes map[string]bool
+}
+
+// DefaultOptions returns the limits the provider uses.
+func DefaultOptions() Options {
+	return Options{
+		Loader:               loader.OSLoader{},
+		MaxCostPerExpression: 1_000_000,
+		MaxCostPerRender:     100_000_000,
+		MaxIncludeDepth:      64,
+		MaxNodes:             1_000_000,
+		MaxIterations:        2_000_000,
+		MaxDepth:             500,
+		MaxOutputBytes:       64 << 20,
+		MaxTemplateBytes:     16 << 20,
+	}
+}
+
+func (o Options) WithDefaults() Options {
+	d := DefaultOptions()
+	if o.Loader == nil {
+		o.Loader = d.Loader
+	}
+	if o.MaxCostPerExpression == 0 {
+		o.MaxCostPerExpression = d.MaxCostPerExpression
+	}
+	if o.MaxCostPerRender == 0 {
+		o.MaxCostPerRender = d.MaxCostPerRender
+	}
+	if o.MaxIncludeDepth == 0 {
+		o.MaxIncludeDepth = d.MaxIncludeDepth
+	}
+	if o.MaxNodes == 0 {
+		o.MaxNodes = d.MaxNodes
+	}
+	if o.MaxDepth == 0 {
+		o.MaxDepth = d.MaxDepth
+	}
+	if o.MaxIterations == 0 {
+		o.MaxIterations = d.MaxIterations
+	}
+	if o.MaxOutputBytes == 0 {
+		o.MaxOutputBytes = d.MaxOutputBytes
+	}
+	if o.MaxTemplateBytes == 0 {
+		o.MaxTemplateBytes = d.MaxTemplateBytes
+	}
+	return o
+}

@@ -1,0 +1,121 @@
+package tree
+
+import (
+	"context"
+	"errors"
+
+	"github.com/google/cel-go/common/types/ref"
+	"go.yaml.in/yaml/v3"
+)
+
+// The walker as the compiled tree sees it: what a directive's compiled
+// node is given when it renders. Package walk implements Renderer; the
+// tree never imports it.
+
+// Renderer is one render's state and the walker's operations on it, as the
+// directives use them (package walk's *Renderer).
+type Renderer interface {
+	// Context is the render's context: a read through the Loader stops
+	// when it is cancelled.
+	Context() context.Context
+	// Options are the engine options the render runs under.
+	Options() *Options
+
+	// Value renders t in value position.
+	Value(t Node, sc *Scope, fr *Frame) (Value, bool, error)
+	// Multi renders t in item or stream position, appending what it gives.
+	Multi(t Node, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+	// Splice renders a body written as a YAML sequence in item or stream
+	// position: its items are added in place.
+	Splice(body Node, key *yaml.Node, path string, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+	// Merge builds the mapping from its producers and regular keys.
+	Merge(m *MapNode, sc *Scope, fr *Frame) (Value, bool, error)
+	// RunPreludes runs a mapping's $schema, $let and $assert.
+	RunPreludes(m *MapNode, sc *Scope, fr *Frame) (*Scope, bool, error)
+	// Preamble runs document d when it is a preamble (reference §1).
+	Preamble(d Node, sc *Scope, fr *Frame) (next *Scope, pre bool, err error)
+
+	// EvalExpr evaluates a CEL expression in sc.
+	EvalExpr(x *ExprRef, sc *Scope, fr *Frame) (ref.Val, error)
+	// EvalBool evaluates a condition; what names it in errors.
+	EvalBool(x *ExprRef, sc *Scope, fr *Frame, what string) (val, unknown bool, err error)
+	// FastValue reads a chain of field selections from the scope.
+	FastValue(path []string, sc *Scope) (Value, bool)
+
+	// ErrAt builds an *Error at node n of the file in fr.
+	ErrAt(fr *Frame, n *yaml.Node, path, msg string) *Error
+	// ResultErr is the error for an expression's result as a whole.
+	ResultErr(fr *Frame, x *ExprRef, err error) error
+	// LimitErr is the error for a render that passes the engine option limit.
+	LimitErr(fr *Frame, n *yaml.Node, path, limit, msg string) error
+
+	// Count, CountValue, Size, Tick and Step count the render against
+	// the engine's limits.
+	Count(fr *Frame, n *yaml.Node, path string, nodes, bytes int) error
+	CountValue(fr *Frame, n *yaml.Node, path string, v Value) error
+	Size(v Value) (nodes, bytes int)
+	Tick(fr *Frame, n *yaml.Node, path string) error
+	Step(fr *Frame, n *yaml.Node, path string) error
+
+	// OpenFile opens the file an $include names.
+	OpenFile(fr *Frame, key, pathN *yaml.Node, path, p string) (*CompiledFile, *Frame, error)
+	// Written reports the strings that the render's templates write.
+	Written() func(string) bool
+	// Texts is the render's cache of the files read beside the templates.
+	Texts() map[string][]byte
+
+	// AddPending queues an overlay; AddLate a transform, after every
+	// overlay.
+	AddPending(p Pending)
+	AddLate(p Pending)
+	// DropRemoved drops the documents an overlay removed.
+	DropRemoved(docs []Value) []Value
+}
+
+// SelfRenderer is a compiled node that renders itself: what a package
+// beside the walker compiles (an overlay document, an edit list of an
+// overlay's patch).
+type SelfRenderer interface {
+	// Value renders in value position: a value, or nothing (false).
+	Value(r Renderer, sc *Scope, fr *Frame) (Value, bool, error)
+	// Multi renders in item or stream position, appending to dst.
+	Multi(r Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+}
+
+// Pending is an overlay (or a transform) reached in the stream: once
+// every document is rendered, Apply edits them (reference §8, §10).
+type Pending interface {
+	Apply(r Renderer, docs []Value) ([]Value, error)
+}
+
+// AppendIf adds what a value-position render gave to dst: the value, or
+// nothing.
+func AppendIf(dst []Value, v Value, ok bool, err error) ([]Value, error) {
+	if err == nil && ok {
+		dst = append(dst, v)
+	}
+	return dst, err
+}
+
+// Position is where a node stands (reference §1).
+type Position uint8
+
+const (
+	PosValue  Position = iota // the value of a key, $value, or a $with/$let entry
+	PosItem                   // an element of a sequence
+	PosStream                 // the root of a document
+)
+
+// ErrUnknownShape says that how many items or documents a node gives
+// depends on an unknown value. The enclosing sequence (or the stream)
+// becomes unknown as a whole.
+var ErrUnknownShape = errors.New("shape depends on an unknown value")
+
+// Frame is the file being rendered and how it was reached.
+type Frame struct {
+	File  string   // the file as shown in errors
+	Dir   string   // directory its $include paths resolve against
+	Real  string   // cleaned path, for cycle detection ("" for inline)
+	Chain []Pos    // $include positions that led here, innermost first
+	Files []string // real paths of the files on the chain, outermost first
+}
