@@ -7,7 +7,7 @@ import (
 
 // Messages: taking out of CEL's error messages anything that may come from a variable's value.
 
-// sanitizeAt is sanitizeMsg for a failure at a node of a program: when the
+// sanitizeAt is celval.Sanitize for a failure at a node of a program: when the
 // failing node reads no variable, everything its message quotes was
 // written in the template (a format string, a map key), and stays.
 func (p *Program) sanitizeAt(id int64, msg string) string {
