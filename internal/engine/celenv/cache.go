@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv/celval"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/cel"
@@ -486,7 +487,7 @@ func (c *Cache) build(e *cacheEntry, declared func(string) bool) (*Program, *Err
 		if msg, off := p.unknownCall(); msg != "" {
 			return nil, &Error{Msg: msg, Offset: off}
 		}
-		return nil, &Error{Msg: sanitizeMsg(err.Error()), Offset: -1}
+		return nil, &Error{Msg: celval.Sanitize(err.Error()), Offset: -1}
 	}
 	loops := false
 	celast.PreOrderVisit(a.Expr(), celast.NewExprVisitor(func(x celast.Expr) {

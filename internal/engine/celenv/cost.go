@@ -3,6 +3,7 @@ package celenv
 import (
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv/celval"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -54,7 +55,7 @@ func callCost(function string, args []ref.Val, result ref.Val) uint64 {
 	switch function {
 	case "json.decode", "yaml.decode":
 		// A short text can decode to many nodes (YAML aliases).
-		cost = max(cost, deepSize(result, maxConvertNodes))
+		cost = max(cost, deepSize(result, celval.MaxConvertNodes))
 	}
 	return max(cost, 1)
 }

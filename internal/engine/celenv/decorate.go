@@ -3,6 +3,7 @@ package celenv
 import (
 	"strconv"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv/celval"
 	"github.com/google/cel-go/common/functions"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -137,7 +138,7 @@ func (w *costCall) precharge(st *evalState, args ...ref.Val) {
 	if st == nil || !w.deep {
 		return
 	}
-	left := uint64(maxConvertNodes)
+	left := uint64(celval.MaxConvertNodes)
 	if st.limit > 0 {
 		left = st.limit - min(st.cost, st.limit)
 	}
@@ -376,7 +377,7 @@ func (c *costCtor) Exec(frame *interpreter.ExecutionFrame) ref.Val {
 		if err := c.repeatedKey(frame, v); err != nil {
 			return err
 		}
-		return sortMap(v)
+		return celval.SortMap(v)
 	}
 	return v
 }

@@ -11,10 +11,11 @@
 // (decorate.go) so that every call is priced as Kubernetes prices
 // validation rules (cost.go), calls whose result would dwarf their
 // arguments are refused before they run (guard.go), and map literals are
-// walked in sorted key order (sortedmap.go). Program.Eval (eval.go) runs a
+// walked in sorted key order (celval.SortMap). Program.Eval (eval.go) runs a
 // program within the render's budget and turns a failure into an Error
 // whose message is sanitised (message.go) and, where it fits, followed by a
 // hint (hints.go gathers the facts from the program; package hint words
-// them). Values cross with ToCEL and FromCEL (convert.go) without copying
-// the engine's maps and lists.
+// them). Values cross with ToCEL and FromCEL (values.go) without copying
+// the engine's maps and lists; package celval, below this one, does the
+// conversion and holds the helper library.
 package celenv

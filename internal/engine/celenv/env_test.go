@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv/celval"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/common/types"
@@ -838,8 +839,8 @@ func TestCELEnv_sanitizeMsg(t *testing.T) {
 		{"lists.range: size 77 exceeds maximum allowed (1000000)", "lists.range: the size exceeds maximum allowed (1000000)"},
 	}
 	for _, tc := range cases {
-		if got := sanitizeMsg(tc.in); got != tc.want {
-			t.Errorf("sanitizeMsg(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := celval.Sanitize(tc.in); got != tc.want {
+			t.Errorf("celval.Sanitize(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -876,8 +877,8 @@ func TestCELEnv_scrubQuotedHandlesQuotesInsideValues(t *testing.T) {
 		{`open "never closed`, `open …`},
 	}
 	for _, tc := range cases {
-		if got := scrubQuoted(tc.in); got != tc.want {
-			t.Errorf("scrubQuoted(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := celval.ScrubQuoted(tc.in); got != tc.want {
+			t.Errorf("celval.ScrubQuoted(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -1037,7 +1038,7 @@ func guideForm(v ref.Val) string {
 		return "error: " + err.Error()
 	}
 	if !present {
-		return celTypeNameOf(v) + " nothing"
+		return celval.CELTypeNameOf(v) + " nothing"
 	}
-	return celTypeNameOf(v) + " " + celDump(out)
+	return celval.CELTypeNameOf(v) + " " + celDump(out)
 }

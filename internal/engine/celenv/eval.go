@@ -7,13 +7,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv/celval"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
-	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/interpreter"
 )
 
@@ -112,7 +111,7 @@ func (p *Program) failure(act interpreter.Activation, r runResult) (ref.Val, *Er
 		}
 		off = p.offsetOf(id)
 	case r.err != nil:
-		msg = sanitizeMsg(r.err.Error())
+		msg = celval.Sanitize(r.err.Error())
 	}
 	if name, ok := strings.CutPrefix(msg, "no such attribute(s): "); ok {
 		if better, at := p.misspeltCall(name); better != "" {
@@ -258,11 +257,11 @@ func (p *Program) inspectCall(act interpreter.Activation, id int64, msg string) 
 			typeNames = append(typeNames, "?")
 			continue
 		}
-		budget := maxConvertNodes
-		if holdsUnknown(v, &budget) {
+		budget := celval.MaxConvertNodes
+		if celval.HoldsUnknown(v, &budget) {
 			return true, ""
 		}
-		typeNames = append(typeNames, celTypeNameOf(v))
+		typeNames = append(typeNames, celval.CELTypeNameOf(v))
 	}
 	if better == "" && strings.HasPrefix(msg, "no such overload") {
 		better = "no matching overload for " + callSignature(fn, member, typeNames) + hint.Overload(fn, typeNames)
@@ -286,20 +285,6 @@ func (p *Program) trace(act interpreter.Activation) interpreter.EvalState {
 		return nil
 	}
 	return det.State()
-}
-
-// celTypeNameOf is the CEL type name of v, for messages.
-func celTypeNameOf(v ref.Val) string {
-	switch v.(type) {
-	case *celMap:
-		return "map"
-	case *celList:
-		return "list"
-	}
-	if v.Type() == nil {
-		return "?"
-	}
-	return v.Type().TypeName()
 }
 
 var operatorSymbols = map[string]string{
@@ -350,60 +335,4 @@ func qualifiedName(e celast.Expr) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// holdsUnknown reports whether v is or holds an unknown value.
-func holdsUnknown(v ref.Val, budget *int) bool {
-	*budget--
-	if *budget < 0 {
-		return false
-	}
-	switch v := v.(type) {
-	case *types.Unknown:
-		return true
-	case *celMap:
-		return valueHoldsUnknown(v.m, budget)
-	case *celList:
-		return valueHoldsUnknown(v.l, budget)
-	case traits.Lister:
-		for it := v.Iterator(); it.HasNext() == types.True; {
-			if holdsUnknown(it.Next(), budget) {
-				return true
-			}
-		}
-	case traits.Mapper:
-		for it := v.Iterator(); it.HasNext() == types.True; {
-			k := it.Next()
-			if el, ok := v.Find(k); ok && holdsUnknown(el, budget) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// valueHoldsUnknown reports whether the engine value v is or holds value.Unknown.
-func valueHoldsUnknown(v value.Value, budget *int) bool {
-	*budget--
-	if *budget < 0 {
-		return false
-	}
-	switch v := v.(type) {
-	case value.Unknown:
-		return true
-	case *value.Map:
-		for i := 0; i < v.Len(); i++ {
-			_, el := v.At(i)
-			if valueHoldsUnknown(el, budget) {
-				return true
-			}
-		}
-	case []value.Value:
-		for _, el := range v {
-			if valueHoldsUnknown(el, budget) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv/celval"
 	"github.com/google/cel-go/common/functions"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -24,10 +25,10 @@ var guardedFunctions = []string{"replace", "regex.replace", "join", "format", "f
 
 // guardLimit is the largest result, in bytes, that a guarded call may
 // build: what the cost limit pays for at a tenth of a unit per byte,
-// capped at maxHelperOutput.
+// capped at celval.MaxHelperOutput.
 func guardLimit(costLimit uint64) int {
-	if costLimit == 0 || costLimit > maxHelperOutput/10 {
-		return maxHelperOutput
+	if costLimit == 0 || costLimit > celval.MaxHelperOutput/10 {
+		return celval.MaxHelperOutput
 	}
 	return int(costLimit * 10)
 }
@@ -151,7 +152,7 @@ func stringArgs(args []ref.Val, n int) ([]string, bool) {
 func replaceCount(args []ref.Val, i int) int {
 	if len(args) > i {
 		if n, ok := args[i].(types.Int); ok && n >= 0 {
-			return int(min(n, types.Int(maxHelperOutput)))
+			return int(min(n, types.Int(celval.MaxHelperOutput)))
 		}
 	}
 	return -1

@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv/celval"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
@@ -70,7 +71,7 @@ func (p *Program) missingKeyHint(act interpreter.Activation, id int64) string {
 		// variable: name the key, and suggest nothing that may not fit.
 		return named
 	}
-	switch t := celTypeNameOf(held); t {
+	switch t := celval.CELTypeNameOf(held); t {
 	case "map":
 	case "null_type":
 		return named + " in null; only a map has keys"

@@ -1,6 +1,7 @@
 package celenv
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv/celval"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
@@ -22,9 +23,9 @@ import (
 // (resultType).
 func (p *Program) typedUnknown(act interpreter.Activation) ref.Val {
 	if t, ok := p.pathType(act); ok {
-		return UnknownOf(t)
+		return celval.UnknownOf(t)
 	}
-	return UnknownOf(p.resultType())
+	return celval.UnknownOf(p.resultType())
 }
 
 // pathType is the type of the unknown that the expression, a name or a
@@ -39,14 +40,15 @@ func (p *Program) pathType(act interpreter.Activation) (t value.Type, ok bool) {
 	if !found {
 		return 0, false
 	}
-	switch r := root.(type) {
-	case *types.Unknown:
+	if r, isUnknown := root.(*types.Unknown); isUnknown {
 		if len(path) == 1 {
-			return unknownType(r), true
+			return celval.UnknownType(r), true
 		}
 		return value.TypeDynamic, true // a field of an unknown value
-	case *celMap:
-		var v value.Value = r.m
+	}
+	rv, _ := root.(ref.Val)
+	if m, isMap := celval.AsMap(rv); isMap {
+		var v value.Value = m
 		for _, name := range path[1:] {
 			switch x := v.(type) {
 			case *value.Map:

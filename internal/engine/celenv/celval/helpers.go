@@ -1,4 +1,4 @@
-package celenv
+package celval
 
 import (
 	"encoding/json"
@@ -21,22 +21,23 @@ import (
 // The template helpers that convert whole values to and from text or
 // merge them: json.encode/decode, yaml.encode/decode and deepMerge.
 
-// maxHelperOutput caps the text that json.encode, yaml.encode and
+// MaxHelperOutput caps the text that json.encode, yaml.encode and
 // Stringify may build for one value.
-const maxHelperOutput = 64 << 20
+const MaxHelperOutput = 64 << 20
 
 var (
 	errOutputTooLarge = errors.New("the text would be larger than 64 MiB")
-	errValueUnknown   = errors.New("the value is not known yet")
+	// ErrValueUnknown is the error for text asked of a value not known yet.
+	ErrValueUnknown = errors.New("the value is not known yet")
 )
 
 // encodeJSON writes v as compact JSON with sorted keys, no spaces and no
 // HTML escaping, whole doubles as integers: AppendJSON's rules. It first
-// makes sure the text stays under maxHelperOutput, so a value whose lists
+// makes sure the text stays under MaxHelperOutput, so a value whose lists
 // share structure cannot expand without end.
 func encodeJSON(v value.Value) ([]byte, error) {
 	size := 0
-	if printedSizeExceeds(v, &size, maxHelperOutput) {
+	if printedSizeExceeds(v, &size, MaxHelperOutput) {
 		return nil, errOutputTooLarge
 	}
 	return emit.AppendJSON(nil, v, true)
@@ -50,7 +51,7 @@ func jsonEncodeFn(v ref.Val) ref.Val {
 	if !present {
 		val = nil
 	}
-	budget := maxConvertNodes
+	budget := MaxConvertNodes
 	if valueHoldsUnknown(val, &budget) {
 		return celUnknown
 	}
@@ -69,12 +70,12 @@ func yamlEncodeFn(v ref.Val) ref.Val {
 	if !present {
 		val = nil
 	}
-	budget := maxConvertNodes
+	budget := MaxConvertNodes
 	if valueHoldsUnknown(val, &budget) {
 		return celUnknown
 	}
 	size := 0
-	if printedSizeExceeds(val, &size, maxHelperOutput) {
+	if printedSizeExceeds(val, &size, MaxHelperOutput) {
 		return types.NewErr("yaml.encode: %s", errOutputTooLarge.Error())
 	}
 	b, err := emit.AppendYAML(nil, val)

@@ -1,4 +1,4 @@
-package celenv
+package celval
 
 import (
 	"sort"
@@ -10,7 +10,9 @@ import (
 
 // Deterministic map literals: a map built by an expression is walked in sorted key order.
 
-func sortMap(v ref.Val) ref.Val {
+// SortMap gives a map that CEL built walked in sorted key order; any other
+// value as it is.
+func SortMap(v ref.Val) ref.Val {
 	m, ok := v.(traits.Mapper)
 	if !ok {
 		return v

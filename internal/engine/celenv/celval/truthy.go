@@ -1,4 +1,4 @@
-package celenv
+package celval
 
 import (
 	"github.com/google/cel-go/cel"

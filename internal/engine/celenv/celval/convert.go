@@ -1,4 +1,4 @@
-package celenv
+package celval
 
 import (
 	"encoding/base64"
@@ -56,9 +56,9 @@ func UnknownOf(t value.Type) ref.Val {
 	return celUnknown
 }
 
-// unknownType gives the type of a CEL unknown: the type whose value it is,
+// UnknownType gives the type of a CEL unknown: the type whose value it is,
 // dynamic for any other (one that CEL merged from several, for one).
-func unknownType(u ref.Val) value.Type {
+func UnknownType(u ref.Val) value.Type {
 	for t, x := range celUnknowns {
 		if x == u {
 			return value.Type(t) //nolint:gosec // an index of celUnknowns
@@ -76,12 +76,13 @@ func Element(v ref.Val) ref.Val {
 	return v
 }
 
-// maxConvertNodes bounds how many nodes one FromCEL or Stringify call may
+// MaxConvertNodes bounds how many nodes one FromCEL or Stringify call may
 // visit, so a value whose lists share structure (a list holding the same
 // list twice, nested thirty times) cannot expand without end.
-const maxConvertNodes = 2_000_000
+const MaxConvertNodes = 2_000_000
 
-var errTooLarge = errors.New("the value is too large: it has more than 2000000 nodes")
+// ErrTooLarge is the error for a value of more than MaxConvertNodes nodes.
+var ErrTooLarge = errors.New("the value is too large: it has more than 2000000 nodes")
 
 // errNonFinite is the error for a NaN or infinite double that would become
 // part of the output: neither JSON nor a Terraform number can hold one.
@@ -89,7 +90,7 @@ var errNonFinite = errors.New("the result holds a NaN or infinite double (a divi
 
 // fromCELState is what one conversion out of CEL carries down the tree.
 type fromCELState struct {
-	budget int  // nodes left to visit (maxConvertNodes at the start)
+	budget int  // nodes left to visit (MaxConvertNodes at the start)
 	output bool // the value becomes output: NaN and infinities are errors
 	built  bool // inside a list or map that CEL built: unknowns are dynamic
 }
@@ -122,7 +123,7 @@ func ToCEL(v value.Value) ref.Val {
 // FromCEL converts a CEL result to an engine value. present is false for
 // optional.none(), which gives nothing.
 func FromCEL(v ref.Val) (val value.Value, present bool, err error) {
-	return convertFromCEL(v, &fromCELState{budget: maxConvertNodes})
+	return convertFromCEL(v, &fromCELState{budget: MaxConvertNodes})
 }
 
 // FromCELOutput is FromCEL for a value that becomes part of the output, as
@@ -130,13 +131,13 @@ func FromCEL(v ref.Val) (val value.Value, present bool, err error) {
 // errNonFinite. (Engine values that CEL only wraps hold none: template
 // literals refuse them, see scalarValue.)
 func FromCELOutput(v ref.Val) (val value.Value, present bool, err error) {
-	return convertFromCEL(v, &fromCELState{budget: maxConvertNodes, output: true})
+	return convertFromCEL(v, &fromCELState{budget: MaxConvertNodes, output: true})
 }
 
 func convertFromCEL(v ref.Val, st *fromCELState) (value.Value, bool, error) {
 	st.budget--
 	if st.budget < 0 {
-		return nil, false, errTooLarge
+		return nil, false, ErrTooLarge
 	}
 	switch v := v.(type) {
 	case types.String:
@@ -165,7 +166,7 @@ func convertFromCEL(v ref.Val, st *fromCELState) (value.Value, bool, error) {
 		if st.built {
 			return value.Unknown{}, true, nil
 		}
-		return value.UnknownOf(unknownType(v)), true, nil
+		return value.UnknownOf(UnknownType(v)), true, nil
 	case *types.Optional:
 		if !v.HasValue() {
 			return nil, false, nil
@@ -173,7 +174,7 @@ func convertFromCEL(v ref.Val, st *fromCELState) (value.Value, bool, error) {
 		st.built = true // a value CEL wrapped, as in a list
 		return convertFromCEL(v.GetValue(), st)
 	case *types.Err:
-		return nil, false, errors.New(sanitizeMsg(v.Error()))
+		return nil, false, errors.New(Sanitize(v.Error()))
 	case types.Bytes:
 		return base64.StdEncoding.EncodeToString([]byte(v)), true, nil
 	case types.Timestamp, types.Duration:
@@ -319,17 +320,17 @@ func Stringify(v ref.Val) (string, error) {
 		}
 		return Stringify(v.GetValue())
 	case *types.Unknown:
-		return "", errValueUnknown
+		return "", ErrValueUnknown
 	case *types.Err:
-		return "", errors.New(sanitizeMsg(v.Error()))
+		return "", errors.New(Sanitize(v.Error()))
 	case traits.Mapper, traits.Lister:
 		val, _, err := FromCEL(v)
 		if err != nil {
 			return "", err
 		}
-		budget := maxConvertNodes
+		budget := MaxConvertNodes
 		if valueHoldsUnknown(val, &budget) {
-			return "", errValueUnknown
+			return "", ErrValueUnknown
 		}
 		b, err := encodeJSON(val)
 		if err != nil {
