@@ -2,39 +2,28 @@ package tree
 
 import "github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 
-// The walker's values live in the leaf package value, shared with the
-// emitters, the schema validator and the CEL environment; these aliases
-// keep Value and Map short names inside the walker.
+// Short names, inside the engine, for the leaf package value's types
+// (the facade's values.go documents them for callers).
 type (
-	// Value is an engine value: nil, bool, int64, float64, string, *Map,
-	// []Value or Unknown. See package value.
-	Value = value.Value
-	// Map is a mapping with string keys that keeps insertion order.
-	Map = value.Map
-	// Unknown stands for a value that is not known yet, with its type
-	// when that is known.
+	Value   = value.Value
+	Map     = value.Map
 	Unknown = value.Unknown
-	// Type is the type of an Unknown.
-	Type = value.Type
+	Type    = value.Type
 )
 
-// The types of an Unknown; see package value.
+// TypeDynamic and TypeString are the types of an Unknown that the
+// walker and the directives name.
 const (
 	TypeDynamic = value.TypeDynamic
 	TypeString  = value.TypeString
-	TypeNumber  = value.TypeNumber
-	TypeBool    = value.TypeBool
 )
 
-// UnknownOf gives the unknown value of type t, allocating nothing.
+// UnknownOf is value.UnknownOf.
 func UnknownOf(t Type) Value { return value.UnknownOf(t) }
 
-// NewMap returns an empty map with room for n entries.
+// NewMap is value.NewMap.
 func NewMap(n int) *Map { return value.NewMap(n) }
 
-// UnknownStream is the only element of the document list Render returns
-// when the number of documents is not known yet.
+// UnknownStream is value.UnknownStream: the documents of a render whose
+// number of documents is not known yet.
 var UnknownStream = value.UnknownStream
-
-// IsUnknownStream reports whether docs is the unknown stream.
-func IsUnknownStream(docs []Value) bool { return value.IsUnknownStream(docs) }
