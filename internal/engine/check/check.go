@@ -53,6 +53,7 @@ type checker struct {
 	seen     map[string]bool
 	problems []Problem
 	texts    [][]byte
+	types    typeState // typecheck.go
 }
 
 func (ck *checker) add(fr *walk.Frame, c *walk.CompileError) {
@@ -69,6 +70,9 @@ func (ck *checker) file(fr *walk.Frame, text []byte, outer []string) {
 		ck.seen[fr.Real] = true
 	}
 	ck.texts = append(ck.texts, text)
+	outerTypes := ck.types.frames // an included file's names are dyn
+	ck.types.frames = nil
+	defer func() { ck.types.frames = outerTypes }()
 	if err := walk.CheckText(text); err != nil {
 		ck.add(fr, err)
 		return
@@ -162,6 +166,8 @@ func (ck *checker) walk(fr *walk.Frame, n *yaml.Node, scope []string, inExpr boo
 	case yaml.MappingNode:
 		before := scope
 		scope = mappingScope(n, scope)
+		ck.pushTypes(n, before, scope) // typecheck.go
+		defer ck.popTypes()
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			p := walk.JoinPath(path, k.Value)
@@ -303,6 +309,9 @@ func (ck *checker) exprs(fr *walk.Frame, dir string, v *yaml.Node, scope []strin
 		}
 		if !undeclared {
 			ck.unknownCall(prog, report)
+			if msg, _ := prog.UnknownCall(); msg == "" {
+				ck.typeCheck(text, scope, bareDir, report) // typecheck.go
+			}
 		}
 	}
 	s, isStr := walk.StringScalar(v)
