@@ -224,9 +224,40 @@ func hasObject(t *apiservercel.DeclType) bool {
 	return false
 }
 
-// scalarArgs matches the argument types of an overload error when every
-// one is a scalar: then a render meets the same error.
-var scalarArgs = regexp.MustCompile(`^found no matching overload for '([^']+)' applied to '\(((?:int|uint|double|string|bool|bytes|null_type|google\.protobuf\.Timestamp|google\.protobuf\.Duration)(?:, (?:int|uint|double|string|bool|bytes|null_type|google\.protobuf\.Timestamp|google\.protobuf\.Duration))*)\)'`)
+// overloadError matches the checker's error for a call no overload of
+// its function takes, with the argument types.
+var overloadError = regexp.MustCompile(`^found no matching overload for '([^']+)' applied to '\((.*)\)'$`)
+
+// scalarType matches the types of the values that a render holds as
+// exactly that type.
+var scalarType = regexp.MustCompile(`^(?:int|uint|double|string|bool|bytes|null_type|google\.protobuf\.Timestamp|google\.protobuf\.Duration)$`)
+
+// renderFails reports whether a call of fn with arguments of the types
+// args fails at render as it fails the checker: every argument is a
+// scalar, or an operator (arithmetic, ordering, ! and unary -) meets a
+// list or a map (a schema's object is a map at render), which none of
+// them takes but + of two lists. Equality, in, indexing and the
+// conditional work at render whatever the types; a dyn argument may be
+// anything.
+func renderFails(fn string, args []string) bool {
+	if fn == "_==_" || fn == "_!=_" || fn == "@in" || fn == "_[_]" || fn == "_?_:_" {
+		return false
+	}
+	operator := binaryOperators[fn] != "" || fn == "!_" || fn == "-_"
+	lists := 0
+	for _, a := range shortTypes(args) {
+		switch {
+		case scalarType.MatchString(a):
+		case (a == "list" || a == "map") && operator:
+			if a == "list" {
+				lists++
+			}
+		default:
+			return false
+		}
+	}
+	return !(fn == "_+_" && lists == 2)
+}
 
 // undefinedField matches the checker's error for a field an object type
 // does not have.
@@ -241,8 +272,8 @@ func (ck *checker) typeCheck(text string, scope []string, dir string, report fun
 			report(e.Msg+ck.fieldHint(text, e.Offset, m[1]), e.Offset)
 			continue
 		}
-		if m := scalarArgs.FindStringSubmatch(e.Msg); m != nil && m[1] != "_==_" && m[1] != "_!=_" {
-			args := strings.Split(m[2], ", ")
+		if m := overloadError.FindStringSubmatch(e.Msg); m != nil && renderFails(m[1], splitTypes(m[2])) {
+			args := shortTypes(splitTypes(m[2]))
 			report("no matching overload for "+signature(m[1], args)+hint.Overload(m[1], args), e.Offset)
 		}
 	}
@@ -328,4 +359,41 @@ func signature(fn string, args []string) string {
 		return fn[:1] + args[0]
 	}
 	return fn + "(" + strings.Join(args, ", ") + ")"
+}
+
+// splitTypes splits a checker's list of argument types at its top-level
+// commas.
+func splitTypes(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, c := range s {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// shortTypes names types as a render does: list and map without their
+// parameters, a schema's object as the map it is.
+func shortTypes(ts []string) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		if isTypeName(t) {
+			t = "map"
+		}
+		if j := strings.IndexByte(t, '('); j > 0 {
+			t = t[:j]
+		}
+		out[i] = t
+	}
+	return out
 }
