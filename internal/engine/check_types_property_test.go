@@ -83,9 +83,8 @@ func genValue(r *rand.Rand, s *genSchema) any {
 	return out
 }
 
-// genPath gives a field chain into s from "v", sometimes misspelt, and the
-// schema it reaches (nil when misspelt).
-func genPath(r *rand.Rand, s *genSchema) (string, *genSchema) {
+// genPath gives a field chain into s from "v", sometimes misspelt.
+func genPath(r *rand.Rand, s *genSchema) string {
 	path := "v"
 	for s.typ == "object" && r.IntN(4) > 0 {
 		keys := make([]string, 0, len(s.props))
@@ -95,19 +94,19 @@ func genPath(r *rand.Rand, s *genSchema) (string, *genSchema) {
 		sort.Strings(keys)
 		k := keys[r.IntN(len(keys))]
 		if r.IntN(6) == 0 {
-			return path + "." + k + "x", nil
+			return path + "." + k + "x"
 		}
 		path, s = path+"."+k, s.props[k]
 	}
 	if s.typ == "array" && r.IntN(2) == 0 {
-		return path + "[0]", s.items
+		return path + "[0]"
 	}
-	return path, s
+	return path
 }
 
 func genExpr(r *rand.Rand, s *genSchema) (expr, dir string) {
-	a, _ := genPath(r, s)
-	b, _ := genPath(r, s)
+	a := genPath(r, s)
+	b := genPath(r, s)
 	lits := []string{"1", "'x'", "1.5", "true"}
 	ops := []string{"+", "-", "*", "<", ">="}
 	switch r.IntN(6) {

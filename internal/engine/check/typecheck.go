@@ -67,9 +67,21 @@ func (ck *checker) pushTypes(n *yaml.Node, before, scope []string) {
 			forV = v
 		}
 	}
+	// A name the mapping binds twice (a $schema entry that a $let entry or
+	// the $for variable binds again) is dyn: which binding an expression
+	// sees is not worked out here.
+	binds := map[string]int{}
+	for _, name := range mappingScope(n, nil) {
+		binds[name]++
+	}
+	for name, k := range binds {
+		if k > 1 {
+			frame[name] = apiservercel.DynType
+		}
+	}
 	for j := 0; let != nil && let.Kind == yaml.MappingNode && j+1 < len(let.Content); j += 2 {
 		name := let.Content[j].Value
-		if slices.Contains(before, name) || frame[name] != apiservercel.DynType {
+		if slices.Contains(before, name) || binds[name] > 1 {
 			continue // shadowing: the entries above read the outer one; dyn is safe
 		}
 		if s, ok := walk.StringScalar(walk.Deref(let.Content[j+1])); ok {
@@ -83,7 +95,7 @@ func (ck *checker) pushTypes(n *yaml.Node, before, scope []string) {
 	}
 	if s, ok := walk.StringScalar(forV); ok {
 		if m := walk.ForSyntax.FindStringSubmatchIndex(s); m != nil && m[4] < 0 {
-			if t, _ := ck.exprType(s[m[1]:], scope); t != nil && t.IsList() && !slices.Contains(before, s[m[2]:m[3]]) {
+			if t, _ := ck.exprType(s[m[1]:], scope); t != nil && t.IsList() && binds[s[m[2]:m[3]]] == 1 {
 				frame[s[m[2]:m[3]]] = boundType(t.ElemType)
 			}
 		}
