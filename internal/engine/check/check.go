@@ -54,6 +54,7 @@ type checker struct {
 	seen     map[string]bool
 	problems []Problem
 	texts    [][]byte
+	types    typeState // typecheck.go
 }
 
 func (ck *checker) add(fr *tree.Frame, c *tree.CompileError) {
@@ -70,6 +71,9 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 		ck.seen[fr.Real] = true
 	}
 	ck.texts = append(ck.texts, text)
+	outerTypes := ck.types.frames // an included file's names are dyn
+	ck.types.frames = nil
+	defer func() { ck.types.frames = outerTypes }()
 	if err := tree.CheckText(text); err != nil {
 		ck.add(fr, err)
 		return
@@ -163,6 +167,8 @@ func (ck *checker) walk(fr *tree.Frame, n *yaml.Node, scope []string, inExpr boo
 	case yaml.MappingNode:
 		before := scope
 		scope = mappingScope(n, scope)
+		ck.pushTypes(n, before, scope) // typecheck.go
+		defer ck.popTypes()
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			p := tree.JoinPath(path, k.Value)
@@ -304,6 +310,9 @@ func (ck *checker) exprs(fr *tree.Frame, dir string, v *yaml.Node, scope []strin
 		}
 		if !undeclared {
 			ck.unknownCall(prog, report)
+			if msg, _ := prog.UnknownCall(); msg == "" {
+				ck.typeCheck(text, scope, bareDir, report) // typecheck.go
+			}
 		}
 	}
 	s, isStr := tree.StringScalar(v)

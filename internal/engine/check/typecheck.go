@@ -1,0 +1,411 @@
+package check
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/google/cel-go/cel"
+	celtypes "github.com/google/cel-go/common/types"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"go.yaml.in/yaml/v3"
+)
+
+// Type-checking (CLI guide, `check`): each expression is checked by CEL's
+// checker with the variables in scope declared, those a $schema types
+// with their types (types.go), the $let bindings with the type of their
+// expression, a $for variable with the element type, and every other name
+// dyn. Only the errors a render would meet with every value the types
+// allow are reported: a field the schema does not declare, an operator or
+// function applied to scalars it has no overload for, a $for over a
+// scalar, an $if that gives no bool. Anything involving a dyn value, or an
+// object type used as the map it is at render time, is not reported.
+
+// typeState is the checker's stack of the types mappings declare.
+type typeState struct {
+	frames []map[string]*apiservercel.DeclType
+	envs   map[string]*cel.Env // by the declared names and types
+}
+
+// typeOf is the declared type of name: the innermost mapping that declares
+// it, or dyn.
+func (ts *typeState) typeOf(name string) *apiservercel.DeclType {
+	for i := len(ts.frames) - 1; i >= 0; i-- {
+		if t, ok := ts.frames[i][name]; ok {
+			return t
+		}
+	}
+	return apiservercel.DynType
+}
+
+// pushTypes declares the types of the names mapping n binds: its $schema
+// variables, its $let entries in order, its $for variables; the others
+// ($overlay's doc, an edit's item) are dyn. before are the names in scope
+// above n, scope those inside it. The caller pops the frame.
+func (ck *checker) pushTypes(n *yaml.Node, before, scope []string) {
+	frame := map[string]*apiservercel.DeclType{}
+	for _, name := range mappingScope(n, nil) {
+		frame[name] = apiservercel.DynType
+	}
+	ck.types.frames = append(ck.types.frames, frame)
+	var let, forV *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, tree.Deref(n.Content[i+1])
+		switch k {
+		case "$schema":
+			for j := 0; v.Kind == yaml.MappingNode && j+1 < len(v.Content); j += 2 {
+				frame[v.Content[j].Value] = varSchemaType(v.Content[j].Value, v.Content[j+1])
+			}
+		case "$let":
+			let = v
+		case "$for":
+			forV = v
+		}
+	}
+	// A name the mapping binds twice (a $schema entry that a $let entry or
+	// the $for variable binds again) is dyn: which binding an expression
+	// sees is not worked out here.
+	binds := map[string]int{}
+	for _, name := range mappingScope(n, nil) {
+		binds[name]++
+	}
+	for name, k := range binds {
+		if k > 1 {
+			frame[name] = apiservercel.DynType
+		}
+	}
+	for j := 0; let != nil && let.Kind == yaml.MappingNode && j+1 < len(let.Content); j += 2 {
+		name := let.Content[j].Value
+		if slices.Contains(before, name) || binds[name] > 1 {
+			continue // shadowing: the entries above read the outer one; dyn is safe
+		}
+		if s, ok := tree.StringScalar(tree.Deref(let.Content[j+1])); ok {
+			if t, _ := ck.exprType(s, scope); t != nil {
+				frame[name] = boundType(t)
+			}
+		}
+	}
+	if forV == nil {
+		return
+	}
+	if s, ok := tree.StringScalar(forV); ok {
+		if m := tree.ForSyntax.FindStringSubmatchIndex(s); m != nil && m[4] < 0 {
+			if t, _ := ck.exprType(s[m[1]:], scope); t != nil && t.IsList() && binds[s[m[2]:m[3]]] == 1 {
+				frame[s[m[2]:m[3]]] = boundType(t.ElemType)
+			}
+		}
+	}
+}
+
+func (ck *checker) popTypes() { ck.types.frames = ck.types.frames[:len(ck.types.frames)-1] }
+
+// boundType is the type of a value of type t once bound to a name: the
+// engine keeps strings, ints, bools, lists, maps with string keys and the
+// schema's objects; a double may become an int, and other values change
+// type, so they are dyn.
+func boundType(t *apiservercel.DeclType) *apiservercel.DeclType {
+	switch {
+	case t == apiservercel.StringType || t == apiservercel.IntType || t == apiservercel.BoolType:
+		return t
+	case t.IsObject() && isTypeName(t.TypeName()):
+		return t
+	case t.IsList():
+		return apiservercel.NewListType(boundType(t.ElemType), -1)
+	case t.IsMap() && t.KeyType == apiservercel.StringType:
+		return apiservercel.NewMapType(apiservercel.StringType, boundType(t.ElemType), -1)
+	}
+	return apiservercel.DynType
+}
+
+// declTypeOf converts a checker's type back to a declared type, for
+// $let and $for; what has no declared type here is dyn.
+func (ck *checker) declTypeOf(ct *celtypes.Type, decl map[string]*apiservercel.DeclType) *apiservercel.DeclType {
+	if ct == nil {
+		return nil
+	}
+	switch ct.Kind() {
+	case celtypes.StringKind:
+		return apiservercel.StringType
+	case celtypes.IntKind:
+		return apiservercel.IntType
+	case celtypes.BoolKind:
+		return apiservercel.BoolType
+	case celtypes.DoubleKind:
+		return apiservercel.DoubleType
+	case celtypes.ListKind:
+		return apiservercel.NewListType(ck.declTypeOf(ct.Parameters()[0], decl), -1)
+	case celtypes.MapKind:
+		p := ct.Parameters()
+		return apiservercel.NewMapType(ck.declTypeOf(p[0], decl), ck.declTypeOf(p[1], decl), -1)
+	case celtypes.StructKind:
+		if t, ok := decl[ct.TypeName()]; ok {
+			return t
+		}
+	}
+	return apiservercel.DynType
+}
+
+// exprType type-checks text with the names of scope declared, and gives
+// its type, or the checker's errors; nil and no errors when the
+// expression does not compile or reads a name out of scope (problems
+// the caller reports).
+func (ck *checker) exprType(text string, scope []string) (*apiservercel.DeclType, []celenv.Error) {
+	declared := func(name string) bool { return ck.inScope(name, scope) }
+	prog, xerr := ck.e.Programs().Compile(text, declared)
+	if xerr != nil {
+		return nil, nil
+	}
+	names, _ := ck.e.Programs().FreeNames(text)
+	for _, fn := range names {
+		if !declared(fn.Name) {
+			return nil, nil
+		}
+	}
+	env, decl, err := ck.typedEnv(names)
+	if err != nil {
+		return nil, nil
+	}
+	ct, errs := prog.TypeCheck(env)
+	if errs != nil {
+		return nil, errs
+	}
+	return ck.declTypeOf(ct, decl), nil
+}
+
+// typedEnv is the environment with names declared with their types,
+// built once per set of names and types.
+func (ck *checker) typedEnv(names []celenv.FreeName) (*cel.Env, map[string]*apiservercel.DeclType, error) {
+	vars := map[string]*apiservercel.DeclType{}
+	var key strings.Builder
+	for _, fn := range names {
+		t := ck.types.typeOf(fn.Name)
+		vars[fn.Name] = t
+		fmt.Fprintf(&key, "%s:%p;", fn.Name, t)
+	}
+	var roots []*apiservercel.DeclType
+	decl := map[string]*apiservercel.DeclType{}
+	for _, t := range vars {
+		if hasObject(t) {
+			roots = append(roots, t)
+		}
+	}
+	provider := apiservercel.NewDeclTypeProvider(roots...)
+	for _, t := range roots {
+		for n, ft := range apiservercel.FieldTypeMap(t.TypeName(), t) {
+			decl[n] = ft
+		}
+	}
+	if env, ok := ck.types.envs[key.String()]; ok {
+		return env, decl, nil
+	}
+	env, err := ck.e.Programs().TypedEnv(func(base *cel.Env) ([]cel.EnvOption, error) {
+		opts, err := provider.EnvOptions(base.CELTypeProvider())
+		if err != nil {
+			return nil, err
+		}
+		for name, t := range vars {
+			opts = append(opts, cel.Variable(name, t.CelType()))
+		}
+		return opts, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if ck.types.envs == nil {
+		ck.types.envs = map[string]*cel.Env{}
+	}
+	ck.types.envs[key.String()] = env
+	return env, decl, nil
+}
+
+// hasObject reports whether t is or holds an object type.
+func hasObject(t *apiservercel.DeclType) bool {
+	switch {
+	case t.IsObject():
+		return true
+	case t.IsList():
+		return hasObject(t.ElemType)
+	case t.IsMap():
+		return hasObject(t.ElemType)
+	}
+	return false
+}
+
+// overloadError matches the checker's error for a call no overload of
+// its function takes, with the argument types.
+var overloadError = regexp.MustCompile(`^found no matching overload for '([^']+)' applied to '\((.*)\)'$`)
+
+// scalarType matches the types of the values that a render holds as
+// exactly that type.
+var scalarType = regexp.MustCompile(`^(?:int|uint|double|string|bool|bytes|null_type|google\.protobuf\.Timestamp|google\.protobuf\.Duration)$`)
+
+// renderFails reports whether a call of fn with arguments of the types
+// args fails at render as it fails the checker: every argument is a
+// scalar, or an operator (arithmetic, ordering, ! and unary -) meets a
+// list or a map (a schema's object is a map at render), which none of
+// them takes but + of two lists. Equality, in, indexing and the
+// conditional work at render whatever the types; a dyn argument may be
+// anything.
+func renderFails(fn string, args []string) bool {
+	if fn == "_==_" || fn == "_!=_" || fn == "@in" || fn == "_[_]" || fn == "_?_:_" {
+		return false
+	}
+	operator := binaryOperators[fn] != "" || fn == "!_" || fn == "-_"
+	lists := 0
+	for _, a := range shortTypes(args) {
+		switch {
+		case scalarType.MatchString(a):
+		case (a == "list" || a == "map") && operator:
+			if a == "list" {
+				lists++
+			}
+		default:
+			return false
+		}
+	}
+	return !(fn == "_+_" && lists == 2)
+}
+
+// undefinedField matches the checker's error for a field an object type
+// does not have.
+var undefinedField = regexp.MustCompile(`^undefined field '([^']+)'$`)
+
+// typeCheck reports the type errors of the expression text, which
+// compiled with every name declared, for the directive dir.
+func (ck *checker) typeCheck(text string, scope []string, dir string, report func(msg string, off int)) {
+	t, errs := ck.exprType(text, scope)
+	for _, e := range errs {
+		if m := undefinedField.FindStringSubmatch(e.Msg); m != nil {
+			report(e.Msg+ck.fieldHint(text, e.Offset, m[1]), e.Offset)
+			continue
+		}
+		if m := overloadError.FindStringSubmatch(e.Msg); m != nil && renderFails(m[1], splitTypes(m[2])) {
+			args := shortTypes(splitTypes(m[2]))
+			report("no matching overload for "+signature(m[1], args)+hint.Overload(m[1], args), e.Offset)
+		}
+	}
+	if t == nil {
+		return
+	}
+	switch dir {
+	case "$for":
+		if name, scalar := scalarName(t); scalar {
+			report("$for can only iterate over a list or a map, got "+name, 0)
+		}
+	case "$if":
+		if name, scalar := scalarName(t); (scalar && name != "bool") || t.IsList() || t.IsMap() || t.IsObject() {
+			if !scalar {
+				name = "a list or a map"
+			}
+			report("the $if condition must be a bool, got "+name+"; "+hint.NoTruthiness, -1)
+		}
+	}
+}
+
+// scalarName names a scalar type.
+func scalarName(t *apiservercel.DeclType) (string, bool) {
+	switch t {
+	case apiservercel.StringType:
+		return "string", true
+	case apiservercel.IntType:
+		return "int", true
+	case apiservercel.BoolType:
+		return "bool", true
+	case apiservercel.DoubleType:
+		return "double", true
+	}
+	return "", false
+}
+
+// fieldHint suggests the field of the schema closest to field, the one
+// the selection at off in text misspells: the operand must be a chain of
+// fields on a typed variable.
+func (ck *checker) fieldHint(text string, off int, field string) string {
+	if off < 0 || off > len(text) {
+		return ""
+	}
+	chain := selectChain.FindString(reverse(strings.TrimRight(text[:off], " \t\n")))
+	if chain == "" {
+		return ""
+	}
+	parts := strings.Split(reverse(chain), ".")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(strings.TrimPrefix(parts[i], "?"))
+	}
+	t := pathType(ck.types.typeOf(parts[0]), parts[1:])
+	if t == nil || !t.IsObject() {
+		return ""
+	}
+	if s := hint.Nearest(field, fieldNames(t), hint.TypoLimit(field), true); s != "" {
+		return "; did you mean " + s + "?"
+	}
+	return ""
+}
+
+// selectChain matches, reversed, the chain of names before the dot of a
+// field (the checker places a selection at its dot).
+var selectChain = regexp.MustCompile(`^[A-Za-z0-9_]+(?:\s*\??\.\s*[A-Za-z0-9_]+)*`)
+
+func reverse(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
+}
+
+// binaryOperators are the operators as a render names them.
+var binaryOperators = map[string]string{"_+_": "+", "_-_": "-", "_*_": "*", "_/_": "/", "_%_": "%",
+	"_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">="}
+
+// signature shows a call by its argument types, as a render does:
+// `int + double`, `size(bool)`.
+func signature(fn string, args []string) string {
+	if sym, ok := binaryOperators[fn]; ok && len(args) == 2 {
+		return args[0] + " " + sym + " " + args[1]
+	}
+	if (fn == "!_" || fn == "-_") && len(args) == 1 {
+		return fn[:1] + args[0]
+	}
+	return fn + "(" + strings.Join(args, ", ") + ")"
+}
+
+// splitTypes splits a checker's list of argument types at its top-level
+// commas.
+func splitTypes(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, c := range s {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// shortTypes names types as a render does: list and map without their
+// parameters, a schema's object as the map it is.
+func shortTypes(ts []string) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		if isTypeName(t) {
+			t = "map"
+		}
+		if j := strings.IndexByte(t, '('); j > 0 {
+			t = t[:j]
+		}
+		out[i] = t
+	}
+	return out
+}
