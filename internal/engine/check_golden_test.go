@@ -1,13 +1,10 @@
 package engine_test
 
 import (
-	"encoding/json"
 	"errors"
 	"sort"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/txtar"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
@@ -26,17 +23,8 @@ func TestCheck_findsWhatRenderFindsBeforeEvaluating(t *testing.T) {
 		if !ok {
 			continue
 		}
-		opts := engine.DefaultOptions()
-		if data, ok := c.section(secOptions); ok {
-			if err := json.Unmarshal(data, &opts); err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-		}
-		fsys, err := txtar.FS(templateFiles(c.ar))
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts.Loader = engine.FSLoader{FS: fsys}
+		opts := c.options(t)
+		var err error
 		vars := map[string]engine.Value{}
 		data, given := c.section(secVars)
 		if given {

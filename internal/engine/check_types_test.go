@@ -1,14 +1,11 @@
 package engine_test
 
 import (
-	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/txtar"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
@@ -34,17 +31,8 @@ func TestCheckTypes_noFalseErrorInTheGoldenCases(t *testing.T) {
 		if _, isErr := c.section(secError); isErr || strings.HasPrefix(c.name, "error_") {
 			continue
 		}
-		opts := engine.DefaultOptions()
-		if data, ok := c.section(secOptions); ok {
-			if err := json.Unmarshal(data, &opts); err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-		}
-		fsys, err := txtar.FS(templateFiles(c.ar))
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts.Loader = engine.FSLoader{FS: fsys}
+		opts := c.options(t)
+		var err error
 		vars := map[string]engine.Value{}
 		if data, ok := c.section(secVars); ok {
 			if vars, err = decodeVars(data); err != nil {

@@ -292,13 +292,16 @@ func TestGolden_citationCheckRejectsBadCitations(t *testing.T) {
 	}
 }
 
-func runGoldenCase(t *testing.T, c *goldenCase) {
+// options gives the case's engine options: the defaults, then its
+// options.json, reading its template files from the archive.
+func (c *goldenCase) options(t *testing.T) engine.Options {
+	t.Helper()
 	opts := engine.DefaultOptions()
 	if data, ok := c.section(secOptions); ok {
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&opts); err != nil {
-			t.Fatalf("%s: %v", secOptions, err)
+			t.Fatalf("%s: %s: %v", c.name, secOptions, err)
 		}
 	}
 	fsys, err := txtar.FS(templateFiles(c.ar))
@@ -306,8 +309,13 @@ func runGoldenCase(t *testing.T, c *goldenCase) {
 		t.Fatal(err)
 	}
 	opts.Loader = engine.FSLoader{FS: fsys}
+	return opts
+}
 
+func runGoldenCase(t *testing.T, c *goldenCase) {
+	opts := c.options(t)
 	vars := map[string]engine.Value{}
+	var err error
 	if data, ok := c.section(secVars); ok {
 		vars, err = decodeVars(data)
 		if err != nil {
