@@ -20,10 +20,18 @@ func BenchmarkOverlay_stream(b *testing.B) {
 		o := benchSource(b, name)
 		return Source{Name: "stream_with_" + name, Text: append(append(append([]byte{}, stream.Text...), "\n---\n"...), o.Text...)}
 	}
-	for _, c := range []struct {
-		name string
-		src  Source
-	}{{"without", stream}, {"labels", withOverlay("stream_overlay_labels.yaml")}, {"with", withOverlay("stream_overlay.yaml")}} {
+	benchStreams(b, n, []namedSource{{"without", stream}, {"labels", withOverlay("stream_overlay_labels.yaml")}, {"with", withOverlay("stream_overlay.yaml")}})
+}
+
+type namedSource struct {
+	name string
+	src  Source
+}
+
+// benchStreams runs each stream of n documents as a sub-benchmark named
+// after it and N, reported per document.
+func benchStreams(b *testing.B, n int, cases []namedSource) {
+	for _, c := range cases {
 		b.Run(c.name+"/N="+strconv.Itoa(n), func(b *testing.B) {
 			e, vars := benchEngine(), benchVars(n)
 			docs := benchRender(b, e, c.src, vars)

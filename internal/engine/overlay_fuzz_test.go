@@ -29,10 +29,19 @@ func FuzzOverlay(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	e, bundle, want := fuzzEditedBundleBase(f, "$include: common/bundle.yaml\n")
+	f.Fuzz(func(t *testing.T, overlay []byte) {
+		renderEditedBundle(t, e, context.Background(), "$include: common/bundle.yaml\n---\n", overlay, bundle, want, "overlay")
+	})
+}
+
+// fuzzEditedBundleBase gives the fuzz engine, the bundle whose text is text as a
+// template, and the bundle's output rendered alone, to compare with after
+// each edit.
+func fuzzEditedBundleBase(f *testing.F, text string) (*Engine, Source, []byte) {
 	e := New(fuzzOptions())
-	ctx := context.Background()
-	bundle := Source{Name: "template.yaml", Text: []byte("$include: common/bundle.yaml\n")}
-	before, err := e.Render(ctx, bundle, nil)
+	bundle := Source{Name: "template.yaml", Text: []byte(text)}
+	before, err := e.Render(context.Background(), bundle, nil)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -40,9 +49,7 @@ func FuzzOverlay(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Fuzz(func(t *testing.T, overlay []byte) {
-		renderEditedBundle(t, e, ctx, "$include: common/bundle.yaml\n---\n", overlay, bundle, want, "overlay")
-	})
+	return e, bundle, want
 }
 
 // renderEditedBundle renders head followed by edit (an overlay or a

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"context"
-	"strconv"
 	"testing"
 )
 
@@ -15,23 +13,5 @@ func BenchmarkTransform_stream(b *testing.B) {
 	stream := benchSource(b, "stream.yaml")
 	t := benchSource(b, "stream_transform.yaml")
 	with := Source{Name: "stream_with_transform", Text: append(append(append([]byte{}, stream.Text...), "\n---\n"...), t.Text...)}
-	for _, c := range []struct {
-		name string
-		src  Source
-	}{{"without", stream}, {"every_field", with}} {
-		b.Run(c.name+"/N="+strconv.Itoa(n), func(b *testing.B) {
-			e, vars := benchEngine(), benchVars(n)
-			docs := benchRender(b, e, c.src, vars)
-			if len(docs) != n {
-				b.Fatalf("%d documents, want %d", len(docs), n)
-			}
-			m := startMeter(b)
-			for b.Loop() {
-				if _, err := e.Render(context.Background(), c.src, vars); err != nil {
-					b.Fatal(err)
-				}
-			}
-			m.report(n, "document")
-		})
-	}
+	benchStreams(b, n, []namedSource{{"without", stream}, {"every_field", with}})
 }

@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"testing"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 )
 
 // fuzzK8sBundle is what FuzzTransform's transforms change: Kubernetes
@@ -81,18 +79,8 @@ func FuzzTransform(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	e := New(fuzzOptions())
-	ctx := context.Background()
-	bundle := Source{Name: "template.yaml", Text: []byte(fuzzK8sBundle)}
-	before, err := e.Render(ctx, bundle, nil)
-	if err != nil {
-		f.Fatal(err)
-	}
-	want, err := emit.EncodeYAMLStream(before)
-	if err != nil {
-		f.Fatal(err)
-	}
+	e, bundle, want := fuzzEditedBundleBase(f, fuzzK8sBundle)
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		renderEditedBundle(t, e, ctx, fuzzK8sBundle+"---\n", doc, bundle, want, "transform")
+		renderEditedBundle(t, e, context.Background(), fuzzK8sBundle+"---\n", doc, bundle, want, "transform")
 	})
 }
