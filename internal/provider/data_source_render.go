@@ -243,9 +243,14 @@ var renderStateType = sync.OnceValue(func() tftypes.Object {
 	return obj
 })
 
-// ValidateConfig checks the configuration; see validateRender.
-func (d *renderDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+// ValidateConfig checks the configuration; see validateRender. When the
+// context holds an unknown value, Terraform defers the read to apply, so
+// the template's expressions are checked here (plan_check.go).
+func (d *renderDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	resp.Diagnostics.Append(validateRender(req.Config.Raw)...)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(d.planCheck(ctx, req.Config.Raw)...)
+	}
 }
 
 // Read renders the template; see read.

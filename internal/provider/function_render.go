@@ -87,13 +87,16 @@ func (f *renderFunction) callRaw(ctx context.Context, args []*tfprotov6.DynamicV
 }
 
 func (f *renderFunction) render(ctx context.Context) renderBody {
-	return func(e *engine.Engine, text string, vars map[string]engine.Value) ([]engine.Value, error) {
-		return e.Render(ctx, engine.Source{Text: []byte(text)}, vars)
+	return func(e *engine.Engine, text string, vars map[string]engine.Value) (engine.Source, []engine.Value, error) {
+		src := engine.Source{Text: []byte(text)}
+		docs, err := e.Render(ctx, src, vars)
+		return src, docs, err
 	}
 }
 
-// renderBody renders for render or render_file.
-type renderBody func(e *engine.Engine, first string, vars map[string]engine.Value) ([]engine.Value, error)
+// renderBody renders for render or render_file, and gives the source it
+// rendered, for the check at plan (plan_check.go).
+type renderBody func(e *engine.Engine, first string, vars map[string]engine.Value) (engine.Source, []engine.Value, error)
 
 // renderCallRaw is renderCall on the raw path.
 func renderCallRaw(ctx context.Context, name string, args []*tfprotov6.DynamicValue, eng func(context.Context) *engine.Engine, render renderBody) ([]byte, *function.FuncError, bool) {
@@ -104,10 +107,14 @@ func renderCallRaw(ctx context.Context, name string, args []*tfprotov6.DynamicVa
 	if unknown {
 		return rawResult(engine.Unknown{})
 	}
-	docs, err := render(eng(ctx), first, vars)
+	e := eng(ctx)
+	src, docs, err := render(e, first, vars)
 	if err != nil {
 		tflog.Debug(ctx, "celyaml function: rendering failed", map[string]any{"function": name})
 		return nil, funcError(err), true
+	}
+	if ferr := planCheckCall(ctx, name, e, src, vars, rawPartlyUnknown(args[1], vars)); ferr != nil {
+		return nil, ferr, true
 	}
 	if engine.IsUnknownStream(docs) {
 		return rawResult(engine.Unknown{})
@@ -155,10 +162,14 @@ func renderCall(ctx context.Context, name string, args []tftypes.Value, eng func
 		return dynamicUnknown, nil
 	}
 	tflog.Trace(ctx, "celyaml function: rendering", map[string]any{"function": name, "variables": len(vars)})
-	docs, err := render(eng(ctx), first, vars)
+	e := eng(ctx)
+	src, docs, err := render(e, first, vars)
 	if err != nil {
 		tflog.Debug(ctx, "celyaml function: rendering failed", map[string]any{"function": name})
 		return tftypes.Value{}, funcError(err)
+	}
+	if ferr := planCheckCall(ctx, name, e, src, vars, partlyUnknown(vars)); ferr != nil {
+		return tftypes.Value{}, ferr
 	}
 	vals, unknown, err := documentsToTerraform(docs)
 	if err != nil {

@@ -61,7 +61,14 @@ func (f *renderFileFunction) callRaw(ctx context.Context, args []*tfprotov6.Dyna
 }
 
 func (f *renderFileFunction) render(ctx context.Context) renderBody {
-	return func(e *engine.Engine, path string, vars map[string]engine.Value) ([]engine.Value, error) {
-		return e.RenderFile(ctx, path, vars)
+	return func(e *engine.Engine, path string, vars map[string]engine.Value) (engine.Source, []engine.Value, error) {
+		// RenderFile is LoadFile and Render; the source is kept for the
+		// check at plan (plan_check.go).
+		src, err := e.LoadFile(ctx, path)
+		if err != nil {
+			return src, nil, err
+		}
+		docs, err := e.Render(ctx, src, vars)
+		return src, docs, err
 	}
 }

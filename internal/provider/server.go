@@ -112,6 +112,9 @@ func (s *server) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.
 	if !diags.HasError() {
 		diags.Append(validateRender(config)...)
 	}
+	if !diags.HasError() {
+		diags.Append(s.render.planCheck(ctx, config)...) // as ValidateConfig
+	}
 	resp.Diagnostics = protoDiagnostics(diags)
 	return resp, nil
 }
