@@ -40,6 +40,8 @@ const renderDescription = "Renders a CEL-YAML template, inline or from a file, w
 	"wholly known. If `context` (or any other argument) holds a value that is unknown until " +
 	"apply, such as the ID of a resource not created yet, Terraform defers the whole read to " +
 	"apply and every attribute is unknown during plan, so `for_each` over `manifests` fails. " +
+	"Terraform still validates the configuration, and the provider then type-checks the template's " +
+	"expressions, so that a field its `$schema` does not declare fails the plan, not only the apply. " +
 	"For results during plan, use the functions `provider::celyaml::render_file`, `render` and " +
 	"`manifests`: they render what is known and keep only the parts that depend on unknown " +
 	"values unknown.\n\n" +

@@ -44,7 +44,10 @@ const unknownAndResultDoc = "\n\n" +
 	"known as possible: a value that reads an unknown is unknown; a structure decided by an unknown " +
 	"(an `$if` condition, a `$for` collection, a `$key`, an `$include` path) is unknown as a whole at " +
 	"the smallest enclosing node; everything else is known. If the number of documents depends on " +
-	"an unknown, or the first argument itself is unknown, the whole result is unknown.\n\n" +
+	"an unknown, or the first argument itself is unknown, the whole result is unknown. While the " +
+	"context holds an unknown value, the template's expressions are also type-checked as " +
+	"`celyaml check` does, so that a field its `$schema` does not declare or an operator on the " +
+	"wrong types fails the plan, not only the apply.\n\n" +
 	"**Sensitive values.** If an argument is sensitive, Terraform marks the whole result sensitive."
 
 func (f *renderFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -225,5 +227,47 @@ func TestPlanCheck_serverValidatesAsTheFrameworkDoes(t *testing.T) {
 	}
 	if got := callServer(t, NewServer("test")(), vals, false); got != want {
 		t.Errorf("server:\n got %s\nwant %s", got, want)
+	}
+}
+
+// The example of the unknown-values guide, "Type errors at plan", fails
+// with the text its plan output shows.
+func TestPlanCheck_guideExampleFailsAsShown(t *testing.T) {
+	raw, err := os.ReadFile("../../templates/guides/unknown-values.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	guide := strings.ReplaceAll(string(raw), `${{"{{"}}`, "${{")
+	_, section, ok := strings.Cut(guide, "## Type errors at plan\n")
+	if !ok {
+		t.Fatal("the guide has no section \"Type errors at plan\"")
+	}
+	block := func(fence string) string {
+		_, rest, ok := strings.Cut(section, "```"+fence+"\n")
+		body, _, closed := strings.Cut(rest, "```")
+		if !ok || !closed {
+			t.Fatalf("no ```%s block in the section", fence)
+		}
+		return body
+	}
+	dir := t.TempDir()
+	file := dir + "/deployment.yaml"
+	if err := os.WriteFile(file, []byte(block("yaml")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, ferr := callFunction(t, &renderFileFunction{engine: testEngine}, types.StringValue(file), vars(t, "values", engine.Unknown{}))
+	if ferr == nil {
+		t.Fatal("the guide's template passed the check")
+	}
+	_, shown, _ := strings.Cut(section, "$ terraform plan\n")
+	shown, _, _ = strings.Cut(shown, "```")
+	_, shownErr, ok := strings.Cut(shown, "failed:\n")
+	if !ok {
+		t.Fatal("the section shows no plan output with the function's error")
+	}
+	shownErr = strings.TrimSuffix(strings.TrimSpace(shownErr), ".")
+	got := "./deployment.yaml" + strings.TrimPrefix(ferr.Text, file)
+	if oneLine(got) != oneLine(shownErr) {
+		t.Fatalf("the guide shows\n%s\nthe function says\n%s", shownErr, got)
 	}
 }
