@@ -175,6 +175,9 @@ func (d *renderDataSource) planCheck(ctx context.Context, config tftypes.Value) 
 			return diags
 		}
 	}
+	if attrs["context"].IsFullyKnown() {
+		return diags // the read renders it: the common case costs a walk, no conversion
+	}
 	vars, unknown, err := contextVars(attrs["context"])
 	if err != nil || unknown || !partlyUnknown(vars) {
 		return diags
