@@ -221,6 +221,7 @@ func main() {
 	perService(t, s)
 	other(t, s)
 	compose(t, s)
+	checkRender(t, s)
 	kustomize(t, s)
 	commandLine(t, s)
 	server(t, s)

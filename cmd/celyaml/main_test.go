@@ -22,10 +22,20 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs testdata/script/*.txtar: each command and flag of
 // the CLI guide (docs/guides/cli.md), with the exact standard output, standard error and exit code.
+// $EXAMPLES is the repository's examples directory, for the scripts that
+// run an example the guide shows as it is.
 func TestScripts(t *testing.T) {
+	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:  "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"cmpjson": cmpJSON, "ls": ls},
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("EXAMPLES", examples)
+			return nil
+		},
 	})
 }
 

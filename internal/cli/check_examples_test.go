@@ -13,6 +13,11 @@ import (
 // the documentation.
 const examplesDir = "../../examples"
 
+// failingExample is the example that shows what check finds: its typo is
+// the CLI guide's (Language server), and its exact output is asserted by
+// cmd/celyaml/testdata/script/check_typo_example.txtar.
+const failingExample = "check-typo"
+
 // TestCheck_everyExamplePassesOnItsOwn runs `celyaml check` over the YAML
 // files of each example, as `celyaml check templates/*.yaml` would: no
 // values, so each template declares its inputs with $schema, and a
@@ -27,6 +32,9 @@ func TestCheck_everyExamplePassesOnItsOwn(t *testing.T) {
 		rel, _ := filepath.Rel(examplesDir, path)
 		parts := strings.Split(filepath.ToSlash(rel), "/")
 		name := parts[0]
+		if name == failingExample {
+			return nil
+		}
 		if name == "data-sources" || name == "functions" {
 			name += "/" + parts[1] // each snippet is an example of its own
 		}

@@ -58,11 +58,15 @@ func TestCheckTypes_noFalseErrorInTheGoldenCases(t *testing.T) {
 }
 
 // TestCheckTypes_noFalseErrorInTheExamples type-checks every template of
-// examples/: they all render.
+// examples/: they all render, but examples/check-typo, whose type error is
+// the one the CLI guide shows (cmd/celyaml's check_typo_example.txtar).
 func TestCheckTypes_noFalseErrorInTheExamples(t *testing.T) {
 	root := filepath.Join("..", "..", "examples")
 	n := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && d.Name() == "check-typo" {
+			return filepath.SkipDir
+		}
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
 			return err
 		}

@@ -60,7 +60,10 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	if m[1] != "" { // a field of a name: from its schema
 		path := splitPath(m[1])
 		b := syms.Lookup(line, col, path[0])
-		if b == nil || b.Schema == nil {
+		if b == nil { // no name in scope: a namespace of functions (math.)
+			return protocol.CompletionList{Items: functionItems(strings.Join(path, ".")+".", m[2])}, nil
+		}
+		if b.Schema == nil {
 			return protocol.CompletionList{Items: items}, nil
 		}
 		sch := fieldSchema(b.Schema, path[1:])
@@ -81,7 +84,24 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 				Detail: bindingDetail(b), Documentation: schemaDoc(b.Schema)})
 		}
 	}
+	if m[3] != "" { // a name begun: the functions it begins too, after the names in scope
+		items = append(items, functionItems("", m[3])...)
+	}
 	return protocol.CompletionList{Items: items}, nil
+}
+
+// functionItems offers the CEL functions and macros (language reference
+// §5) in namespace ns ("" or "math.") that begin with partial, each
+// labelled with what is left to write after ns.
+func functionItems(ns, partial string) []protocol.CompletionItem {
+	items := []protocol.CompletionItem{}
+	for _, fn := range engine.FunctionNames() {
+		name, ok := strings.CutPrefix(fn, ns)
+		if ok && strings.HasPrefix(name, partial) {
+			items = append(items, protocol.CompletionItem{Label: name, Kind: ptr(protocol.CompletionItemKindFunction), Detail: ptr("CEL function " + fn)})
+		}
+	}
+	return items
 }
 
 // splitPath splits "values . image" at its dots.
