@@ -1,6 +1,7 @@
 package check
 
 import (
+	"strconv"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -31,6 +32,18 @@ func TestVarSchemaType_typesWhatEveryAcceptedValueHas(t *testing.T) {
 		{`{type: string, allOf: [{minLength: 1}]}`, `dyn`},
 		{`{enum: [a, 1]}`, `dyn`},
 		{`{$ref: "#/$defs/x"}`, `dyn`},
+		{`{$ref: "#/$defs/x", $defs: {x: {type: integer}}}`, `int`},
+		{`{$ref: "#/definitions/x", definitions: {x: {type: array, items: {type: string}}}}`, `list(string)`},
+		{`{$ref: "#/definitions/x", description: d, definitions: {x: {type: boolean}}}`, `bool`},
+		{`{$ref: "#/$defs/a~1b", $defs: {a/b: {type: string}}}`, `string`},
+		{`{$ref: "#/$defs/a%20b", $defs: {a b: {type: string}}}`, `string`},
+		{`{$ref: "#", type: object}`, `dyn`},
+		{`{$ref: "#/$defs/x", properties: {a: {type: string}}, $defs: {x: {type: object}}}`, `dyn`},
+		{`{$ref: "#/$defs/x", $defs: {x: {$ref: "#/$defs/y"}, y: {$ref: "#/$defs/x"}}}`, `dyn`},
+		{`{$ref: "#anchor", $defs: {x: {$anchor: anchor, type: string}}}`, `dyn`},
+		{`{$ref: "other.json#/x"}`, `dyn`},
+		{`{$ref: "#/$defs/x", $defs: {x: {$id: "x.json", type: string}}}`, `dyn`},
+		{`{$ref: 1}`, `dyn`},
 		{`{$include: values.schema.json}`, `dyn`},
 		{`true`, `dyn`},
 		{`{}`, `dyn`},
@@ -65,5 +78,51 @@ func TestVarSchemaType_objectFieldsAreTyped(t *testing.T) {
 		if got[k] != w {
 			t.Errorf("%s: got %s, want %s", k, got[k], w)
 		}
+	}
+}
+
+// TestVarSchemaType_localRefsAreFollowed checks that a $ref inside an
+// object's properties or items types the field as the schema it points
+// at, and that a recursive one stops at the cycle, dyn.
+func TestVarSchemaType_localRefsAreFollowed(t *testing.T) {
+	var n yaml.Node
+	src := `{type: object, properties: {image: {$ref: "#/definitions/image"}, sidecars: {type: array, items: {$ref: "#/definitions/image"}},
+	  tree: {$ref: "#/definitions/node"}},
+	  definitions: {image: {type: object, properties: {tag: {type: string}}},
+	    node: {type: object, properties: {name: {type: string}, children: {type: array, items: {$ref: "#/definitions/node"}}}}}}`
+	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+		t.Fatal(err)
+	}
+	v := varSchemaType("values", n.Content[0])
+	got := map[string]string{
+		"image.tag":      pathType(v, []string{"image", "tag"}).CelType().String(),
+		"sidecars[].tag": pathType(pathType(v, []string{"sidecars"}).ElemType, []string{"tag"}).CelType().String(),
+		"tree.name":      pathType(v, []string{"tree", "name"}).CelType().String(),
+		"tree.children":  pathType(v, []string{"tree", "children"}).CelType().String(),
+	}
+	want := map[string]string{"image.tag": "string", "sidecars[].tag": "string", "tree.name": "string", "tree.children": "list(dyn)"}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: got %s, want %s", k, got[k], w)
+		}
+	}
+}
+
+// TestVarSchemaType_manyRefsStayBounded checks that a schema whose $refs
+// fan out (each definition naming the next twice) is typed in bounded
+// work: each $ref is resolved once (2^25 paths, 26 definitions).
+func TestVarSchemaType_manyRefsStayBounded(t *testing.T) {
+	defs := map[string]any{"d25": map[string]any{"type": "string"}}
+	for i := range 25 {
+		next := map[string]any{"$ref": "#/$defs/d" + strconv.Itoa(i+1)}
+		defs["d"+strconv.Itoa(i)] = map[string]any{"type": "object", "properties": map[string]any{"a": next, "b": next}}
+	}
+	typ := fileSchemaType("v", map[string]any{"$ref": "#/$defs/d0", "$defs": defs})
+	path := make([]string, 25)
+	for i := range path {
+		path[i] = "b"
+	}
+	if got := pathType(typ, path).CelType().String(); got != "string" {
+		t.Fatalf("got %s, want string", got)
 	}
 }
