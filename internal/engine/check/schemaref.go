@@ -20,7 +20,7 @@ import (
 
 // refSiblingsDyn are the keywords that, beside a $ref, leave the value a
 // type the target's alone does not give.
-var refSiblingsDyn = []string{"properties", "additionalProperties", "items", "dependentRequired", "contains"}
+var refSiblingsDyn = []string{"properties", "additionalProperties", "items"}
 
 // refType is the type of schema m, whose $ref is ref, found at path.
 func (t *schemaTyper) refType(m map[string]any, ref any, path string, depth int) *apiservercel.DeclType {
