@@ -39,21 +39,34 @@ func (t *schemaTyper) refType(m map[string]any, ref any, path string, depth int)
 			return apiservercel.DynType
 		}
 	}
-	if typ, ok := t.refs[rs]; ok {
-		return typ
+	if r, ok := t.refs[rs]; ok {
+		// The type is shared, but counts as often as it is used: the
+		// checker's environment walks it at each place.
+		if t.nodes += r.size; t.nodes > maxTypedSchemas {
+			return apiservercel.DynType
+		}
+		return r.typ
 	}
 	target, ok := pointTo(t.root, rs)
 	if !ok {
 		return apiservercel.DynType
 	}
 	if t.active == nil {
-		t.active, t.refs = map[string]bool{}, map[string]*apiservercel.DeclType{}
+		t.active, t.refs = map[string]bool{}, map[string]resolvedRef{}
 	}
 	t.active[rs] = true
+	before := t.nodes
 	typ := t.schemaType(target, path, depth+1)
 	delete(t.active, rs)
-	t.refs[rs] = typ
+	t.refs[rs] = resolvedRef{typ: typ, size: t.nodes - before}
 	return typ
+}
+
+// resolvedRef is the type a $ref gives, and the number of schemas it
+// spans.
+type resolvedRef struct {
+	typ  *apiservercel.DeclType
+	size int
 }
 
 // pointTo follows the local $ref ref from root: `#` or `#/` and a JSON

@@ -52,14 +52,14 @@ var dynKeywords = []string{"anyOf", "oneOf", "allOf", "not", "if", "$dynamicRef"
 // whole schema, which its local $refs point into.
 type schemaTyper struct {
 	root   any
-	refs   map[string]*apiservercel.DeclType // the type of each $ref resolved, by its text
-	active map[string]bool                   // the $refs being resolved: one met again is a cycle
-	nodes  int                               // the schemas typed, against maxTypedSchemas
-	ids    int                               // 0 not looked, 1 no $id below the root, 2 some
+	refs   map[string]resolvedRef // the type of each $ref resolved, by its text
+	active map[string]bool        // the $refs being resolved: one met again is a cycle
+	nodes  int                    // the schemas typed, against maxTypedSchemas
+	ids    int                    // 0 not looked, 1 no $id below the root, 2 some
 }
 
-// maxTypedSchemas bounds the work of typing one variable; past it, the
-// rest is dyn.
+// maxTypedSchemas bounds the size of one variable's type, every use of a
+// $ref counted; past it, the rest is dyn.
 const maxTypedSchemas = 10000
 
 // schemaType converts one JSON Schema, found at path (the name of its

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+	apiservercel "k8s.io/apiserver/pkg/cel"
 )
 
 // TestVarSchemaType_typesWhatEveryAcceptedValueHas pins the CEL type each
@@ -108,21 +109,47 @@ func TestVarSchemaType_localRefsAreFollowed(t *testing.T) {
 	}
 }
 
-// TestVarSchemaType_manyRefsStayBounded checks that a schema whose $refs
-// fan out (each definition naming the next twice) is typed in bounded
-// work: each $ref is resolved once (2^25 paths, 26 definitions).
-func TestVarSchemaType_manyRefsStayBounded(t *testing.T) {
-	defs := map[string]any{"d25": map[string]any{"type": "string"}}
-	for i := range 25 {
-		next := map[string]any{"$ref": "#/$defs/d" + strconv.Itoa(i+1)}
-		defs["d"+strconv.Itoa(i)] = map[string]any{"type": "object", "properties": map[string]any{"a": next, "b": next}}
+// TestVarSchemaType_fanningRefsStayBounded checks that a schema whose
+// $refs fan out (each definition naming the next twice) gives a type of
+// bounded size, which the checker's environment walks in full, a shared
+// type at each use: a few levels are typed through; forty (2^40 paths)
+// stop at the bound, dyn.
+func TestVarSchemaType_fanningRefsStayBounded(t *testing.T) {
+	fanning := func(levels int) *apiservercel.DeclType {
+		last := "d" + strconv.Itoa(levels)
+		defs := map[string]any{last: map[string]any{"type": "string"}}
+		for i := range levels {
+			next := map[string]any{"$ref": "#/$defs/d" + strconv.Itoa(i+1)}
+			defs["d"+strconv.Itoa(i)] = map[string]any{"type": "object", "properties": map[string]any{"a": next, "b": next}}
+		}
+		return fileSchemaType("v", map[string]any{"$ref": "#/$defs/d0", "$defs": defs})
 	}
-	typ := fileSchemaType("v", map[string]any{"$ref": "#/$defs/d0", "$defs": defs})
-	path := make([]string, 25)
-	for i := range path {
-		path[i] = "b"
+	if got := pathType(fanning(5), []string{"a", "b", "a", "b", "b"}).CelType().String(); got != "string" {
+		t.Errorf("5 levels: got %s, want string", got)
 	}
-	if got := pathType(typ, path).CelType().String(); got != "string" {
-		t.Fatalf("got %s, want string", got)
+	if n := expandedSize(fanning(40), 4*maxTypedSchemas); n > 2*maxTypedSchemas {
+		t.Errorf("40 levels: the type spans %d types or more, want at most %d", n, 2*maxTypedSchemas)
 	}
+}
+
+// expandedSize counts the types of t as a walk over it meets them, a
+// shared one at each use, up to limit.
+func expandedSize(t *apiservercel.DeclType, limit int) int {
+	n := 1
+	var kids []*apiservercel.DeclType
+	switch {
+	case t.IsObject():
+		for _, f := range t.Fields {
+			kids = append(kids, f.Type)
+		}
+	case t.IsList() || t.IsMap():
+		kids = append(kids, t.ElemType)
+	}
+	for _, k := range kids {
+		if n >= limit {
+			return n
+		}
+		n += expandedSize(k, limit-n)
+	}
+	return n
 }
