@@ -2,6 +2,9 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -133,5 +136,60 @@ t.yaml:5:22: b.$schema: cannot read included schema file "gone.schema.json": fil
 `
 	if got := typeReport(t, files); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// check reads an included schema with the render's loader, roots and
+// limits, and so meets the render's errors, word for word and at the same
+// place (reference §4 $schema; CLI guide, `check`): a file outside the
+// include roots, one larger than MaxTemplateBytes, one nested deeper than
+// MaxIncludeDepth. Its variable is then dyn: nothing else is reported.
+func TestCheckTypes_includedSchemaMeetsTheRenderLimits(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("outside/v.schema.json", `{"type": "object", "properties": {"a": {"type": "string"}}}`)
+	write("root/big.schema.json", `{"type": "object", "properties": {"a": {"type": "string"}}, "description": "`+strings.Repeat("x", 300)+`"}`)
+	write("root/deep.yaml", "$schema:\n  v: {$include: v.schema.json}\nx:\n  $eval: \"${{ v.b }}\"\n")
+	write("root/v.schema.json", `{"type": "object", "properties": {"a": {"type": "string"}}}`)
+	cases := []struct {
+		name, template string
+		opts           Options
+	}{
+		{"outside the roots", "$schema:\n  v: {$include: ../outside/v.schema.json}\nx:\n  $eval: \"${{ v.b }}\"\n",
+			Options{Loader: OSLoader{Roots: []string{filepath.Join(dir, "root")}}}},
+		{"larger than MaxTemplateBytes", "$schema:\n  v: {$include: big.schema.json}\nx:\n  $eval: \"${{ v.b }}\"\n",
+			Options{MaxTemplateBytes: 200}},
+		{"deeper than MaxIncludeDepth", "y:\n  $include: deep.yaml\n",
+			Options{MaxIncludeDepth: 1}},
+	}
+	for _, c := range cases {
+		write("root/t.yaml", c.template)
+		e := New(c.opts)
+		ctx := context.Background()
+		src, err := e.LoadFile(ctx, filepath.Join(dir, "root", "t.yaml"))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		_, rerr := e.Render(ctx, src, map[string]Value{"v": map[string]Value{"a": "x"}})
+		var want *Error
+		if !errors.As(rerr, &want) {
+			t.Fatalf("%s: the render gives %v, want a positioned error", c.name, rerr)
+		}
+		problems, _ := e.Check(ctx, src, func(n string) bool { return n == "v" })
+		if len(problems) != 1 || problems[0].Err.Pos != want.Pos || problems[0].Err.Path != want.Path || problems[0].Err.Msg != want.Msg {
+			var got []string
+			for _, p := range problems {
+				got = append(got, p.Err.Pos.String()+": "+p.Err.Path+": "+p.Err.Msg)
+			}
+			t.Errorf("%s: check reports\n%s\nwant only the render's\n%s: %s: %s", c.name, strings.Join(got, "\n"), want.Pos, want.Path, want.Msg)
+		}
 	}
 }

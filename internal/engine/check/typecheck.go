@@ -22,9 +22,11 @@ import (
 // expression, a $for variable with the element type, and every other name
 // dyn. Only the errors a render would meet with every value the types
 // allow are reported: a field the schema does not declare, an operator or
-// function applied to scalars it has no overload for, a $for over a
-// scalar, an $if that gives no bool. Anything involving a dyn value, or an
-// object type used as the map it is at render time, is not reported.
+// function applied to scalars or optionals it has no overload for
+// (overload.go), a $for over a scalar or an optional, an $if or $assert
+// that gives no bool, a computed $include path that gives no string
+// (includepath.go). Anything involving a dyn value, or an object type used
+// as the map it is at render time, is not reported.
 
 // typeState is the checker's stack of the types mappings declare.
 type typeState struct {
