@@ -138,7 +138,7 @@ func genExpr(r *rand.Rand, s *genSchema) (expr, dir string) {
 	case 7: // its own methods take any default
 		return genOptional(r, s) + ".orValue(" + lits[r.IntN(len(lits))] + ")", "$eval"
 	case 8:
-		return genOptional(r, s), []string{"$if", "$for", "$assert"}[r.IntN(3)]
+		return genOptional(r, s), []string{"$if", "$for", "$assert", "$let"}[r.IntN(4)]
 	case 9:
 		return "size(" + genOptional(r, s) + ")", "$eval"
 	case 10: // a computed $include path
@@ -168,6 +168,7 @@ func template(schema any, expr, dir string) string {
 		"$if":      fmt.Sprintf("out:\n  $if: %s\n  $then: 1\n  $else: 2\n", q),
 		"$assert":  fmt.Sprintf("out:\n  $assert: %s\n", q),
 		"$include": fmt.Sprintf("out:\n  $include: {$eval: %s}\n", mustQuote("${{ "+expr+" }}")),
+		"$let":     fmt.Sprintf("out:\n  $let: {o: %s}\n  r: {$eval: \"${{ o + 1 }}\"}\n", q),
 	}[dir]
 	return "$schema:\n  v: " + string(sj) + "\n" + body
 }

@@ -30,8 +30,9 @@ import (
 
 // typeState is the checker's stack of the types mappings declare.
 type typeState struct {
-	frames []map[string]*apiservercel.DeclType
-	envs   map[string]*cel.Env // by the declared names and types
+	frames   []map[string]*apiservercel.DeclType
+	envs     map[string]*cel.Env                               // by the declared names and types
+	optInner map[*apiservercel.DeclType]*apiservercel.DeclType // what each optional type holds
 }
 
 // typeOf is the declared type of name: the innermost mapping that declares
@@ -113,9 +114,9 @@ func (ck *checker) pushTypes(n *yaml.Node, before, scope []string, included map[
 func (ck *checker) popTypes() { ck.types.frames = ck.types.frames[:len(ck.types.frames)-1] }
 
 // boundType is the type of a value of type t once bound to a name: the
-// engine keeps strings, ints, bools, lists, maps with string keys and the
-// schema's objects; a double may become an int, and other values change
-// type, so they are dyn.
+// engine keeps strings, ints, bools, lists, maps with string keys, the
+// schema's objects and optionals; a double may become an int, and other
+// values change type, so they are dyn.
 func boundType(t *apiservercel.DeclType) *apiservercel.DeclType {
 	switch {
 	case t == apiservercel.StringType || t == apiservercel.IntType || t == apiservercel.BoolType:
@@ -126,8 +127,45 @@ func boundType(t *apiservercel.DeclType) *apiservercel.DeclType {
 		return apiservercel.NewListType(boundType(t.ElemType), -1)
 	case t.IsMap() && t.KeyType == apiservercel.StringType:
 		return apiservercel.NewMapType(apiservercel.StringType, boundType(t.ElemType), -1)
+	case isOptional(t):
+		return t // a $let keeps an optional as it is, with a value or none
 	}
 	return apiservercel.DynType
+}
+
+// optionalOf is the optional of inner, for a $let bound to `x.?f`.
+func (ts *typeState) optionalOf(inner *apiservercel.DeclType) *apiservercel.DeclType {
+	if inner == nil {
+		return apiservercel.DynType
+	}
+	t := apiservercel.NewSimpleTypeWithMinSize("optional_type", cel.OptionalType(inner.CelType()), nil, 0)
+	if ts.optInner == nil {
+		ts.optInner = map[*apiservercel.DeclType]*apiservercel.DeclType{}
+	}
+	ts.optInner[t] = inner
+	return t
+}
+
+// roots adds to out the types of t that the checker's environment must
+// declare: t itself when it is or holds an object type, and those an
+// optional in it holds.
+func (ts *typeState) roots(t *apiservercel.DeclType, out []*apiservercel.DeclType, depth int) []*apiservercel.DeclType {
+	if inner, ok := ts.optInner[t]; ok && depth < 64 {
+		return ts.roots(inner, out, depth+1)
+	}
+	if hasObject(t) {
+		out = append(out, t)
+	}
+	if (t.IsList() || t.IsMap()) && depth < 64 {
+		return ts.roots(t.ElemType, out, depth+1)
+	}
+	return out
+}
+
+// isOptional reports whether t is an optional's type (optionalOf).
+func isOptional(t *apiservercel.DeclType) bool {
+	ct := t.CelType()
+	return ct.Kind() == celtypes.OpaqueKind && ct.TypeName() == "optional_type"
 }
 
 // declTypeOf converts a checker's type back to a declared type, for
@@ -153,6 +191,10 @@ func (ck *checker) declTypeOf(ct *celtypes.Type, decl map[string]*apiservercel.D
 	case celtypes.StructKind:
 		if t, ok := decl[ct.TypeName()]; ok {
 			return t
+		}
+	case celtypes.OpaqueKind:
+		if ct.TypeName() == "optional_type" && len(ct.Parameters()) == 1 {
+			return ck.types.optionalOf(ck.declTypeOf(ct.Parameters()[0], decl))
 		}
 	}
 	return apiservercel.DynType
@@ -198,9 +240,7 @@ func (ck *checker) typedEnv(names []celenv.FreeName) (*cel.Env, map[string]*apis
 	var roots []*apiservercel.DeclType
 	decl := map[string]*apiservercel.DeclType{}
 	for _, t := range vars {
-		if hasObject(t) {
-			roots = append(roots, t)
-		}
+		roots = ck.types.roots(t, roots, 0)
 	}
 	provider := apiservercel.NewDeclTypeProvider(roots...)
 	for _, t := range roots {
