@@ -15,6 +15,8 @@ func FuzzCheck(f *testing.F) {
 	}
 	f.Add([]byte("a:\n  $if: x\n  $for: \"y in [1]\"\n  $eval: 3\n  $iff: 1\n  $then: 2\n"), []byte(`{"x": true}`))
 	f.Add([]byte("a: &x\n  $fro: 1\n  b: *x\n"), []byte(`{}`))
+	// Types from local $refs, a recursive one among them, and optionals.
+	f.Add([]byte("$schema:\n  v: {$ref: '#/$defs/a', $defs: {a: {type: object, properties: {n: {$ref: '#/$defs/a'}, s: {type: string}}}}}\nx: {$eval: '${{ v.?n.s + 1 }}'}\ny: {$include: {$eval: '${{ v.n }}'}}\n"), []byte(`{"v": {"s": "a", "n": {"s": "b"}}}`))
 	e := New(fuzzOptions())
 	f.Fuzz(func(t *testing.T, tpl, varsJSON []byte) {
 		watchdog := time.AfterFunc(fuzzHangGuard, func() {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -104,11 +105,45 @@ func genPath(r *rand.Rand, s *genSchema) string {
 	return path
 }
 
+// genOptional gives an optional read of a declared part of s: its last
+// step written .? or [?0], or optional.of(v) when there is none.
+func genOptional(r *rand.Rand, s *genSchema) string {
+	path := "v"
+	for s.typ == "object" && r.IntN(4) > 0 {
+		keys := make([]string, 0, len(s.props))
+		for k := range s.props {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		k := keys[r.IntN(len(keys))]
+		path, s = path+"."+k, s.props[k]
+	}
+	switch i := strings.LastIndex(path, "."); {
+	case s.typ == "array" && r.IntN(2) == 0:
+		return path + "[?0]"
+	case i > 0:
+		return path[:i] + ".?" + path[i+1:]
+	}
+	return "optional.of(" + path + ")"
+}
+
 func genExpr(r *rand.Rand, s *genSchema) (expr, dir string) {
 	a := genPath(r, s)
 	b := genPath(r, s)
 	lits := []string{"1", "'x'", "1.5", "true"}
 	ops := []string{"+", "-", "*", "<", ">="}
+	switch r.IntN(11) {
+	case 6: // an optional as an operand
+		return genOptional(r, s) + " " + ops[r.IntN(len(ops))] + " " + lits[r.IntN(len(lits))], "$eval"
+	case 7: // its own methods take any default
+		return genOptional(r, s) + ".orValue(" + lits[r.IntN(len(lits))] + ")", "$eval"
+	case 8:
+		return genOptional(r, s), []string{"$if", "$for", "$assert", "$let"}[r.IntN(4)]
+	case 9:
+		return "size(" + genOptional(r, s) + ")", "$eval"
+	case 10: // a computed $include path
+		return a, "$include"
+	}
 	switch r.IntN(6) {
 	case 0:
 		return a + " " + ops[r.IntN(len(ops))] + " " + b, "$eval"
@@ -128,9 +163,12 @@ func template(schema any, expr, dir string) string {
 	sj, _ := json.Marshal(schema)
 	q, _ := json.Marshal(expr)
 	body := map[string]string{
-		"$eval": fmt.Sprintf("out:\n  $eval: %s\n", mustQuote("${{ "+expr+" }}")),
-		"$for":  fmt.Sprintf("out:\n  $for: %s\n  $do: 1\n", mustQuote("e in "+expr)),
-		"$if":   fmt.Sprintf("out:\n  $if: %s\n  $then: 1\n  $else: 2\n", q),
+		"$eval":    fmt.Sprintf("out:\n  $eval: %s\n", mustQuote("${{ "+expr+" }}")),
+		"$for":     fmt.Sprintf("out:\n  $for: %s\n  $do: 1\n", mustQuote("e in "+expr)),
+		"$if":      fmt.Sprintf("out:\n  $if: %s\n  $then: 1\n  $else: 2\n", q),
+		"$assert":  fmt.Sprintf("out:\n  $assert: %s\n", q),
+		"$include": fmt.Sprintf("out:\n  $include: {$eval: %s}\n", mustQuote("${{ "+expr+" }}")),
+		"$let":     fmt.Sprintf("out:\n  $let: {o: %s}\n  r: {$eval: \"${{ o + 1 }}\"}\n", q),
 	}[dir]
 	return "$schema:\n  v: " + string(sj) + "\n" + body
 }
@@ -149,13 +187,17 @@ func renderTypeError(err error) bool {
 			return true
 		}
 	}
-	return false
+	return includePathType.MatchString(msg)
 }
+
+// includePathType matches a render's error for a computed $include path
+// of a type that is no string.
+var includePathType = regexp.MustCompile(`\$include takes a file path string, got (?:an int|a bool|a list|a mapping)`)
 
 func TestCheckTypes_agreeWithRenderOnRandomSchemasAndValues(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	typed, reported := 0, 0
-	for i := range 600 {
+	typed, reported, reportedOptional, reportedInclude := 0, 0, 0, 0
+	for i := range 1000 {
 		s := genType(r, 0)
 		vj, _ := json.Marshal(map[string]any{"v": genValue(r, s)})
 		vars, err := decodeVars(vj)
@@ -182,10 +224,17 @@ func TestCheckTypes_agreeWithRenderOnRandomSchemasAndValues(t *testing.T) {
 		}
 		if len(typeErrs) > 0 {
 			reported++
+			if strings.Contains(expr, "?") || strings.Contains(expr, "optional.of") {
+				reportedOptional++
+			}
+			if dir == "$include" {
+				reportedInclude++
+			}
 		}
 		typed++
 	}
-	if reported == 0 {
-		t.Fatalf("no case of %d had a type error: the generator tests nothing", typed)
+	if reported == 0 || reportedOptional == 0 || reportedInclude == 0 {
+		t.Fatalf("of %d cases, %d had a type error, %d of them with an optional, %d of an $include path: the generator tests too little", typed, reported, reportedOptional, reportedInclude)
 	}
+	t.Logf("%d cases, %d with a type error, %d of them with an optional, %d of an $include path", typed, reported, reportedOptional, reportedInclude)
 }

@@ -13,7 +13,8 @@ import (
 // typeProblem reports whether a problem of Check is one the type checker
 // finds: check does not render, so these messages come from it alone.
 func typeProblem(p engine.Problem) bool {
-	for _, s := range []string{"undefined field '", "no matching overload for", "$for can only iterate", "the $if condition must be a bool"} {
+	for _, s := range []string{"undefined field '", "no matching overload for", "$for can only iterate", "the $if condition must be a bool",
+		"$assert must be a bool", "$include takes a file path string"} {
 		if strings.Contains(p.Err.Msg, s) {
 			return true
 		}

@@ -5,9 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
-	"path/filepath"
 	"regexp"
-	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -167,13 +165,18 @@ func (ck *checker) walk(fr *tree.Frame, n *yaml.Node, scope []string, inExpr boo
 	case yaml.MappingNode:
 		before := scope
 		scope = mappingScope(n, scope)
-		ck.pushTypes(n, before, scope) // typecheck.go
+		var included map[string]any
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "$schema" {
+				included = ck.schemaFiles(fr, n.Content[i], n.Content[i+1], path) // schema.go
+			}
+		}
+		ck.pushTypes(n, before, scope, included) // typecheck.go
 		defer ck.popTypes()
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			p := tree.JoinPath(path, k.Value)
 			if k.Value == "$schema" {
-				ck.schemaFiles(fr, k, v, path) // schema.go
 				continue
 			}
 			if k.Value == "$let" && tree.Deref(v).Kind == yaml.MappingNode {
@@ -181,7 +184,7 @@ func (ck *checker) walk(fr *tree.Frame, n *yaml.Node, scope []string, inExpr boo
 				continue
 			}
 			if k.Value == "$include" {
-				ck.include(fr, k, v, p, withNames(n, scope))
+				ck.include(fr, k, v, p, scope, withNames(n, scope))
 			}
 			ck.exprs(fr, k.Value, tree.Deref(v), scope, p)
 			ck.walk(fr, v, scope, inExpr || exprKeys[k.Value], p)
@@ -249,30 +252,6 @@ func mappingScope(n *yaml.Node, scope []string) []string {
 		}
 	}
 	return scope
-}
-
-// include checks the file a literal $include names, and the files it
-// includes in turn.
-func (ck *checker) include(fr *tree.Frame, key, v *yaml.Node, path string, scope []string) {
-	v = tree.Deref(v)
-	if msg := includePathProblem(v, path); msg != "" {
-		ck.add(fr, tree.CompileErrorAt(v, path, msg))
-		return
-	}
-	if v.Kind != yaml.ScalarNode || strings.Contains(v.Value, "${{") || v.Value == "" {
-		return
-	}
-	p := v.Value
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(fr.Dir, p)
-	}
-	text, err := ck.e.Options().Loader.ReadFile(ck.ctx, p, ck.e.Options().MaxTemplateBytes)
-	if err != nil {
-		ck.add(fr, tree.CompileErrorAt(v, path, includeReadMsg(ck.e, p, err)))
-		return
-	}
-	chain := append([]tree.Pos{{File: fr.File, Line: key.Line, Column: key.Column}}, fr.Chain...)
-	ck.file(&tree.Frame{File: filepath.ToSlash(p), Dir: filepath.Dir(p), Real: filepath.Clean(p), Chain: chain}, text, scope)
 }
 
 // exprs compiles the CEL expressions a directive's value holds, for their

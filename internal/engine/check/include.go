@@ -3,6 +3,7 @@ package check
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -59,4 +60,34 @@ func withNames(n *yaml.Node, scope []string) []string {
 		}
 	}
 	return out
+}
+
+// include checks the file a literal $include names, and the files it
+// includes in turn, and a computed path that cannot be a string. scope
+// are the names in scope at the $include, with those and its $with
+// names, which the file sees.
+func (ck *checker) include(fr *tree.Frame, key, v *yaml.Node, path string, scope, with []string) {
+	v = tree.Deref(v)
+	if msg := includePathProblem(v, path); msg != "" {
+		ck.add(fr, tree.CompileErrorAt(v, path, msg))
+		return
+	}
+	if msg := ck.computedPathProblem(v, scope); msg != "" { // includepath.go
+		ck.add(fr, tree.CompileErrorAt(v, path, msg))
+		return
+	}
+	if v.Kind != yaml.ScalarNode || strings.Contains(v.Value, "${{") || v.Value == "" {
+		return
+	}
+	p := v.Value
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(fr.Dir, p)
+	}
+	text, err := ck.e.Options().Loader.ReadFile(ck.ctx, p, ck.e.Options().MaxTemplateBytes)
+	if err != nil {
+		ck.add(fr, tree.CompileErrorAt(v, path, includeReadMsg(ck.e, p, err)))
+		return
+	}
+	chain := append([]tree.Pos{{File: fr.File, Line: key.Line, Column: key.Column}}, fr.Chain...)
+	ck.file(&tree.Frame{File: filepath.ToSlash(p), Dir: filepath.Dir(p), Real: filepath.Clean(p), Chain: chain}, text, with)
 }

@@ -22,14 +22,17 @@ import (
 // expression, a $for variable with the element type, and every other name
 // dyn. Only the errors a render would meet with every value the types
 // allow are reported: a field the schema does not declare, an operator or
-// function applied to scalars it has no overload for, a $for over a
-// scalar, an $if that gives no bool. Anything involving a dyn value, or an
-// object type used as the map it is at render time, is not reported.
+// function applied to scalars or optionals it has no overload for
+// (overload.go), a $for over a scalar or an optional, an $if or $assert
+// that gives no bool, a computed $include path that gives no string
+// (includepath.go). Anything involving a dyn value, or an object type used
+// as the map it is at render time, is not reported.
 
 // typeState is the checker's stack of the types mappings declare.
 type typeState struct {
-	frames []map[string]*apiservercel.DeclType
-	envs   map[string]*cel.Env // by the declared names and types
+	frames   []map[string]*apiservercel.DeclType
+	envs     map[string]*cel.Env                               // by the declared names and types
+	optInner map[*apiservercel.DeclType]*apiservercel.DeclType // what each optional type holds
 }
 
 // typeOf is the declared type of name: the innermost mapping that declares
@@ -46,8 +49,9 @@ func (ts *typeState) typeOf(name string) *apiservercel.DeclType {
 // pushTypes declares the types of the names mapping n binds: its $schema
 // variables, its $let entries in order, its $for variables; the others
 // ($overlay's doc, an edit's item) are dyn. before are the names in scope
-// above n, scope those inside it. The caller pops the frame.
-func (ck *checker) pushTypes(n *yaml.Node, before, scope []string) {
+// above n, scope those inside it; included are the schemas $schema's
+// `{$include: FILE}` entries read. The caller pops the frame.
+func (ck *checker) pushTypes(n *yaml.Node, before, scope []string, included map[string]any) {
 	frame := map[string]*apiservercel.DeclType{}
 	for _, name := range mappingScope(n, nil) {
 		frame[name] = apiservercel.DynType
@@ -59,7 +63,12 @@ func (ck *checker) pushTypes(n *yaml.Node, before, scope []string) {
 		switch k {
 		case "$schema":
 			for j := 0; v.Kind == yaml.MappingNode && j+1 < len(v.Content); j += 2 {
-				frame[v.Content[j].Value] = varSchemaType(v.Content[j].Value, v.Content[j+1])
+				name := v.Content[j].Value
+				if s, ok := included[name]; ok {
+					frame[name] = fileSchemaType(name, s)
+					continue
+				}
+				frame[name] = varSchemaType(name, v.Content[j+1])
 			}
 		case "$let":
 			let = v
@@ -85,7 +94,7 @@ func (ck *checker) pushTypes(n *yaml.Node, before, scope []string) {
 			continue // shadowing: the entries above read the outer one; dyn is safe
 		}
 		if s, ok := tree.StringScalar(tree.Deref(let.Content[j+1])); ok {
-			if t, _ := ck.exprType(s, scope); t != nil {
+			if t, _, _ := ck.exprType(s, scope); t != nil {
 				frame[name] = boundType(t)
 			}
 		}
@@ -95,7 +104,7 @@ func (ck *checker) pushTypes(n *yaml.Node, before, scope []string) {
 	}
 	if s, ok := tree.StringScalar(forV); ok {
 		if m := tree.ForSyntax.FindStringSubmatchIndex(s); m != nil && m[4] < 0 {
-			if t, _ := ck.exprType(s[m[1]:], scope); t != nil && t.IsList() && binds[s[m[2]:m[3]]] == 1 {
+			if t, _, _ := ck.exprType(s[m[1]:], scope); t != nil && t.IsList() && binds[s[m[2]:m[3]]] == 1 {
 				frame[s[m[2]:m[3]]] = boundType(t.ElemType)
 			}
 		}
@@ -105,9 +114,9 @@ func (ck *checker) pushTypes(n *yaml.Node, before, scope []string) {
 func (ck *checker) popTypes() { ck.types.frames = ck.types.frames[:len(ck.types.frames)-1] }
 
 // boundType is the type of a value of type t once bound to a name: the
-// engine keeps strings, ints, bools, lists, maps with string keys and the
-// schema's objects; a double may become an int, and other values change
-// type, so they are dyn.
+// engine keeps strings, ints, bools, lists, maps with string keys, the
+// schema's objects and optionals; a double may become an int, and other
+// values change type, so they are dyn.
 func boundType(t *apiservercel.DeclType) *apiservercel.DeclType {
 	switch {
 	case t == apiservercel.StringType || t == apiservercel.IntType || t == apiservercel.BoolType:
@@ -118,8 +127,45 @@ func boundType(t *apiservercel.DeclType) *apiservercel.DeclType {
 		return apiservercel.NewListType(boundType(t.ElemType), -1)
 	case t.IsMap() && t.KeyType == apiservercel.StringType:
 		return apiservercel.NewMapType(apiservercel.StringType, boundType(t.ElemType), -1)
+	case isOptional(t):
+		return t // a $let keeps an optional as it is, with a value or none
 	}
 	return apiservercel.DynType
+}
+
+// optionalOf is the optional of inner, for a $let bound to `x.?f`.
+func (ts *typeState) optionalOf(inner *apiservercel.DeclType) *apiservercel.DeclType {
+	if inner == nil {
+		return apiservercel.DynType
+	}
+	t := apiservercel.NewSimpleTypeWithMinSize("optional_type", cel.OptionalType(inner.CelType()), nil, 0)
+	if ts.optInner == nil {
+		ts.optInner = map[*apiservercel.DeclType]*apiservercel.DeclType{}
+	}
+	ts.optInner[t] = inner
+	return t
+}
+
+// roots adds to out the types of t that the checker's environment must
+// declare: t itself when it is or holds an object type, and those an
+// optional in it holds.
+func (ts *typeState) roots(t *apiservercel.DeclType, out []*apiservercel.DeclType, depth int) []*apiservercel.DeclType {
+	if inner, ok := ts.optInner[t]; ok && depth < 64 {
+		return ts.roots(inner, out, depth+1)
+	}
+	if hasObject(t) {
+		out = append(out, t)
+	}
+	if (t.IsList() || t.IsMap()) && depth < 64 {
+		return ts.roots(t.ElemType, out, depth+1)
+	}
+	return out
+}
+
+// isOptional reports whether t is an optional's type (optionalOf).
+func isOptional(t *apiservercel.DeclType) bool {
+	ct := t.CelType()
+	return ct.Kind() == celtypes.OpaqueKind && ct.TypeName() == "optional_type"
 }
 
 // declTypeOf converts a checker's type back to a declared type, for
@@ -146,35 +192,39 @@ func (ck *checker) declTypeOf(ct *celtypes.Type, decl map[string]*apiservercel.D
 		if t, ok := decl[ct.TypeName()]; ok {
 			return t
 		}
+	case celtypes.OpaqueKind:
+		if ct.TypeName() == "optional_type" && len(ct.Parameters()) == 1 {
+			return ck.types.optionalOf(ck.declTypeOf(ct.Parameters()[0], decl))
+		}
 	}
 	return apiservercel.DynType
 }
 
 // exprType type-checks text with the names of scope declared, and gives
-// its type, or the checker's errors; nil and no errors when the
-// expression does not compile or reads a name out of scope (problems
-// the caller reports).
-func (ck *checker) exprType(text string, scope []string) (*apiservercel.DeclType, []celenv.Error) {
+// its type, as declared and as the checker has it, or the checker's
+// errors; nil and no errors when the expression does not compile or reads
+// a name out of scope (problems the caller reports).
+func (ck *checker) exprType(text string, scope []string) (*apiservercel.DeclType, *celtypes.Type, []celenv.Error) {
 	declared := func(name string) bool { return ck.inScope(name, scope) }
 	prog, xerr := ck.e.Programs().Compile(text, declared)
 	if xerr != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	names, _ := ck.e.Programs().FreeNames(text)
 	for _, fn := range names {
 		if !declared(fn.Name) {
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
 	env, decl, err := ck.typedEnv(names)
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	ct, errs := prog.TypeCheck(env)
 	if errs != nil {
-		return nil, errs
+		return nil, nil, errs
 	}
-	return ck.declTypeOf(ct, decl), nil
+	return ck.declTypeOf(ct, decl), ct, nil
 }
 
 // typedEnv is the environment with names declared with their types,
@@ -190,9 +240,7 @@ func (ck *checker) typedEnv(names []celenv.FreeName) (*cel.Env, map[string]*apis
 	var roots []*apiservercel.DeclType
 	decl := map[string]*apiservercel.DeclType{}
 	for _, t := range vars {
-		if hasObject(t) {
-			roots = append(roots, t)
-		}
+		roots = ck.types.roots(t, roots, 0)
 	}
 	provider := apiservercel.NewDeclTypeProvider(roots...)
 	for _, t := range roots {
@@ -236,41 +284,6 @@ func hasObject(t *apiservercel.DeclType) bool {
 	return false
 }
 
-// overloadError matches the checker's error for a call no overload of
-// its function takes, with the argument types.
-var overloadError = regexp.MustCompile(`^found no matching overload for '([^']+)' applied to '\((.*)\)'$`)
-
-// scalarType matches the types of the values that a render holds as
-// exactly that type.
-var scalarType = regexp.MustCompile(`^(?:int|uint|double|string|bool|bytes|null_type|google\.protobuf\.Timestamp|google\.protobuf\.Duration)$`)
-
-// renderFails reports whether a call of fn with arguments of the types
-// args fails at render as it fails the checker: every argument is a
-// scalar, or an operator (arithmetic, ordering, ! and unary -) meets a
-// list or a map (a schema's object is a map at render), which none of
-// them takes but + of two lists. Equality, in, indexing and the
-// conditional work at render whatever the types; a dyn argument may be
-// anything.
-func renderFails(fn string, args []string) bool {
-	if fn == "_==_" || fn == "_!=_" || fn == "@in" || fn == "_[_]" || fn == "_?_:_" {
-		return false
-	}
-	operator := binaryOperators[fn] != "" || fn == "!_" || fn == "-_"
-	lists := 0
-	for _, a := range shortTypes(args) {
-		switch {
-		case scalarType.MatchString(a):
-		case (a == "list" || a == "map") && operator:
-			if a == "list" {
-				lists++
-			}
-		default:
-			return false
-		}
-	}
-	return !(fn == "_+_" && lists == 2)
-}
-
 // undefinedField matches the checker's error for a field an object type
 // does not have.
 var undefinedField = regexp.MustCompile(`^undefined field '([^']+)'$`)
@@ -278,48 +291,58 @@ var undefinedField = regexp.MustCompile(`^undefined field '([^']+)'$`)
 // typeCheck reports the type errors of the expression text, which
 // compiled with every name declared, for the directive dir.
 func (ck *checker) typeCheck(text string, scope []string, dir string, report func(msg string, off int)) {
-	t, errs := ck.exprType(text, scope)
+	_, ct, errs := ck.exprType(text, scope)
 	for _, e := range errs {
 		if m := undefinedField.FindStringSubmatch(e.Msg); m != nil {
 			report(e.Msg+ck.fieldHint(text, e.Offset, m[1]), e.Offset)
 			continue
 		}
-		if m := overloadError.FindStringSubmatch(e.Msg); m != nil && renderFails(m[1], splitTypes(m[2])) {
-			args := shortTypes(splitTypes(m[2]))
-			report("no matching overload for "+signature(m[1], args)+hint.Overload(m[1], args), e.Offset)
+		if msg := overloadProblem(e.Msg); msg != "" { // overload.go
+			report(msg, e.Offset)
 		}
 	}
-	if t == nil {
+	if ct == nil {
 		return
 	}
-	switch dir {
-	case "$for":
-		if name, scalar := scalarName(t); scalar {
-			report("$for can only iterate over a list or a map, got "+name, 0)
-		}
-	case "$if":
-		if name, scalar := scalarName(t); (scalar && name != "bool") || t.IsList() || t.IsMap() || t.IsObject() {
-			if !scalar {
-				name = "a list or a map"
-			}
-			report("the $if condition must be a bool, got "+name+"; "+hint.NoTruthiness, -1)
-		}
+	name := resultTypeName(ct)
+	switch {
+	case name == "":
+	case dir == "$for" && name != "list" && name != "map":
+		report("$for can only iterate over a list or a map, got "+name, 0)
+	case dir == "$if" && name != "bool":
+		report("the $if condition must be a bool, got "+name+"; "+hint.NoTruthiness, -1)
+	case dir == "$assert" && name != "bool":
+		report("$assert must be a bool, got "+name+"; "+hint.NoTruthiness, -1)
 	}
 }
 
-// scalarName names a scalar type.
-func scalarName(t *apiservercel.DeclType) (string, bool) {
-	switch t {
-	case apiservercel.StringType:
-		return "string", true
-	case apiservercel.IntType:
-		return "int", true
-	case apiservercel.BoolType:
-		return "bool", true
-	case apiservercel.DoubleType:
-		return "double", true
+// resultTypeName names the type of a directive's expression as a render
+// names the value's type, or "" when the type is dyn or not one of
+// those: a scalar, a list, a map (a schema's object is one), an optional.
+func resultTypeName(ct *celtypes.Type) string {
+	switch ct.Kind() {
+	case celtypes.StringKind:
+		return "string"
+	case celtypes.IntKind:
+		return "int"
+	case celtypes.BoolKind:
+		return "bool"
+	case celtypes.DoubleKind:
+		return "double"
+	case celtypes.ListKind:
+		return "list"
+	case celtypes.MapKind:
+		return "map"
+	case celtypes.StructKind:
+		if isTypeName(ct.TypeName()) {
+			return "map"
+		}
+	case celtypes.OpaqueKind:
+		if ct.TypeName() == "optional_type" {
+			return "optional_type"
+		}
 	}
-	return "", false
+	return ""
 }
 
 // fieldHint suggests the field of the schema closest to field, the one
@@ -355,57 +378,4 @@ func reverse(s string) string {
 	b := []byte(s)
 	slices.Reverse(b)
 	return string(b)
-}
-
-// binaryOperators are the operators as a render names them.
-var binaryOperators = map[string]string{"_+_": "+", "_-_": "-", "_*_": "*", "_/_": "/", "_%_": "%",
-	"_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">="}
-
-// signature shows a call by its argument types, as a render does:
-// `int + double`, `size(bool)`.
-func signature(fn string, args []string) string {
-	if sym, ok := binaryOperators[fn]; ok && len(args) == 2 {
-		return args[0] + " " + sym + " " + args[1]
-	}
-	if (fn == "!_" || fn == "-_") && len(args) == 1 {
-		return fn[:1] + args[0]
-	}
-	return fn + "(" + strings.Join(args, ", ") + ")"
-}
-
-// splitTypes splits a checker's list of argument types at its top-level
-// commas.
-func splitTypes(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, c := range s {
-		switch c {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, strings.TrimSpace(s[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	return append(out, strings.TrimSpace(s[start:]))
-}
-
-// shortTypes names types as a render does: list and map without their
-// parameters, a schema's object as the map it is.
-func shortTypes(ts []string) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		if isTypeName(t) {
-			t = "map"
-		}
-		if j := strings.IndexByte(t, '('); j > 0 {
-			t = t[:j]
-		}
-		out[i] = t
-	}
-	return out
 }

@@ -163,7 +163,14 @@ func YAMLParseError(err error, text []byte) *CompileError {
 	src := lineText(text, line)
 	switch {
 	case strings.Contains(msg, "tab character") || (msg == "found character that cannot start any token" && strings.Contains(src, "\t")):
-		column = strings.IndexByte(src, '\t') + 1
+		// yaml.v3 may name a line before the tab's: the tab is the first
+		// at or after the line it names.
+		for l, last := line, bytes.Count(text, []byte{'\n'})+1; l <= last; l++ {
+			if i := strings.IndexByte(lineText(text, l), '\t'); i >= 0 {
+				line, column = l, i+1
+				break
+			}
+		}
 		msg = "a tab character: YAML indents with spaces only, never tabs"
 	case msg == "mapping values are not allowed in this context":
 		if c := lastMappingColon(src); c > 0 {
