@@ -90,8 +90,9 @@ func TestBuiltinSchemasAreWhatTheServerServes(t *testing.T) {
 		version, len(compared), len(notServed), strings.Join(notServed, ", "))
 }
 
-// openAPIGroupVersions lists the paths the server's /openapi/v3 index
-// names ("api/v1", "apis/apps/v1", ...).
+// openAPIGroupVersions lists the paths of group-versions the server's
+// /openapi/v3 index names ("api/v1", "apis/apps/v1", ...; not the
+// discovery documents "api", "apis/apps", nor "version").
 func (c *cluster) openAPIGroupVersions(ctx context.Context) (map[string]bool, error) {
 	raw, err := c.disc.RESTClient().Get().AbsPath("/openapi/v3").DoRaw(ctx)
 	if err != nil {
@@ -105,7 +106,9 @@ func (c *cluster) openAPIGroupVersions(ctx context.Context) (map[string]bool, er
 	}
 	out := map[string]bool{}
 	for p := range index.Paths {
-		out[p] = true
+		if parts := strings.Split(p, "/"); (parts[0] == "api" && len(parts) == 2) || (parts[0] == "apis" && len(parts) == 3) {
+			out[p] = true
+		}
 	}
 	return out, nil
 }

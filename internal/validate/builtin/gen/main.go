@@ -5,9 +5,9 @@
 //	go run ./internal/validate/builtin/gen
 //
 // It reads the OpenAPI v3 documents the k8s.io/kubernetes module publishes
-// in api/openapi-spec/v3/, from the version tools/kube-apiserver/go.mod
-// pins, after checking that its minor is the one k8s.io/api in go.mod
-// matches.
+// in api/openapi-spec/v3/, with the enums its Go definitions add
+// (enums.go), from the version tools/kube-apiserver/go.mod pins, after
+// checking that its minor is the one k8s.io/api in go.mod matches.
 package main
 
 import (
@@ -57,7 +57,11 @@ func run() error {
 			"pin k8s.io/kubernetes v1.%s.x in %s/go.mod (go -C %s get k8s.io/kubernetes@v1.%s.N), so that the built-in schemas are those of the provider's Kubernetes libraries",
 			toolModule, version, m[1], apiMinor, apiMinor, toolModule, toolModule, apiMinor)
 	}
-	docs, err := readDocuments(filepath.Join(dir, "api", "openapi-spec", "v3"))
+	enums, err := enumsOf(filepath.Join(dir, "pkg", "generated", "openapi", "zz_generated.openapi.go"))
+	if err != nil {
+		return fmt.Errorf("k8s.io/kubernetes %s: the enums of pkg/generated/openapi: %w", version, err)
+	}
+	docs, err := readDocuments(filepath.Join(dir, "api", "openapi-spec", "v3"), enums)
 	if err != nil {
 		return err
 	}
@@ -135,7 +139,7 @@ func kubernetesModule() (dir, version string, err error) {
 // (api_openapi.json, apis__GROUP_openapi.json).
 var docFile = regexp.MustCompile(`^(?:api__(v[0-9a-z]+)|apis__([a-z0-9.-]+)__(v[0-9a-z]+))_openapi\.json$`)
 
-func readDocuments(dir string) ([]validate.BundleDocument, error) {
+func readDocuments(dir string, enums map[string][]enumAt) ([]validate.BundleDocument, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("the k8s.io/kubernetes module publishes no OpenAPI v3 documents: %w", err)
@@ -172,6 +176,9 @@ func readDocuments(dir string) ([]validate.BundleDocument, error) {
 		d, err := validate.NormaliseOpenAPI(gv, doc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		if err := addEnums(gv, d.Components, enums); err != nil {
+			return nil, err
 		}
 		if len(d.Kinds) == 0 {
 			return nil, errors.New(n + ": serves no kinds")
