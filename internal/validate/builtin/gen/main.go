@@ -48,14 +48,8 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	m := regexp.MustCompile(`^v1\.(\d+)\.\d+$`).FindStringSubmatch(version)
-	if m == nil {
-		return fmt.Errorf("%s/go.mod pins k8s.io/kubernetes %s, not a release v1.MINOR.PATCH", toolModule, version)
-	}
-	if m[1] != apiMinor {
-		return fmt.Errorf("%s/go.mod pins k8s.io/kubernetes %s (Kubernetes 1.%s), but go.mod's k8s.io/api is for Kubernetes 1.%s: "+
-			"pin k8s.io/kubernetes v1.%s.x in %s/go.mod (go -C %s get k8s.io/kubernetes@v1.%s.N), so that the built-in schemas are those of the provider's Kubernetes libraries",
-			toolModule, version, m[1], apiMinor, apiMinor, toolModule, toolModule, apiMinor)
+	if err := sameMinor(apiMinor, version); err != nil {
+		return err
 	}
 	enums, err := enumsOf(filepath.Join(dir, "pkg", "generated", "openapi", "zz_generated.openapi.go"))
 	if err != nil {
@@ -90,6 +84,21 @@ func run() error {
 		return err
 	}
 	fmt.Printf("builtin-schemas: wrote %s (Kubernetes %s, %d group-versions, %d bytes)\n", out, version, len(docs), len(gz))
+	return nil
+}
+
+// sameMinor checks that the pinned k8s.io/kubernetes version is of the
+// Kubernetes minor of go.mod's k8s.io/api.
+func sameMinor(apiMinor, version string) error {
+	m := regexp.MustCompile(`^v1\.(\d+)\.\d+$`).FindStringSubmatch(version)
+	if m == nil {
+		return fmt.Errorf("%s/go.mod pins k8s.io/kubernetes %s, not a release v1.MINOR.PATCH", toolModule, version)
+	}
+	if m[1] != apiMinor {
+		return fmt.Errorf("%s/go.mod pins k8s.io/kubernetes %s (Kubernetes 1.%s), but go.mod's k8s.io/api is for Kubernetes 1.%s: "+
+			"pin k8s.io/kubernetes v1.%s.x in %s/go.mod (go -C %s get k8s.io/kubernetes@v1.%s.N), so that the built-in schemas are those of the provider's Kubernetes libraries",
+			toolModule, version, m[1], apiMinor, apiMinor, toolModule, toolModule, apiMinor)
+	}
 	return nil
 }
 
