@@ -279,3 +279,35 @@ func TestBundleEncodesTheSameBytes(t *testing.T) {
 		}
 	}
 }
+
+// A CustomResourceDefinition rendered as a document is checked against the
+// built-in schema of its kind, whose JSONSchemaProps holds itself: down to
+// where it repeats (openAPIV3Schema's own fields), and any object below.
+func TestCheckBuiltinRecursiveSchemaStopsWhereItRepeats(t *testing.T) {
+	s, err := LoadPlain(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const head = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\n" +
+		"spec: {group: example.com, scope: Namespaced, names: {kind: Widget, plural: widgets}, versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: "
+	for _, c := range []struct {
+		name, schema string
+		want         []string
+	}{
+		{"valid", "{type: object, properties: {spec: {type: object, properties: {replicas: {type: integer}}}}}", []string{}},
+		{"a nested schema is not checked", "{type: object, properties: {spec: {type: object, propertiez: {}}}}", []string{}},
+		{"openAPIV3Schema's own fields are", "{type: object, propertiez: {}}", []string{
+			"apiextensions.k8s.io/CustomResourceDefinition/_/…: spec.versions[0].schema.openAPIV3Schema[…]: Invalid value: field not declared in schema",
+		}},
+		{"and their types", "{type: object, required: spec}", []string{
+			`apiextensions.k8s.io/CustomResourceDefinition/_/…: spec.versions[0].schema.openAPIV3Schema.required: Invalid value: spec.versions[0].schema.openAPIV3Schema.required in body must be of type array: "string"`,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := checkLines(t, s, head+c.schema+"}}]}")
+			if err != nil || strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("got %q, %v; want %q", got, err, c.want)
+			}
+		})
+	}
+}

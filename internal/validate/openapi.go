@@ -190,10 +190,11 @@ func pathGroupVersion(p string) (schema.GroupVersion, bool) {
 // inlineRefs writes every {"$ref": "#/components/schemas/X"} of a schema in
 // place, with resolve finding X, and an allOf of one schema (how
 // /openapi/v3 wraps a $ref that has siblings such as description or
-// default) as that schema. stack holds the schemas being inlined, to refuse
-// a recursive schema. It reads v as a schema: the keywords holding schemas
-// are followed (schemaKeywords), the others (default, enum, example) are
-// kept as they are, and a property named "description" stays a property.
+// default) as that schema. stack holds the schemas being inlined: where a
+// schema would hold itself, it holds an object of any fields instead. It
+// reads v as a schema: the keywords holding schemas are followed
+// (mapSubschemas), the others (default, enum, example) are kept as they
+// are, and a property named "description" stays a property.
 func inlineRefs(v any, resolve func(string) (any, bool), stack []string) (any, error) {
 	t, ok := v.(map[string]any)
 	if !ok {
@@ -207,7 +208,10 @@ func inlineRefs(v any, resolve func(string) (any, bool), stack []string) (any, e
 		}
 		for _, n := range stack {
 			if n == name {
-				return nil, fmt.Errorf("$ref %s: recursive schemas are not supported", ref)
+				// A recursive schema (a CustomResourceDefinition's
+				// JSONSchemaProps holds JSONSchemaProps) is checked down to
+				// where it repeats; below, any object passes.
+				return map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}, nil
 			}
 		}
 		return inlineRefs(target, resolve, append(stack, name))
