@@ -40,6 +40,9 @@ func main() {
 }
 
 func run() error {
+	if _, err := os.Stat(filepath.Join(toolModule, "go.mod")); err != nil {
+		return fmt.Errorf("run it from the repository's root, as `make builtin-schemas` does: %w", err)
+	}
 	apiMinor, err := k8sAPIMinor("go.mod")
 	if err != nil {
 		return err
