@@ -379,6 +379,10 @@ func commandLine(t *table, s samples) {
 		row1("celyaml render of one Deployment, one process", "cli_deploy", "")
 		row1("the same with --schemas (saved apps/v1 and core/v1 OpenAPI)", "cli_deploy_schemas",
 			check(schemas.med-plain.med <= 300, fmt.Sprintf("start-up goal, CPU above the render (≤ 300 ms): %.0f ms, %.2f× the render", schemas.med-plain.med, schemas.med/plain.med)))
+		if builtins := s.get("cpucli_deploy_builtins", "ms"); builtins.ok {
+			row1("the same with the built-in schemas (--schemas of an empty folder)", "cli_deploy_builtins",
+				check(builtins.med-plain.med <= 300, fmt.Sprintf("start-up goal, CPU above the render (≤ 300 ms): %.0f ms, %.2f× the render", builtins.med-plain.med, builtins.med/plain.med)))
+		}
 		if kv := s.get("cpukubectl_validate_deploy", "ms"); kv.ok {
 			row1("kubectl-validate of the rendered Deployment, same files", "kubectl_validate_deploy",
 				fmt.Sprintf("CPU: --schemas run %.2f× kubectl-validate's", schemas.med/kv.med))

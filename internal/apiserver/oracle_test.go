@@ -129,10 +129,12 @@ func describe(refused bool, paths []string) string {
 // TestValidateAgreesWithTheServer sends every corpus document to the API
 // server (a create with DryRun=All and strict field validation, as kubectl
 // apply does by default) and to validate, with the corpus CRDs installed on
-// the server and loaded into validate, and the server's own /openapi/v3
-// documents for the built-in kinds. Both must accept the same documents
-// and refuse the others at the same field paths, except the documents
-// listed in mustDiffer.
+// the server and loaded into validate. The built-in kinds are checked
+// twice: against the server's own /openapi/v3 documents, saved as the
+// validating guide says, and against the built-in schemas validate
+// carries, with no saved document. Both times validate and the server must
+// accept the same documents and refuse the others at the same field paths,
+// except the documents listed in mustDiffer.
 func TestValidateAgreesWithTheServer(t *testing.T) {
 	c := needCluster(t)
 	ctx := context.Background()
@@ -161,14 +163,25 @@ func TestValidateAgreesWithTheServer(t *testing.T) {
 	if len(docs) < 100 {
 		t.Fatalf("the corpus has %d documents; it should keep at least 100", len(docs))
 	}
-	// The built-in kinds' schemas: the server's own OpenAPI documents for
-	// every apiVersion the corpus uses outside the CRDs' groups.
-	schemas := append([]engine.Value(nil), crds...)
+	// The server's own OpenAPI documents for every apiVersion the corpus
+	// uses outside the CRDs' groups.
+	saved := append([]engine.Value(nil), crds...)
 	fetched := map[string]bool{}
-	for _, d := range docs {
+	servers := make([]serverVerdict, len(docs))
+	for i, d := range docs {
 		u, err := toObject(d.value)
 		if err != nil {
 			t.Fatalf("%s: %v", d.name, err)
+		}
+		ri, err := c.client(ctx, u, oracleNamespace)
+		if err != nil {
+			t.Fatalf("%s: %v", d.name, err)
+		}
+		_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: "Strict"})
+		servers[i] = verdictOf(err)
+		if wantRefused := strings.HasPrefix(d.name, "bad/"); servers[i].refused != wantRefused {
+			t.Errorf("corpus %s: the server %s it; the corpus name says otherwise (rename it or fix it): %s",
+				d.name, map[bool]string{true: "refused", false: "accepted"}[servers[i].refused], servers[i].text)
 		}
 		gv := u.GroupVersionKind().GroupVersion()
 		if crdGroups[gv.Group] || fetched[gv.String()] {
@@ -179,29 +192,32 @@ func TestValidateAgreesWithTheServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		schemas = append(schemas, doc)
+		saved = append(saved, doc)
 	}
-	s, err := validate.Load(schemas)
+	withSaved, err := validate.Load(saved)
 	if err != nil {
 		t.Fatalf("validate.Load of the CRDs and %d OpenAPI documents: %v", len(fetched), err)
 	}
+	withBuiltins, err := validate.Load(crds)
+	if err != nil {
+		t.Fatalf("validate.Load of the CRDs: %v", err)
+	}
+	for _, run := range []struct {
+		name string
+		s    *validate.Schemas
+	}{{"saved OpenAPI", withSaved}, {"built-in schemas", withBuiltins}} {
+		t.Run(run.name, func(t *testing.T) {
+			compareWithServer(t, run.s, docs, servers)
+		})
+	}
+}
 
+// compareWithServer compares validate's verdict on every corpus document
+// with the server's.
+func compareWithServer(t *testing.T, s *validate.Schemas, docs []corpusDoc, servers []serverVerdict) {
 	var differ []string
-	for _, d := range docs {
-		u, err := toObject(d.value)
-		if err != nil {
-			t.Fatalf("%s: %v", d.name, err)
-		}
-		ri, err := c.client(ctx, u, oracleNamespace)
-		if err != nil {
-			t.Fatalf("%s: %v", d.name, err)
-		}
-		_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: "Strict"})
-		server := verdictOf(err)
-		if wantRefused := strings.HasPrefix(d.name, "bad/"); server.refused != wantRefused {
-			t.Errorf("corpus %s: the server %s it; the corpus name says otherwise (rename it or fix it): %s",
-				d.name, map[bool]string{true: "refused", false: "accepted"}[server.refused], server.text)
-		}
+	for i, d := range docs {
+		server := servers[i]
 		refused, paths, text := validateVerdict(s, d.value)
 		same := refused == server.refused && (!refused || samePaths(paths, server.paths))
 		if same {

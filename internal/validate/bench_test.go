@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"k8s.io/client-go/openapi/openapitest"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/validate/builtin"
 )
 
 // BenchmarkLoad builds the validators of the Widget CRD: conversion, the
@@ -112,6 +114,36 @@ func BenchmarkStart_savedOpenAPI(b *testing.B) {
 			b.Fatal(err)
 		}
 		for b.Loop() {
+			if r, err := s.Check(doc); err != nil || !r.Checked || len(r.Violations) > 0 {
+				b.Fatal(err, r)
+			}
+		}
+	})
+}
+
+// BenchmarkStart_builtins is what one `celyaml render --schemas` of a
+// Deployment with no saved document spends on validation: reading the
+// built-in kinds' index from the embedded bundle, building the
+// Deployment's validator from its schemas, and checking it.
+func BenchmarkStart_builtins(b *testing.B) {
+	name, gz := builtin.Bundle()
+	if gz == nil {
+		b.Fatal("this build carries no built-in schemas: run `make builtin-schemas`")
+	}
+	doc := fromYAML(&testing.T{}, benchDeployment)[0]
+	b.Run("index", func(b *testing.B) {
+		for b.Loop() {
+			if err := (&builtinSet{name: name, gz: gz}).index(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("first_check", func(b *testing.B) {
+		for b.Loop() {
+			s, err := loadPlain(nil, &builtinSet{name: name, gz: gz})
+			if err != nil {
+				b.Fatal(err)
+			}
 			if r, err := s.Check(doc); err != nil || !r.Checked || len(r.Violations) > 0 {
 				b.Fatal(err, r)
 			}

@@ -101,14 +101,19 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 		group, version = "", av // the core group
 	}
 	gk := schema.GroupKind{Group: group, Kind: kind}
-	versions := s.kinds[gk]
+	entry, versions, err := s.entry(gk, version)
+	if err != nil {
+		return Result{}, err
+	}
 	if versions == nil {
+		if builtinGroups[group] && !s.builtin.present() {
+			return Result{}, fmt.Errorf("%s: no schema for a kind of the built-in group %s: %s", s.shownID(m), shownGroup(group), noBuiltinsText)
+		}
 		return Result{}, nil
 	}
-	entry := versions[version]
 	if entry == nil {
 		return Result{}, fmt.Errorf("%s: no schema for kind %s in %s: the schemas cover group %s with %s",
-			s.shownID(m), kind, s.shownAPIVersion(group, version), group, strings.Join(s.servedIn(gk), ", "))
+			s.shownID(m), kind, s.shownAPIVersion(group, version), group, strings.Join(servedIn(versions), ", "))
 	}
 	ks, err := entry.get()
 	if err != nil {

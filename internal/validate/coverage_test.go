@@ -12,9 +12,12 @@ import (
 // savedOpenAPI loads the apps/v1 and core/v1 documents as a cluster serves
 // them under /openapi/v3 (client-go's copies, made for its tests), as the
 // validating guide says to save them.
-var savedOpenAPI = sync.OnceValues(loadSavedOpenAPI)
+var savedOpenAPI = sync.OnceValues(func() (*Schemas, error) { return loadSavedOpenAPIWith(builtins()) })
 
-func loadSavedOpenAPI() (*Schemas, error) {
+func loadSavedOpenAPI() (*Schemas, error) { return loadSavedOpenAPIWith(builtins()) }
+
+// loadSavedOpenAPIWith loads them with the given built-in kinds below them.
+func loadSavedOpenAPIWith(b *builtinSet) (*Schemas, error) {
 	paths, err := openapitest.NewEmbeddedFileClient().Paths()
 	if err != nil {
 		return nil, err
@@ -31,7 +34,7 @@ func loadSavedOpenAPI() (*Schemas, error) {
 		}
 		docs = append(docs, d)
 	}
-	return LoadPlain(docs)
+	return loadPlain(docs, b)
 }
 
 func savedSchemas(t *testing.T) *Schemas {
@@ -46,11 +49,19 @@ func savedSchemas(t *testing.T) *Schemas {
 // Coverage is per group and kind, from the kinds a document's paths serve
 // in its own group-version: the shared definitions (DeleteOptions names
 // every group) and subresources of another group (a Deployment's scale, a
-// Pod's eviction) cover nothing.
+// Pod's eviction) cover nothing, neither in a saved document nor in the
+// built-in kinds' (which cover the Role).
 func TestCheckSavedOpenAPICoversOnlyItsOwnKinds(t *testing.T) {
 	s := savedSchemas(t)
+	withoutBuiltins, err := loadSavedOpenAPIWith(noBuiltins())
+	if err != nil {
+		t.Fatal(err)
+	}
+	role := fromYAML(t, "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r, namespace: ns}\nrules: [{verbs: [get], bogus: 1}]")[0]
+	if _, err := withoutBuiltins.Check(role); err == nil || !strings.Contains(err.Error(), "no schema for a kind of the built-in group rbac.authorization.k8s.io") {
+		t.Errorf("a Role, with apps/v1 and core/v1 saved and no built-in kinds: got %v, want the error that the build carries no built-in schemas", err)
+	}
 	for _, doc := range []string{
-		"apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r, namespace: ns}\nrules: [{verbs: [get], bogus: 1}]",
 		"apiVersion: admission.k8s.io/v1\nkind: DeleteOptions\nbogus: 1",
 		"apiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: s}\nbogus: 1",
 		"apiVersion: policy/v1\nkind: Eviction\nmetadata: {name: e}\nbogus: 1",
@@ -62,6 +73,7 @@ func TestCheckSavedOpenAPICoversOnlyItsOwnKinds(t *testing.T) {
 		}
 	}
 	for _, doc := range []string{
+		"apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r, namespace: ns}\nrules: [{verbs: [get]}]\nbogus: 1",
 		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ns}\nbogus: 1",
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: ns}\nbogus: 1",
 	} {
@@ -70,7 +82,7 @@ func TestCheckSavedOpenAPICoversOnlyItsOwnKinds(t *testing.T) {
 			t.Errorf("%q: got %+v, %v; want checked, with the unknown field refused", doc, r, err)
 		}
 	}
-	_, err := s.Check(fromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}")[0])
+	_, err = s.Check(fromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}")[0])
 	if want := "apps/Deployment/_/…: no schema for kind Deployment in apps/…: the schemas cover group apps with apps/v1 Deployment"; err == nil || err.Error() != want {
 		t.Errorf("version mismatch: got %v, want %s", err, want)
 	}

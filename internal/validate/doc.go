@@ -13,8 +13,12 @@
 // share it.
 //
 // Coverage is per group and kind, from the kinds a schema document defines
-// (schemas.go, openapi.go). Load only indexes them; a kind's validators are
-// built the first time a document of it is checked.
+// (schemas.go, openapi.go) and, below them, the built-in kinds of the
+// Kubernetes minor of the provider's Kubernetes libraries (builtins.go),
+// whose schemas `make builtin-schemas` generates into package builtin
+// (bundle.go is their format). Load only indexes the documents' kinds, and
+// the built-in kinds are indexed when a document first needs them; a
+// kind's validators are built the first time a document of it is checked.
 //
 // Transition rules (those reading oldSelf) are skipped: there is no old
 // object at create. The caller's documents are never changed.

@@ -51,6 +51,9 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte("apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: prod}\nspec: {image: 'a:1', replicas: 2, minReplicas: 3}\n"))
 	f.Add([]byte("apiVersion: example.com/v2\nkind: Widget\nmetadata: {name: w}\n"))
 	f.Add([]byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: -1, extra: 1}\n"))
+	// Kinds the given documents leave to the built-in schemas.
+	f.Add([]byte("apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {type: Nodeport, ports: [{port: eighty}]}\n"))
+	f.Add([]byte("apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec: {schedule: '* * * * *', concurrencyPolicy: Never}\n"))
 	f.Fuzz(func(t *testing.T, text []byte) {
 		for _, d := range decodeAll(text) {
 			r, err := s.Check(d)

@@ -39,6 +39,31 @@ func isOpenAPIDocument(doc map[string]any) bool {
 func (s *Schemas) addOpenAPI(doc map[string]any) error {
 	components, _ := doc["components"].(map[string]any)
 	schemas, _ := components["schemas"].(map[string]any)
+	resolve := func(name string) (any, bool) {
+		v, ok := schemas[name]
+		return v, ok
+	}
+	for _, k := range openAPIKinds(doc) {
+		s.put(k.gvk, func() (*kindSchema, error) {
+			return inlinedKindSchema(k, resolve)
+		})
+	}
+	return nil
+}
+
+// openAPIKind is one kind an OpenAPI v3 document defines: the name of its
+// schema in components.schemas and what the document's paths say of it.
+type openAPIKind struct {
+	gvk    schema.GroupVersionKind
+	schema string
+	pathFacts
+}
+
+// openAPIKinds lists the kinds an OpenAPI v3 document defines (see
+// addOpenAPI), in group, version and kind order.
+func openAPIKinds(doc map[string]any) []openAPIKind {
+	components, _ := doc["components"].(map[string]any)
+	schemas, _ := components["schemas"].(map[string]any)
 	byGVK := map[schema.GroupVersionKind]string{}
 	names := make([]string, 0, len(schemas))
 	for name := range schemas {
@@ -60,27 +85,34 @@ func (s *Schemas) addOpenAPI(doc map[string]any) error {
 			kinds[gvk] = &pathFacts{namespaced: true}
 		}
 	}
+	var out []openAPIKind
 	for gvk, facts := range kinds {
 		name, ok := byGVK[gvk]
 		if !ok {
 			continue // an operation on a kind the document has no schema for
 		}
-		s.put(gvk, func() (*kindSchema, error) {
-			in, err := inlineRefs(schemas[name], schemas, nil)
-			if err != nil {
-				return nil, fmt.Errorf("components.schemas[%s]: %w", name, err)
-			}
-			inlined, _ := in.(map[string]any) // a kind's schema is a map, and so is what inlineRefs makes of it
-			ks, err := openAPIKindSchema(gvk, inlined)
-			if err != nil {
-				return nil, fmt.Errorf("components.schemas[%s]: %w", name, err)
-			}
-			ks.namespaced = facts.namespaced
-			ks.dropStatus = facts.status
-			return ks, nil
-		})
+		out = append(out, openAPIKind{gvk: gvk, schema: name, pathFacts: *facts})
 	}
-	return nil
+	sort.Slice(out, func(i, j int) bool { return out[i].gvk.String() < out[j].gvk.String() })
+	return out
+}
+
+// inlinedKindSchema builds the validators of one kind of an OpenAPI
+// document, whose component schemas resolve finds by name.
+func inlinedKindSchema(k openAPIKind, resolve func(string) (any, bool)) (*kindSchema, error) {
+	root, _ := resolve(k.schema)
+	in, err := inlineRefs(root, resolve, nil)
+	if err != nil {
+		return nil, fmt.Errorf("components.schemas[%s]: %w", k.schema, err)
+	}
+	inlined, _ := in.(map[string]any) // a kind's schema is a map, and so is what inlineRefs makes of it
+	ks, err := openAPIKindSchema(k.gvk, inlined)
+	if err != nil {
+		return nil, fmt.Errorf("components.schemas[%s]: %w", k.schema, err)
+	}
+	ks.namespaced = k.namespaced
+	ks.dropStatus = k.status
+	return ks, nil
 }
 
 // pathFacts is what a document's paths say of one kind.
@@ -155,65 +187,108 @@ func pathGroupVersion(p string) (schema.GroupVersion, bool) {
 	return schema.GroupVersion{}, false
 }
 
-// inlineRefs writes every {"$ref": "#/components/schemas/X"} in place, and
-// an allOf of one schema (how /openapi/v3 wraps a $ref that has siblings
-// such as description or default) as that schema. stack holds the schemas
-// being inlined, to refuse a recursive schema.
-func inlineRefs(v any, schemas map[string]any, stack []string) (any, error) {
-	switch t := v.(type) {
-	case map[string]any:
-		if ref, ok := t["$ref"].(string); ok {
-			name := strings.TrimPrefix(ref, componentsPrefix)
-			target, found := schemas[name]
-			if !found || name == ref {
-				return nil, fmt.Errorf("$ref %s: no such schema in components.schemas", ref)
+// inlineRefs writes every {"$ref": "#/components/schemas/X"} of a schema in
+// place, with resolve finding X, and an allOf of one schema (how
+// /openapi/v3 wraps a $ref that has siblings such as description or
+// default) as that schema. stack holds the schemas being inlined: where a
+// schema would hold itself, it holds an object of any fields instead. It
+// reads v as a schema: the keywords holding schemas are followed
+// (mapSubschemas), the others (default, enum, example) are kept as they
+// are, and a property named "description" stays a property.
+func inlineRefs(v any, resolve func(string) (any, bool), stack []string) (any, error) {
+	t, ok := v.(map[string]any)
+	if !ok {
+		return v, nil
+	}
+	if ref, ok := t["$ref"].(string); ok {
+		name := strings.TrimPrefix(ref, componentsPrefix)
+		target, found := resolve(name)
+		if !found || name == ref {
+			return nil, fmt.Errorf("$ref %s: no such schema in components.schemas", ref)
+		}
+		for _, n := range stack {
+			if n == name {
+				// A recursive schema (a CustomResourceDefinition's
+				// JSONSchemaProps holds JSONSchemaProps) is checked down to
+				// where it repeats; below, any object passes.
+				return map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}, nil
 			}
-			for _, n := range stack {
-				if n == name {
-					return nil, fmt.Errorf("$ref %s: recursive schemas are not supported", ref)
+		}
+		return inlineRefs(target, resolve, append(stack, name))
+	}
+	out := make(map[string]any, len(t))
+	for k, e := range t {
+		if k == "x-kubernetes-group-version-kind" || k == "description" {
+			continue
+		}
+		in, err := mapSubschemas(k, e, func(sub any) (any, error) { return inlineRefs(sub, resolve, stack) })
+		if err != nil {
+			return nil, err
+		}
+		out[k] = in
+	}
+	if out["format"] == "int-or-string" {
+		// How /openapi/v3 writes IntOrString; CRDs say it this way.
+		delete(out, "format")
+		delete(out, "type")
+		out["x-kubernetes-int-or-string"] = true
+	}
+	if all, ok := out["allOf"].([]any); ok && len(all) == 1 {
+		only, _ := all[0].(map[string]any)
+		delete(out, "allOf")
+		for k, e := range only {
+			if _, set := out[k]; !set {
+				out[k] = e
+			}
+		}
+	}
+	return out, nil
+}
+
+// mapSubschemas returns the value of a schema's keyword k with f applied to
+// every schema it holds: a schema (items, not, additionalProperties), a
+// list of them (allOf, anyOf, oneOf, and items as a tuple) or a map of them
+// (properties, patternProperties, definitions). Any other keyword's value
+// is returned as it is.
+func mapSubschemas(k string, v any, f func(any) (any, error)) (any, error) {
+	switch k {
+	case "items", "not", "additionalProperties", "additionalItems":
+		if l, ok := v.([]any); ok {
+			return mapList(l, f)
+		}
+		if _, ok := v.(map[string]any); ok {
+			return f(v)
+		}
+	case "allOf", "anyOf", "oneOf":
+		if l, ok := v.([]any); ok {
+			return mapList(l, f)
+		}
+	case "properties", "patternProperties", "definitions":
+		if m, ok := v.(map[string]any); ok {
+			out := make(map[string]any, len(m))
+			for name, sub := range m {
+				in, err := f(sub)
+				if err != nil {
+					return nil, err
 				}
+				out[name] = in
 			}
-			return inlineRefs(target, schemas, append(stack, name))
+			return out, nil
 		}
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			if k == "x-kubernetes-group-version-kind" || k == "description" {
-				continue
-			}
-			in, err := inlineRefs(e, schemas, stack)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = in
-		}
-		if out["format"] == "int-or-string" {
-			// How /openapi/v3 writes IntOrString; CRDs say it this way.
-			delete(out, "format")
-			delete(out, "type")
-			out["x-kubernetes-int-or-string"] = true
-		}
-		if all, ok := out["allOf"].([]any); ok && len(all) == 1 {
-			only, _ := all[0].(map[string]any)
-			delete(out, "allOf")
-			for k, e := range only {
-				if _, set := out[k]; !set {
-					out[k] = e
-				}
-			}
-		}
-		return out, nil
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			in, err := inlineRefs(e, schemas, stack)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = in
-		}
-		return out, nil
 	}
 	return v, nil
+}
+
+func mapList(l []any, f func(any) (any, error)) (any, error) {
+	out := make([]any, len(l))
+	for i, e := range l {
+		in, err := f(e)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = in
+	}
+	return out, nil
 }
 
 // openAPIKindSchema builds the validators of a built-in kind from its

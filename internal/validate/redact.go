@@ -99,10 +99,19 @@ func (s *Schemas) shownID(doc map[string]any) string {
 		return manifest.Shown([4]string{}, nil)
 	}
 	group, kind := parts[0], parts[1]
-	defined := s.kinds[schema.GroupKind{Group: groupOf(group), Kind: kind}] != nil
+	_, versions, _ := s.entry(schema.GroupKind{Group: groupOf(group), Kind: kind}, "")
+	defined := versions != nil
 	return manifest.Shown(parts, func(p string) bool {
-		return defined && (p == group || p == kind)
+		return (defined && (p == group || p == kind)) || (p == group && builtinGroups[groupOf(group)])
 	})
+}
+
+// shownGroup names an API group in a message: "core" for the core group.
+func shownGroup(group string) string {
+	if group == "" {
+		return "core"
+	}
+	return group
 }
 
 // groupOf turns a manifest ID's group back into an API group.
@@ -122,6 +131,9 @@ func (s *Schemas) shownAPIVersion(group, version string) string {
 			shown = version
 			break
 		}
+	}
+	if s.builtin.index() == nil && s.builtin.present() && s.builtin.gvs[schema.GroupVersion{Group: group, Version: version}] {
+		shown = version
 	}
 	if group == "" {
 		return shown

@@ -34,6 +34,7 @@ var ErrUnknownSchemas = errors.New("schemas are not known yet")
 type Schemas struct {
 	kinds   map[schema.GroupKind]map[string]*kindEntry // by group and kind, then version
 	loading int                                        // the index of the document Load is reading
+	builtin *builtinSet                                // the built-in kinds, below the documents' (builtins.go)
 }
 
 // SchemaError is a schema document that cannot be used, found when a
@@ -45,19 +46,19 @@ func (e *SchemaError) Error() string { return e.msg }
 // kindEntry is one served version of one kind: how to build its
 // validators, and once built, them.
 type kindEntry struct {
-	gvk   schema.GroupVersionKind
-	doc   int // the index of the schema document defining it
-	once  sync.Once
-	build func() (*kindSchema, error)
-	ks    *kindSchema
-	err   error
+	gvk    schema.GroupVersionKind
+	source string // the schema document defining it, as an error names it
+	once   sync.Once
+	build  func() (*kindSchema, error)
+	ks     *kindSchema
+	err    error
 }
 
 func (e *kindEntry) get() (*kindSchema, error) {
 	e.once.Do(func() {
 		e.ks, e.err = buildSafely(e.build)
 		if e.err != nil {
-			e.err = &SchemaError{fmt.Sprintf("schemas: document %d: %s", e.doc, e.err)}
+			e.err = &SchemaError{fmt.Sprintf("%s: %s", e.source, e.err)}
 		}
 		e.build = nil
 	})
@@ -92,8 +93,9 @@ type kindSchema struct {
 // (apiextensions.k8s.io/v1) and OpenAPI v3 documents as served under
 // /openapi/v3/ (see openapi.go). A document that is null is skipped. A
 // later document's kind replaces an earlier one's of the same group,
-// version and kind. An error names the document by its index (counted
-// from 0).
+// version and kind, and any document's kind replaces the built-in one
+// (builtins.go). An error names the document by its index (counted from
+// 0).
 func Load(docs []value.Value) (*Schemas, error) {
 	plainDocs := make([]any, len(docs))
 	for i, d := range docs {
@@ -114,7 +116,13 @@ func Load(docs []value.Value) (*Schemas, error) {
 // bool, nil), for instance decoded from a JSON file. The documents are
 // kept, not copied: the caller must not change them afterwards.
 func LoadPlain(docs []any) (*Schemas, error) {
-	s := &Schemas{kinds: map[schema.GroupKind]map[string]*kindEntry{}}
+	return loadPlain(docs, builtins())
+}
+
+// loadPlain is LoadPlain with the given built-in kinds (noBuiltins for a
+// build without them).
+func loadPlain(docs []any, b *builtinSet) (*Schemas, error) {
+	s := &Schemas{kinds: map[schema.GroupKind]map[string]*kindEntry{}, builtin: b}
 	for i, p := range docs {
 		if p == nil {
 			continue
@@ -141,7 +149,7 @@ func (s *Schemas) put(gvk schema.GroupVersionKind, build func() (*kindSchema, er
 	if s.kinds[gk] == nil {
 		s.kinds[gk] = map[string]*kindEntry{}
 	}
-	s.kinds[gk][gvk.Version] = &kindEntry{gvk: gvk, doc: s.loading, build: build}
+	s.kinds[gk][gvk.Version] = &kindEntry{gvk: gvk, source: fmt.Sprintf("schemas: document %d", s.loading), build: build}
 }
 
 // add reads one schema document.
@@ -245,10 +253,36 @@ func buildKindSchema(props *apiextensionsinternal.JSONSchemaProps, st *structura
 	return ks, nil
 }
 
-// servedIn lists the apiVersion and kind pairs a kind has schemas for.
-func (s *Schemas) servedIn(gk schema.GroupKind) []string {
+// entry finds the schema of one version of a kind: the documents' first,
+// then the built-in one. versions is every version either covers, nil when
+// neither covers the group and kind. The error is built-in schemas that
+// cannot be read.
+func (s *Schemas) entry(gk schema.GroupKind, version string) (e *kindEntry, versions map[string]*kindEntry, err error) {
+	given := s.kinds[gk]
+	if e := given[version]; e != nil {
+		return e, given, nil
+	}
+	builtin, err := s.builtin.versions(gk)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(builtin) == 0 {
+		return nil, given, nil
+	}
+	versions = make(map[string]*kindEntry, len(given)+len(builtin))
+	for v, e := range builtin {
+		versions[v] = e
+	}
+	for v, e := range given {
+		versions[v] = e
+	}
+	return versions[version], versions, nil
+}
+
+// servedIn lists the apiVersion and kind pairs of versions.
+func servedIn(versions map[string]*kindEntry) []string {
 	var out []string
-	for _, e := range s.kinds[gk] {
+	for _, e := range versions {
 		out = append(out, e.gvk.GroupVersion().String()+" "+e.gvk.Kind)
 	}
 	sort.Strings(out)
