@@ -33,7 +33,10 @@ func (f *validateFunction) Definition(_ context.Context, _ function.DefinitionRe
 			"`schemas` holds CustomResourceDefinitions (`apiextensions.k8s.io/v1`), every served version " +
 			"of each, and OpenAPI v3 documents as the API server serves them under `/openapi/v3/` " +
 			"(`kubectl get --raw /openapi/v3/apis/apps/v1`), whose kinds (those its paths serve in its own " +
-			"group-version) check built-in kinds such as Deployment. The API server's steps run in its order, " +
+			"group-version) replace the provider's own. The provider carries the schemas of every built-in kind " +
+			"of the Kubernetes minor it is built against (1.37: Deployment, Service, ConfigMap, Role, ...), so " +
+			"built-in kinds are checked with `schemas = []`; a CRD or a saved document of the same group and " +
+			"kind overrides them. The API server's steps run in its order, " +
 			"with its own code, on a copy of each document: unknown fields are refused, `null`s the schema " +
 			"does not allow are dropped, the schema's `default`s are filled in (nested ones included; not " +
 			"for built-in kinds, which the server defaults in Go), then the structural schema (types, " +
@@ -43,7 +46,7 @@ func (f *validateFunction) Definition(_ context.Context, _ function.DefinitionRe
 			"When a document would be refused, the call fails with one error listing every violation, one per line: the " +
 			"document's manifest ID (`group/Kind/namespace/name`, as `manifests` keys it), the field " +
 			"path and the API server's message, never the offending value.\n\n" +
-			"Coverage is per group and kind: a document whose group and kind no schema defines is not checked. " +
+			"Coverage is per group and kind: a document whose group and kind neither a given schema nor the built-in ones define is not checked. " +
 			"A document whose group and kind have a schema, but not for its version (say `v1beta1` where " +
 			"only `v1` is served), is an error, and so is a CRD the API server would refuse (for example a " +
 			"rule over its cost limit). Transition rules (those reading `oldSelf`) are skipped, as at a create. " +

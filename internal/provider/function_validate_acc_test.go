@@ -29,7 +29,7 @@ locals {
   docs = provider::celyaml::validate([
     { apiVersion = "example.com/v1", kind = "Widget", metadata = { name = "a", namespace = "prod" }, spec = SPEC1 },
     { apiVersion = "example.com/v1", kind = "Widget", metadata = { name = "b" }, spec = SPEC2 },
-    { apiVersion = "v1", kind = "ConfigMap", metadata = { name = "c" }, data = { note = "no schema: not checked" } },
+    { apiVersion = "v1", kind = "ConfigMap", metadata = { name = "c" }, data = { note = "checked against the built-in schema" } },
   ], yamldecode(file("CRD")))
 }
 
@@ -61,7 +61,7 @@ func TestAccValidateFunction_failsThePlanThenPasses(t *testing.T) {
 				statecheck.ExpectKnownValue(`terraform_data.manifest["example.com/Widget/prod/a"]`,
 					tfjsonpath.New("output").AtMapKey("spec").AtMapKey("replicas"), knownvalue.Int64Exact(10)),
 				statecheck.ExpectKnownValue(`terraform_data.manifest["_/ConfigMap/_/c"]`,
-					tfjsonpath.New("output").AtMapKey("data").AtMapKey("note"), knownvalue.StringExact("no schema: not checked")),
+					tfjsonpath.New("output").AtMapKey("data").AtMapKey("note"), knownvalue.StringExact("checked against the built-in schema")),
 			},
 			ConfigPlanChecks: emptySecondPlan,
 		}},
