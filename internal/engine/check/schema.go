@@ -25,6 +25,9 @@ type schemaReader interface {
 // and faults it. A $schema with a problem gives none: its variables are
 // dyn.
 func (ck *checker) schemaFiles(fr *tree.Frame, key, v *yaml.Node, path string) map[string]any {
+	if !hasSchemaInclude(v) {
+		return nil // nothing to read: the $schema is not compiled twice
+	}
 	d, ok := tree.LookupDirective("$schema")
 	if !ok || d.Prelude == nil {
 		return nil
@@ -73,4 +76,16 @@ func schemaIncludePath(n *yaml.Node) (string, bool) {
 		return "", false
 	}
 	return tree.StringScalar(tree.Deref(n.Content[1]))
+}
+
+// hasSchemaInclude reports whether an entry of the $schema v is an
+// included schema.
+func hasSchemaInclude(v *yaml.Node) bool {
+	v = tree.Deref(v)
+	for j := 0; v.Kind == yaml.MappingNode && j+1 < len(v.Content); j += 2 {
+		if _, ok := schemaIncludePath(v.Content[j+1]); ok {
+			return true
+		}
+	}
+	return false
 }

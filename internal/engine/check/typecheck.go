@@ -31,7 +31,9 @@ import (
 // typeState is the checker's stack of the types mappings declare.
 type typeState struct {
 	frames   []map[string]*apiservercel.DeclType
-	envs     map[string]*cel.Env                               // by the declared names and types
+	envs     map[string]typedEnv                               // by the declared names and types (typeKey)
+	results  map[string]exprResult                             // exprType's, by the text and the same key
+	keys     map[*apiservercel.DeclType]string                 // typeKey's, per type
 	optInner map[*apiservercel.DeclType]*apiservercel.DeclType // what each optional type holds
 }
 
@@ -203,39 +205,79 @@ func (ck *checker) declTypeOf(ct *celtypes.Type, decl map[string]*apiservercel.D
 // exprType type-checks text with the names of scope declared, and gives
 // its type, as declared and as the checker has it, or the checker's
 // errors; nil and no errors when the expression does not compile or reads
-// a name out of scope (problems the caller reports).
+// a name out of scope (problems the caller reports). The result is kept
+// per text and the types of the names it reads: a $let entry is typed
+// where its mapping is entered and again where it is checked, and a
+// template repeats the same expression over names of the same types.
 func (ck *checker) exprType(text string, scope []string) (*apiservercel.DeclType, *celtypes.Type, []celenv.Error) {
 	declared := func(name string) bool { return ck.inScope(name, scope) }
-	prog, xerr := ck.e.Programs().Compile(text, declared)
-	if xerr != nil {
+	names, ferr := ck.e.Programs().FreeNames(text)
+	if ferr != nil {
 		return nil, nil, nil
 	}
-	names, _ := ck.e.Programs().FreeNames(text)
 	for _, fn := range names {
 		if !declared(fn.Name) {
 			return nil, nil, nil
 		}
 	}
-	env, decl, err := ck.typedEnv(names)
-	if err != nil {
-		return nil, nil, nil
+	vars, key := ck.varTypes(names)
+	memo := text + "\x00" + key
+	if r, ok := ck.types.results[memo]; ok {
+		return r.t, r.ct, r.errs
 	}
-	ct, errs := prog.TypeCheck(env)
-	if errs != nil {
-		return nil, nil, errs
+	var r exprResult
+	if prog, xerr := ck.e.Programs().Compile(text, declared); xerr == nil {
+		if te, err := ck.typedEnv(vars, key); err == nil {
+			if r.ct, r.errs = prog.TypeCheck(te.env); r.errs == nil {
+				r.t = ck.declTypeOf(r.ct, te.decl)
+			} else {
+				r.ct = nil
+			}
+		}
 	}
-	return ck.declTypeOf(ct, decl), ct, nil
+	if ck.types.results == nil {
+		ck.types.results = map[string]exprResult{}
+	}
+	ck.types.results[memo] = r
+	return r.t, r.ct, r.errs
 }
 
-// typedEnv is the environment with names declared with their types,
-// built once per set of names and types.
-func (ck *checker) typedEnv(names []celenv.FreeName) (*cel.Env, map[string]*apiservercel.DeclType, error) {
-	vars := map[string]*apiservercel.DeclType{}
+// exprResult is what exprType gives for one text and key.
+type exprResult struct {
+	t    *apiservercel.DeclType
+	ct   *celtypes.Type
+	errs []celenv.Error
+}
+
+// typedEnv is an environment that declares names with types, and the
+// object types it declares, by name.
+type typedEnv struct {
+	env  *cel.Env
+	decl map[string]*apiservercel.DeclType
+}
+
+// varTypes gives the types of names, and a key that two sets of names
+// share only when their names and the structure of their types are the
+// same.
+func (ck *checker) varTypes(names []celenv.FreeName) (map[string]*apiservercel.DeclType, string) {
+	vars := make(map[string]*apiservercel.DeclType, len(names))
 	var key strings.Builder
 	for _, fn := range names {
 		t := ck.types.typeOf(fn.Name)
 		vars[fn.Name] = t
-		fmt.Fprintf(&key, "%s:%p;", fn.Name, t)
+		key.WriteString(fn.Name)
+		key.WriteByte(':')
+		key.WriteString(ck.types.typeKey(t, 0))
+		key.WriteByte(';')
+	}
+	return vars, key.String()
+}
+
+// typedEnv is the environment with vars declared with their types, built
+// once per key (varTypes).
+func (ck *checker) typedEnv(vars map[string]*apiservercel.DeclType, key string) (typedEnv, error) {
+	if te, ok := ck.types.envs[key]; ok {
+		return te, nil
 	}
 	var roots []*apiservercel.DeclType
 	decl := map[string]*apiservercel.DeclType{}
@@ -248,9 +290,6 @@ func (ck *checker) typedEnv(names []celenv.FreeName) (*cel.Env, map[string]*apis
 			decl[n] = ft
 		}
 	}
-	if env, ok := ck.types.envs[key.String()]; ok {
-		return env, decl, nil
-	}
 	env, err := ck.e.Programs().TypedEnv(func(base *cel.Env) ([]cel.EnvOption, error) {
 		opts, err := provider.EnvOptions(base.CELTypeProvider())
 		if err != nil {
@@ -262,13 +301,53 @@ func (ck *checker) typedEnv(names []celenv.FreeName) (*cel.Env, map[string]*apis
 		return opts, nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return typedEnv{}, err
 	}
 	if ck.types.envs == nil {
-		ck.types.envs = map[string]*cel.Env{}
+		ck.types.envs = map[string]typedEnv{}
 	}
-	ck.types.envs[key.String()] = env
-	return env, decl, nil
+	te := typedEnv{env: env, decl: decl}
+	ck.types.envs[key] = te
+	return te, nil
+}
+
+// typeKey describes t by its structure: equal for two types only when an
+// environment declaring either is the same. Past a depth of 64 a type is
+// told apart by its address.
+func (ts *typeState) typeKey(t *apiservercel.DeclType, depth int) string {
+	if k, ok := ts.keys[t]; ok {
+		return k
+	}
+	var k string
+	switch inner, opt := ts.optInner[t]; {
+	case depth > 64:
+		k = fmt.Sprintf("%p", t)
+	case opt:
+		k = "optional(" + ts.typeKey(inner, depth+1) + ")"
+	case t.IsList():
+		k = "list(" + ts.typeKey(t.ElemType, depth+1) + ")"
+	case t.IsMap():
+		k = "map(" + ts.typeKey(t.KeyType, depth+1) + "," + ts.typeKey(t.ElemType, depth+1) + ")"
+	case t.IsObject():
+		var b strings.Builder
+		b.WriteString(t.TypeName())
+		b.WriteByte('{')
+		for _, name := range fieldNames(t) {
+			b.WriteString(name)
+			b.WriteByte(':')
+			b.WriteString(ts.typeKey(t.Fields[name].Type, depth+1))
+			b.WriteByte(',')
+		}
+		b.WriteByte('}')
+		k = b.String()
+	default:
+		k = t.CelType().String()
+	}
+	if ts.keys == nil {
+		ts.keys = map[*apiservercel.DeclType]string{}
+	}
+	ts.keys[t] = k
+	return k
 }
 
 // hasObject reports whether t is or holds an object type.
