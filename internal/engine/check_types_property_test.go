@@ -88,12 +88,7 @@ func genValue(r *rand.Rand, s *genSchema) any {
 func genPath(r *rand.Rand, s *genSchema) string {
 	path := "v"
 	for s.typ == "object" && r.IntN(4) > 0 {
-		keys := make([]string, 0, len(s.props))
-		for k := range s.props {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		k := keys[r.IntN(len(keys))]
+		k := pickProp(r, s)
 		if r.IntN(6) == 0 {
 			return path + "." + k + "x"
 		}
@@ -110,12 +105,7 @@ func genPath(r *rand.Rand, s *genSchema) string {
 func genOptional(r *rand.Rand, s *genSchema) string {
 	path := "v"
 	for s.typ == "object" && r.IntN(4) > 0 {
-		keys := make([]string, 0, len(s.props))
-		for k := range s.props {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		k := keys[r.IntN(len(keys))]
+		k := pickProp(r, s)
 		path, s = path+"."+k, s.props[k]
 	}
 	switch i := strings.LastIndex(path, "."); {
@@ -237,4 +227,15 @@ func TestCheckTypes_agreeWithRenderOnRandomSchemasAndValues(t *testing.T) {
 		t.Fatalf("of %d cases, %d had a type error, %d of them with an optional, %d of an $include path: the generator tests too little", typed, reported, reportedOptional, reportedInclude)
 	}
 	t.Logf("%d cases, %d with a type error, %d of them with an optional, %d of an $include path", typed, reported, reportedOptional, reportedInclude)
+}
+
+// pickProp picks one of the properties of the object schema s, the same
+// for the same random source whatever the map's order.
+func pickProp(r *rand.Rand, s *genSchema) string {
+	keys := make([]string, 0, len(s.props))
+	for k := range s.props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys[r.IntN(len(keys))]
 }

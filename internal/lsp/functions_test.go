@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"path/filepath"
 	"testing"
 )
 
@@ -11,11 +10,7 @@ import (
 // offers only the names in scope, and a field of a $schema variable only
 // its fields.
 func TestLSP_expressionsCompleteCELFunctionsAfterTheNamesInScope(t *testing.T) {
-	dir := t.TempDir()
-	c := startClient(t, dir)
-	uri := pathURI(filepath.Join(dir, "app.yaml"))
-	c.call("initialize", map[string]any{"processId": nil, "capabilities": map[string]any{}})
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": `$schema:
+	c, uri := openApp(t, `$schema:
   values:
     type: object
     properties:
@@ -30,7 +25,7 @@ d: {$eval: "${{ values.si }}"}
 e: {$eval: "${{  }}"}
 f:
   $if: "sha"
-`}})
+`)
 	c.next() // the diagnostics of the names not declared
 	expect(t, "a name begun", c.call("textDocument/completion", pos(uri, 8, 19)),
 		`{"isIncomplete":false,"items":[{"label":"sizes","kind":6,"detail":"$let name"},{"label":"size","kind":3,"detail":"CEL function size"}]}`)

@@ -49,12 +49,7 @@ func FuzzLSP_handlersNeverPanic(f *testing.F) {
 // A value never shows: a default that breaks its own schema is reported
 // by where it is, not by what it is.
 func TestLSP_diagnosticsNeverShowAValue(t *testing.T) {
-	dir := t.TempDir()
-	c := startClient(t, dir)
-	uri := pathURI(filepath.Join(dir, "app.yaml"))
-	c.call("initialize", map[string]any{"processId": nil, "capabilities": map[string]any{}})
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1,
-		"text": "$schema:\n  password: {type: string, pattern: '^[a-z]+$', default: 'S3cr3t!'}\nv: {$eval: \"${{ password }}\"}\n"}})
+	c, _ := openApp(t, "$schema:\n  password: {type: string, pattern: '^[a-z]+$', default: 'S3cr3t!'}\nv: {$eval: \"${{ password }}\"}\n")
 	got := c.next()
 	if strings.Contains(got, "S3cr3t") {
 		t.Errorf("the value shows: %s", got)

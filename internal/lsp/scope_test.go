@@ -1,24 +1,19 @@
 package lsp
 
 import (
-	"path/filepath"
 	"testing"
 )
 
 // A $let entry's value is an expression: it completes the entries before
 // it; a $for variable is found, described and jumped to.
 func TestLSP_letEntriesCompleteTheNamesBeforeThemAndForVariablesAreFound(t *testing.T) {
-	dir := t.TempDir()
-	c := startClient(t, dir)
-	uri := pathURI(filepath.Join(dir, "app.yaml"))
-	c.call("initialize", map[string]any{"processId": nil, "capabilities": map[string]any{}})
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": `$let:
+	c, uri := openApp(t, `$let:
   base: '"web"'
   full: base + "-x"
 items:
   - $for: "port, i in [80, 443]"
     $do: {n: {$eval: "${{ port }}"}}
-`}})
+`)
 	expect(t, "diagnostics", c.next(), `textDocument/publishDiagnostics {"diagnostics":[],"uri":"file://DIR/app.yaml"}`)
 	expect(t, "completion in a $let entry", c.call("textDocument/completion", pos(uri, 2, 9)), `{"isIncomplete":false,"items":[{"label":"base","kind":6,"detail":"$let name"},`+
 		`{"label":"base64.decode","kind":3,"detail":"CEL function base64.decode"},{"label":"base64.encode","kind":3,"detail":"CEL function base64.encode"},`+

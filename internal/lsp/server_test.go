@@ -183,3 +183,15 @@ func TestLSP_anEditorSessionGetsChecksProblemsCompletionHoverAndDefinitions(t *t
 		t.Fatal("the server did not end after exit")
 	}
 }
+
+// openApp starts an editor in a new directory, initializes the server and
+// opens app.yaml there holding text; it gives the editor and the file's URI.
+func openApp(t testing.TB, text string) (*client, string) {
+	t.Helper()
+	dir := t.TempDir()
+	c := startClient(t, dir)
+	uri := pathURI(filepath.Join(dir, "app.yaml"))
+	c.call("initialize", map[string]any{"processId": nil, "capabilities": map[string]any{}})
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+	return c, uri
+}
