@@ -127,11 +127,11 @@ b:
 		"parts/a.yaml": {Data: []byte(`$schema:
   app: {$include: app.schema.yaml}
 name:
-  $eval: "${{ app.nmae }}"
+  $eval: "${{ app.naem }}"
 `)},
 		"parts/app.schema.yaml": {Data: []byte("type: object\nproperties:\n  name: {type: string}\n")},
 	}
-	want := `parts/a.yaml:4:10: name.$eval: undefined field 'nmae'; did you mean name? @ .nmae }}
+	want := `parts/a.yaml:4:10: name.$eval: undefined field 'naem'; did you mean name? @ .naem }}
 t.yaml:5:22: b.$schema: cannot read included schema file "gone.schema.json": file does not exist
 `
 	if got := typeReport(t, files); got != want {

@@ -167,7 +167,7 @@ func (d *renderDataSource) planCheck(ctx context.Context, config tftypes.Value) 
 	}
 	var attrs map[string]tftypes.Value
 	if err := config.As(&attrs); err != nil {
-		return diags //nolint:nilerr // validateRender reports it
+		return diags // validateRender reports it
 	}
 	var tmpl, file, baseDir *string
 	for name, dst := range map[string]**string{"template": &tmpl, "template_file": &file, "base_dir": &baseDir} {

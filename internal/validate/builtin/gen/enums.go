@@ -250,7 +250,7 @@ func addEnums(gv string, components map[string]any, enums map[string][]enumAt) e
 	sort.Strings(names)
 	for _, n := range names {
 		for _, e := range enums[n] {
-			var at any = components[n]
+			at := components[n]
 			for _, k := range e.path {
 				m, _ := at.(map[string]any)
 				at = m[k]
