@@ -1,6 +1,8 @@
 package celenv
 
 import (
+	"strings"
+
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common"
 	celast "github.com/google/cel-go/common/ast"
@@ -8,6 +10,7 @@ import (
 	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv/celval"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
 )
 
 // Static typing, for `celyaml check`: CEL's checker run over an
@@ -54,4 +57,19 @@ func (p *Program) TypeCheck(env *cel.Env) (*types.Type, []Error) {
 		return nil, out
 	}
 	return checked.OutputType(), nil
+}
+
+// PlainName gives the name that text reads when it is a name alone
+// (spaces around it allowed), which a render reads without CEL: not a
+// keyword, a literal or the name of a type. A checker then knows the
+// expression's type without parsing it: the name's.
+func (c *Cache) PlainName(text string) (string, bool) {
+	name := strings.TrimSpace(text)
+	if !lex.IsIdent(name) || c.init() != nil {
+		return "", false
+	}
+	if _, isType := c.env.env.CELTypeProvider().FindIdent(name); isType {
+		return "", false
+	}
+	return name, true
 }

@@ -270,6 +270,10 @@ func (ck *checker) exprs(fr *tree.Frame, dir string, v *yaml.Node, scope []strin
 			ck.problems = append(ck.problems, Problem{Err: &tree.Error{Pos: tree.Pos{File: fr.File, Line: n.Line, Column: n.Column},
 				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.Chain}})
 		}
+		if name, ok := ck.e.Programs().PlainName(text); ok && declared(name) {
+			ck.typeCheck(text, scope, bareDir, report) // a name in scope alone: only its type can be wrong
+			return
+		}
 		prog, xerr := ck.e.Programs().Compile(text, declared)
 		if xerr != nil {
 			report(checkCompileMsg(xerr.Msg, scope, bareDir, text), xerr.Offset)

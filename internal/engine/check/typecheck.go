@@ -211,6 +211,10 @@ func (ck *checker) declTypeOf(ct *celtypes.Type, decl map[string]*apiservercel.D
 // template repeats the same expression over names of the same types.
 func (ck *checker) exprType(text string, scope []string) (*apiservercel.DeclType, *celtypes.Type, []celenv.Error) {
 	declared := func(name string) bool { return ck.inScope(name, scope) }
+	if name, ok := ck.e.Programs().PlainName(text); ok && declared(name) {
+		t := ck.types.typeOf(name) // a name alone has its type
+		return t, t.CelType(), nil
+	}
 	names, ferr := ck.e.Programs().FreeNames(text)
 	if ferr != nil {
 		return nil, nil, nil
