@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/cel-go/cel"
@@ -34,6 +35,7 @@ type typeState struct {
 	envs     map[string]typedEnv                               // by the declared names and types (typeKey)
 	results  map[string]exprResult                             // exprType's, by the text and the same key
 	keys     map[*apiservercel.DeclType]string                 // typeKey's, per type
+	ids      map[string]string                                 // a short name per structure (typeKey)
 	optInner map[*apiservercel.DeclType]*apiservercel.DeclType // what each optional type holds
 }
 
@@ -315,9 +317,10 @@ func (ck *checker) typedEnv(vars map[string]*apiservercel.DeclType, key string) 
 	return te, nil
 }
 
-// typeKey describes t by its structure: equal for two types only when an
-// environment declaring either is the same. Past a depth of 64 a type is
-// told apart by its address.
+// typeKey names t by its structure: equal for two types only when an
+// environment declaring either is the same. Each structure gets a short
+// name, so that a key stays short however large the schema. Past a depth
+// of 64 a type is told apart by its address.
 func (ts *typeState) typeKey(t *apiservercel.DeclType, depth int) string {
 	if k, ok := ts.keys[t]; ok {
 		return k
@@ -348,10 +351,15 @@ func (ts *typeState) typeKey(t *apiservercel.DeclType, depth int) string {
 		k = t.CelType().String()
 	}
 	if ts.keys == nil {
-		ts.keys = map[*apiservercel.DeclType]string{}
+		ts.keys, ts.ids = map[*apiservercel.DeclType]string{}, map[string]string{}
 	}
-	ts.keys[t] = k
-	return k
+	id, ok := ts.ids[k]
+	if !ok {
+		id = "#" + strconv.Itoa(len(ts.ids))
+		ts.ids[k] = id
+	}
+	ts.keys[t] = id
+	return id
 }
 
 // hasObject reports whether t is or holds an object type.
