@@ -96,8 +96,10 @@ func FuzzValues(f *testing.F) {
 // tell).
 func assertHidesValue(t *testing.T, arg string, err error) {
 	t.Helper()
-	_, val, ok := strings.Cut(arg, "=")
-	if ok && len(val) >= 8 && !strings.ContainsAny(val, "=[],.{}\\") && strings.Contains(err.Error(), val) {
+	key, val, ok := strings.Cut(arg, "=")
+	// The PATH may be shown, and may hold the value's text.
+	msg := strings.ReplaceAll(err.Error(), key, "")
+	if ok && len(val) >= 8 && !strings.ContainsAny(val, "=[],.{}\\") && strings.Contains(msg, val) {
 		t.Fatalf("--set %q: the error shows the value: %v", arg, err)
 	}
 }
