@@ -141,6 +141,11 @@ func parseSchemaFile(text []byte, isJSON bool) (*yaml.Node, *tree.CompileError) 
 		}
 		return nil, tree.YAMLParseError(err, text)
 	}
+	if len(doc.Content) == 1 && emptyDocument(doc.Content[0]) {
+		// "---" and nothing else: yaml.v3 places the empty value on the
+		// line after the marker, which may not be in the file.
+		return nil, tree.CompileErrorAtLine(doc.Line, doc.Column, "the schema file holds an empty document; it must hold one JSON Schema")
+	}
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case errors.Is(err, io.EOF):
@@ -177,4 +182,10 @@ func jsonSyntaxError(text []byte) *tree.CompileError {
 		}
 	}
 	return tree.CompileErrorAtLine(line, col, "invalid JSON: "+err.Error())
+}
+
+// emptyDocument reports whether a document's value is the null of a
+// document with nothing in it (not a written null or ~).
+func emptyDocument(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == ""
 }
