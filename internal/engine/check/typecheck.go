@@ -57,7 +57,8 @@ func (ts *typeState) typeOf(name string) *apiservercel.DeclType {
 // `{$include: FILE}` entries read. The caller pops the frame.
 func (ck *checker) pushTypes(n *yaml.Node, before, scope []string, included map[string]any) {
 	frame := map[string]*apiservercel.DeclType{}
-	for _, name := range mappingScope(n, nil) {
+	bound := mappingScope(n, nil)
+	for _, name := range bound {
 		frame[name] = apiservercel.DynType
 	}
 	ck.types.frames = append(ck.types.frames, frame)
@@ -84,7 +85,7 @@ func (ck *checker) pushTypes(n *yaml.Node, before, scope []string, included map[
 	// the $for variable binds again) is dyn: which binding an expression
 	// sees is not worked out here.
 	binds := map[string]int{}
-	for _, name := range mappingScope(n, nil) {
+	for _, name := range bound {
 		binds[name]++
 	}
 	for name, k := range binds {
