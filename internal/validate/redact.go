@@ -99,8 +99,12 @@ func (s *Schemas) shownID(doc map[string]any) string {
 		return manifest.Shown([4]string{}, nil)
 	}
 	group, kind := parts[0], parts[1]
-	_, versions, _ := s.entry(schema.GroupKind{Group: groupOf(group), Kind: kind}, "")
-	defined := versions != nil
+	gk := schema.GroupKind{Group: groupOf(group), Kind: kind}
+	defined := s.kinds[gk] != nil // a given schema: the built-in ones are not read
+	if !defined {
+		_, versions, _ := s.entry(gk, "")
+		defined = versions != nil
+	}
 	return manifest.Shown(parts, func(p string) bool {
 		return (defined && (p == group || p == kind)) || (p == group && builtinGroups[groupOf(group)])
 	})
