@@ -75,10 +75,8 @@ func decodeRawConfig(b []byte) (rawConfig, bool) {
 	if !ok || unknown {
 		return rc, false
 	}
-	for _, v := range vars {
-		if containsUnknown(v) {
-			return rc, false // Terraform reads only known configurations
-		}
+	if partlyUnknown(vars) {
+		return rc, false // Terraform reads only known configurations
 	}
 	rc.in.vars = vars
 	return rc, true

@@ -26,13 +26,15 @@ import (
 // holds an unknown value, the render functions and the data source's
 // validation therefore also run the static check that `celyaml check`
 // runs, with the context's top-level names declared, and report the
-// errors it finds in expressions: an undefined name or field, an operator
-// or function on types it has no overload for, a $for over a scalar, an
-// $if that gives no bool. Its warnings are not reported, nor the problems
-// of the template's structure (YAML, directives, $include files): the
-// render reports those of what it renders, and an included file may be
-// one that the apply writes. A context with no unknown value costs
-// nothing more: the render that reports its errors runs as before.
+// errors it finds in expressions, in the template and in the files it
+// includes: an undefined name or field, an operator or function on types
+// it has no overload for, a $for over a scalar, an $if that gives no
+// bool. Its warnings are not reported, nor the problems of the template's
+// structure (YAML, directives, reading $include files): the render
+// reports those of what it renders, and an included file may be one that
+// the apply writes. A context with no unknown value costs one walk of it
+// (none on the raw path, whose bytes say so): the render that reports its
+// errors runs as before.
 
 // planCheckKey names one check: the engine (its loader reads the
 // included files), and a hash of the template's name, base directory,
