@@ -122,6 +122,9 @@ func renderCallRaw(ctx context.Context, name string, args []*tfprotov6.DynamicVa
 	if engine.IsUnknownStream(docs) {
 		return rawResult(engine.Unknown{})
 	}
+	if docs, err = typeDocuments(docs); err != nil {
+		return nil, funcError(err), true
+	}
 	tflog.Debug(ctx, "celyaml function: rendered", map[string]any{"function": name, "documents": len(docs)})
 	if len(docs) == 1 {
 		return rawResult(docs[0])
@@ -173,6 +176,9 @@ func renderCall(ctx context.Context, name string, args []tftypes.Value, eng func
 	}
 	if ferr := planCheckCall(ctx, name, e, src, vars, partlyUnknown(vars)); ferr != nil {
 		return tftypes.Value{}, ferr
+	}
+	if docs, err = typeDocuments(docs); err != nil {
+		return tftypes.Value{}, funcError(err)
 	}
 	vals, unknown, err := documentsToTerraform(docs)
 	if err != nil {
