@@ -42,7 +42,8 @@ const maxDepth = 128
 // Documents gives docs with the unknowns in each document typed by its
 // kind's schema (Document). A document with no unknown, or whose
 // apiVersion or kind is not a known string, or that no schema covers, is
-// returned as it is. docs itself is never modified; a typed document is a
+// returned as it is. (Whatever the engine knows of an unknown collection
+// or object, it is written out dynamic: value.Type.Written.) docs itself is never modified; a typed document is a
 // copy of what changed.
 func Documents(docs []value.Value, lookup Lookup) ([]value.Value, error) {
 	var out []value.Value
@@ -53,22 +54,21 @@ func Documents(docs []value.Value, lookup Lookup) ([]value.Value, error) {
 		if !ok || !hasUnknown(m) {
 			continue
 		}
+		var typed value.Value = m
+		changed := false
 		av, _ := stringAt(m, "apiVersion")
 		kind, _ := stringAt(m, "kind")
-		if av == "" || kind == "" {
-			continue
-		}
-		sch, err := lookup(av, kind)
-		if err != nil || sch == nil {
-			continue // a kind no schema covers keeps its values as they are
-		}
-		if !metaDone {
-			metaDone = true
-			meta = objectMeta(lookup)
-		}
-		typed, changed, err := document(m, sch, meta)
-		if err != nil {
-			return nil, fmt.Errorf("document %d (%s %s): %w", i, av, kind, err)
+		if av != "" && kind != "" {
+			// A kind no schema covers keeps its values' types.
+			if sch, err := lookup(av, kind); err == nil && sch != nil {
+				if !metaDone {
+					metaDone = true
+					meta = objectMeta(lookup)
+				}
+				if typed, changed, err = document(m, sch, meta); err != nil {
+					return nil, fmt.Errorf("document %d (%s %s): %w", i, av, kind, err)
+				}
+			}
 		}
 		if changed {
 			if out == nil {
@@ -443,3 +443,4 @@ func stringAt(m *value.Map, key string) (string, bool) {
 	s, ok := v.(string)
 	return s, ok
 }
+

@@ -85,44 +85,6 @@ func (t *tfType) compoundType() engine.Type {
 	return engine.TypeDynamic
 }
 
-// appendEngineTypeJSON writes an engine type as tftypes writes the
-// Terraform type convert.go's terraformType gives it.
-func appendEngineTypeJSON(b []byte, t engine.Type) []byte {
-	switch t.Kind() {
-	case value.KindString:
-		return append(b, `"string"`...)
-	case value.KindNumber:
-		return append(b, `"number"`...)
-	case value.KindBool:
-		return append(b, `"bool"`...)
-	case value.KindList, value.KindSet, value.KindMap:
-		b = append(b, [...]string{value.KindList: `["list",`, value.KindSet: `["set",`, value.KindMap: `["map",`}[t.Kind()]...)
-		return append(appendEngineTypeJSON(b, t.Elem()), ']')
-	case value.KindTuple:
-		b = append(b, `["tuple",[`...)
-		for i, e := range t.Elems() {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendEngineTypeJSON(b, e)
-		}
-		return append(b, "]]"...)
-	case value.KindObject:
-		b = append(b, `["object",{`...)
-		for i, n := range t.AttributeNames() {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONName(b, n)
-			b = append(b, ':')
-			at, _ := t.Attribute(n)
-			b = appendEngineTypeJSON(b, at)
-		}
-		return append(b, "}]"...)
-	}
-	return append(b, `"dynamic"`...)
-}
-
 // typeCache keeps parsed types by their JSON text: a module sends the same
 // context type on every call. It starts over past maxCachedTypes entries.
 var typeCache = struct {

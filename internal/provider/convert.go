@@ -28,8 +28,10 @@ import (
 //   - *engine.Map becomes an object and []engine.Value a tuple, because a
 //     dynamic value cannot be the element of a collection;
 //   - int64 and float64 become exact numbers;
-//   - nil becomes a null and an engine.Unknown an unknown value of its type
-//     (list(string), object({...}) and so on, or dynamic), inside otherwise known objects and
+//   - nil becomes a null and an engine.Unknown an unknown value of the
+//     type value.Type.Written gives (string, number, bool, or dynamic for
+//     any other: a known list is written as a tuple and a map as an
+//     object, so no collection type would hold at apply), inside otherwise known objects and
 //     tuples: resources that convert a value to a schema, such as
 //     kubernetes_manifest, refuse an unknown of dynamic type where they
 //     expect a string (the unknown-values guide).
@@ -230,44 +232,9 @@ func unknownType(t tftypes.Type) engine.Type {
 	return engine.TypeDynamic
 }
 
-// terraformType is the Terraform type of an engine type.
-func terraformType(t engine.Type) tftypes.Type {
-	switch t.Kind() {
-	case value.KindString:
-		return tftypes.String
-	case value.KindNumber:
-		return tftypes.Number
-	case value.KindBool:
-		return tftypes.Bool
-	case value.KindList:
-		return tftypes.List{ElementType: terraformType(t.Elem())}
-	case value.KindSet:
-		return tftypes.Set{ElementType: terraformType(t.Elem())}
-	case value.KindMap:
-		return tftypes.Map{ElementType: terraformType(t.Elem())}
-	case value.KindTuple:
-		elems := make([]tftypes.Type, len(t.Elems()))
-		for i, e := range t.Elems() {
-			elems[i] = terraformType(e)
-		}
-		return tftypes.Tuple{ElementTypes: elems}
-	case value.KindObject:
-		attrs := make(map[string]tftypes.Type, len(t.AttributeNames()))
-		for _, n := range t.AttributeNames() {
-			at, _ := t.Attribute(n)
-			attrs[n] = terraformType(at)
-		}
-		return tftypes.Object{AttributeTypes: attrs}
-	}
-	return tftypes.DynamicPseudoType
-}
-
 // unknownOf is the Terraform unknown of an engine unknown's type.
 func unknownOf(u engine.Unknown) tftypes.Value {
-	if k := u.Type.Kind(); int(k) < len(primitiveUnknowns) {
-		return primitiveUnknowns[k]
-	}
-	return tftypes.NewValue(terraformType(u.Type), tftypes.UnknownValue)
+	return primitiveUnknowns[u.Type.Written().Kind()]
 }
 
 // fromEngine converts an engine value to a Terraform value with a concrete

@@ -284,3 +284,22 @@ func TypeOf(v Value) Type {
 	}
 	return TypeDynamic
 }
+
+// Written gives the type that an unknown of type t is written out with
+// (to Terraform): its own type when it is a primitive, dynamic for any
+// other. The engine writes a known list as a tuple of its length and a
+// known map as an object of its keys, and a $schema default or a merge may
+// add keys to an object, so no collection, object or tuple type can
+// promise the type of the value that will replace the unknown, and
+// Terraform checks that a planned value's type holds at apply ("wrong
+// final value type"); and kubernetes_manifest accepts no unknown of a
+// collection or object type, only a dynamic one, which it types itself.
+// Inside the engine the whole type serves: a field of an unknown object
+// has its attribute's type, and package kubetypes checks an unknown's type
+// against the place it lands.
+func (t Type) Written() Type {
+	if t.IsPrimitive() {
+		return t
+	}
+	return TypeDynamic
+}
