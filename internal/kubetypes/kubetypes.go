@@ -443,4 +443,3 @@ func stringAt(m *value.Map, key string) (string, bool) {
 	s, ok := v.(string)
 	return s, ok
 }
-
