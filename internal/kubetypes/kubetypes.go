@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 
@@ -49,6 +50,9 @@ func Documents(docs []value.Value, lookup Lookup) ([]value.Value, error) {
 	var out []value.Value
 	var meta *structuralschema.Structural
 	metaDone := false
+	type kindKey struct{ apiVersion, kind string }
+	roots := map[kindKey]*node{}
+	pathBuf := make([]step, 0, 32)
 	for i, d := range docs {
 		m, ok := d.(*value.Map)
 		if !ok || !hasUnknown(m) {
@@ -59,13 +63,22 @@ func Documents(docs []value.Value, lookup Lookup) ([]value.Value, error) {
 		av, _ := stringAt(m, "apiVersion")
 		kind, _ := stringAt(m, "kind")
 		if av != "" && kind != "" {
-			// A kind no schema covers keeps its values' types.
-			if sch, err := lookup(av, kind); err == nil && sch != nil {
-				if !metaDone {
-					metaDone = true
-					meta = objectMeta(lookup)
+			key := kindKey{av, kind}
+			root, seen := roots[key]
+			if !seen {
+				// A kind no schema covers keeps its values' types.
+				if sch, err := lookup(av, kind); err == nil && sch != nil {
+					if !metaDone {
+						metaDone = true
+						meta = objectMeta(lookup)
+					}
+					root = rootNode(sch, meta)
 				}
-				if typed, changed, err = document(m, sch, meta); err != nil {
+				roots[key] = root
+			}
+			if root != nil {
+				var err error
+				if typed, changed, err = root.value(m, pathBuf[:0], 0); err != nil {
 					return nil, fmt.Errorf("document %d (%s %s): %w", i, av, kind, err)
 				}
 			}
@@ -83,56 +96,98 @@ func Documents(docs []value.Value, lookup Lookup) ([]value.Value, error) {
 	return out, nil
 }
 
-// objectMeta is the schema of metadata, as kubernetes_manifest gives a
-// custom kind's metadata the type of ObjectMeta whatever its CRD says: the
-// built-in ConfigMap's, nil without the built-in kinds.
+// objectMeta gives the schema whose metadata property is ObjectMeta's, as
+// kubernetes_manifest gives a custom kind's metadata the type of
+// ObjectMeta whatever its CRD says: the built-in ConfigMap's, nil without
+// the built-in kinds.
 func objectMeta(lookup Lookup) *structuralschema.Structural {
 	cm, err := lookup("v1", "ConfigMap")
 	if err != nil || cm == nil {
 		return nil
 	}
-	if m, ok := cm.Properties["metadata"]; ok {
-		return &m
-	}
-	return nil
+	return cm
 }
 
 // Document types the unknowns of one document by its kind's schema sch,
-// with metadata typed by meta when the schema does not describe it (a
-// CRD's `metadata: {type: object}`). status is left as it is, as
+// with metadata typed by meta's metadata property when the schema does
+// not describe it (a CRD's `metadata: {type: object}`). status is left as it is, as
 // kubernetes_manifest leaves it out of the manifest's type.
 func Document(doc *value.Map, sch, meta *structuralschema.Structural) (value.Value, error) {
-	v, _, err := document(doc, sch, meta)
+	v, _, err := rootNode(sch, meta).value(doc, nil, 0)
 	return v, err
 }
 
-func document(doc *value.Map, sch, meta *structuralschema.Structural) (value.Value, bool, error) {
-	root := *sch
-	if meta != nil {
-		if m, ok := root.Properties["metadata"]; !ok || len(m.Properties) == 0 {
-			props := make(map[string]structuralschema.Structural, len(root.Properties)+1)
-			for k, v := range root.Properties {
-				props[k] = v
-			}
-			props["metadata"] = *meta
-			root.Properties = props
-		}
-	}
-	if _, ok := root.Properties["status"]; ok {
-		props := make(map[string]structuralschema.Structural, len(root.Properties))
-		for k, v := range root.Properties {
-			if k != "status" {
-				props[k] = v
-			}
-		}
-		root.Properties = props
-	}
-	var t typer
-	return t.value(doc, &root, nil, 0)
+// node is a schema as kubernetes_manifest types it, with its children
+// made once: a kind's tree is built the first time a document of it is
+// typed and kept (nodes), so a render pays for the paths its unknowns
+// are on only.
+type node struct {
+	kind  kind
+	name  string // the type, as an error names it
+	props map[string]*node
+	elem  *node // a list's items, a map's additionalProperties
 }
 
-// typer walks one document.
-type typer struct{}
+// nodes keeps the trees of the schemas seen, by the schema and the
+// metadata schema put in it; past maxNodes roots it starts again (each
+// render's own CRDs are new schemas).
+var nodes = struct {
+	sync.Mutex
+	m map[[2]*structuralschema.Structural]*node
+}{m: map[[2]*structuralschema.Structural]*node{}}
+
+const maxNodes = 512
+
+// rootNode gives the tree of a kind's schema sch, with metadata typed by
+// meta's metadata property when sch does not describe it, and without
+// status.
+func rootNode(sch, meta *structuralschema.Structural) *node {
+	key := [2]*structuralschema.Structural{sch, meta}
+	nodes.Lock()
+	n := nodes.m[key]
+	nodes.Unlock()
+	if n != nil {
+		return n
+	}
+	n = build(sch, 0)
+	if n.kind == kindObject {
+		if m := n.props["metadata"]; meta != nil && (m == nil || m.kind != kindObject) {
+			if om, ok := meta.Properties["metadata"]; ok {
+				n.props["metadata"] = build(&om, 1)
+			}
+		}
+		delete(n.props, "status")
+	}
+	nodes.Lock()
+	if len(nodes.m) >= maxNodes {
+		clear(nodes.m)
+	}
+	nodes.m[key] = n
+	nodes.Unlock()
+	return n
+}
+
+// build makes the tree of s.
+func build(s *structuralschema.Structural, depth int) *node {
+	n := &node{kind: kindOf(s), name: name(s, 0)}
+	if depth > maxDepth {
+		n.kind = kindDynamic
+		return n
+	}
+	switch n.kind {
+	case kindObject:
+		n.props = make(map[string]*node, len(s.Properties))
+		for k := range s.Properties {
+			p := s.Properties[k]
+			n.props[k] = build(&p, depth+1)
+		}
+	case kindList:
+		n.elem = build(s.Items, depth+1)
+	case kindMap:
+		n.elem = build(s.AdditionalProperties.Structural, depth+1)
+	}
+	return n
+}
 
 // kind is how kubernetes_manifest types a schema.
 type kind uint8
@@ -222,35 +277,25 @@ func name(s *structuralschema.Structural, depth int) string {
 	return "dynamic"
 }
 
-// value types v, at path, by the schema s; changed is false when v is
+// value types v, at path, by the node's type; changed is false when v is
 // returned as it is.
-func (t *typer) value(v value.Value, s *structuralschema.Structural, path []string, depth int) (out value.Value, changed bool, err error) {
-	if depth > maxDepth {
-		return v, false, nil
-	}
-	k := kindOf(s)
-	if k == kindDynamic {
+func (n *node) value(v value.Value, path []step, depth int) (out value.Value, changed bool, err error) {
+	if n.kind == kindDynamic || depth > maxDepth {
 		return v, false, nil // kubernetes_manifest takes any value here as it is
 	}
 	switch x := v.(type) {
 	case value.Unknown:
-		nu, err := unknown(x, s, k, path)
+		nu, err := n.unknown(x, path)
 		return nu, err == nil, err
 	case *value.Map:
-		switch k {
+		switch n.kind {
 		case kindObject:
-			return t.mapping(x, func(key string) *structuralschema.Structural {
-				if p, ok := s.Properties[key]; ok {
-					return &p
-				}
-				return nil
-			}, path, depth)
+			return n.mapping(x, func(key string) *node { return n.props[key] }, path, depth)
 		case kindMap:
-			elem := s.AdditionalProperties.Structural
-			return t.mapping(x, func(string) *structuralschema.Structural { return elem }, path, depth)
+			return n.mapping(x, func(string) *node { return n.elem }, path, depth)
 		}
 	case []value.Value:
-		if k != kindList {
+		if n.kind != kindList {
 			return v, false, nil
 		}
 		var list []value.Value
@@ -258,7 +303,7 @@ func (t *typer) value(v value.Value, s *structuralschema.Structural, path []stri
 			if !mayChange(e) {
 				continue
 			}
-			ne, changed, err := t.value(e, s.Items, append(path, "["+strconv.Itoa(i)+"]"), depth+1)
+			ne, changed, err := n.elem.value(e, append(path, step{index: i}), depth+1)
 			if err != nil {
 				return nil, false, err
 			}
@@ -276,17 +321,17 @@ func (t *typer) value(v value.Value, s *structuralschema.Structural, path []stri
 	return v, false, nil
 }
 
-// mapping types the entries of m by the schema each key has (nil: none,
+// mapping types the entries of m by the node each key has (nil: none,
 // and the entry is left as it is).
-func (t *typer) mapping(m *value.Map, of func(string) *structuralschema.Structural, path []string, depth int) (value.Value, bool, error) {
+func (n *node) mapping(m *value.Map, of func(string) *node, path []step, depth int) (value.Value, bool, error) {
 	var out *value.Map
 	for i := 0; i < m.Len(); i++ {
 		key, e := m.At(i)
-		s := of(key)
-		if s == nil || !mayChange(e) {
+		c := of(key)
+		if c == nil || !mayChange(e) {
 			continue
 		}
-		ne, changed, err := t.value(e, s, append(path, key), depth+1)
+		ne, changed, err := c.value(e, append(path, step{key: key, index: -1}), depth+1)
 		if err != nil {
 			return nil, false, err
 		}
@@ -313,105 +358,120 @@ func mayChange(v value.Value) bool {
 	return false
 }
 
-// unknown types an unknown by the schema of its place: a primitive place
-// gives its primitive type (an unknown number in an int-or-string place is
-// an unknown string, as kubernetes_manifest reads an int-or-string); a
+// unknown types an unknown by its place: a primitive place gives its
+// primitive type (an unknown number in an int-or-string place is an
+// unknown string, as kubernetes_manifest reads an int-or-string); a
 // collection or object place makes it dynamic, the only unknown
 // kubernetes_manifest accepts there, once its own type fits the place.
-func unknown(u value.Unknown, s *structuralschema.Structural, k kind, path []string) (value.Value, error) {
-	if p, ok := k.primitive(); ok {
+func (n *node) unknown(u value.Unknown, path []step) (value.Value, error) {
+	if p, ok := n.kind.primitive(); ok {
 		switch {
 		case u.Type.IsDynamic(), u.Type.Equal(p):
 			return value.UnknownOf(p), nil
-		case k == kindIntOrString && u.Type.Kind() == value.KindNumber:
+		case n.kind == kindIntOrString && u.Type.Kind() == value.KindNumber:
 			return value.UnknownOf(value.TypeString), nil
 		}
-		return nil, mismatch(u.Type, s, path)
+		return nil, n.mismatch(u.Type, path)
 	}
-	if err := fits(u.Type, s, path, 0); err != nil {
+	if err := n.fits(u.Type, path, 0); err != nil {
 		return nil, err
 	}
 	return value.UnknownOf(value.TypeDynamic), nil
 }
 
-// fits checks that a value of type ut can go where s is declared, naming
-// both types when it cannot.
-func fits(ut value.Type, s *structuralschema.Structural, path []string, depth int) error {
-	k := kindOf(s)
-	if ut.IsDynamic() || k == kindDynamic || depth > maxDepth {
+// fits checks that a value of type ut can go where n is, naming both
+// types when it cannot.
+func (n *node) fits(ut value.Type, path []step, depth int) error {
+	if ut.IsDynamic() || n.kind == kindDynamic || depth > maxDepth {
 		return nil
 	}
-	if p, ok := k.primitive(); ok {
-		if ut.Equal(p) || (k == kindIntOrString && ut.Kind() == value.KindNumber) {
+	if p, ok := n.kind.primitive(); ok {
+		if ut.Equal(p) || (n.kind == kindIntOrString && ut.Kind() == value.KindNumber) {
 			return nil
 		}
-		return mismatch(ut, s, path)
+		return n.mismatch(ut, path)
 	}
 	switch ut.Kind() {
 	case value.KindList, value.KindSet:
-		if k == kindList {
-			return fits(ut.Elem(), s.Items, append(path, "[*]"), depth+1)
+		if n.kind == kindList {
+			return n.elem.fits(ut.Elem(), append(path, step{index: -2}), depth+1)
 		}
 	case value.KindTuple:
-		if k == kindList {
+		if n.kind == kindList {
 			for i, e := range ut.Elems() {
-				if err := fits(e, s.Items, append(path, "["+strconv.Itoa(i)+"]"), depth+1); err != nil {
+				if err := n.elem.fits(e, append(path, step{index: i}), depth+1); err != nil {
 					return err
 				}
 			}
 			return nil
 		}
 	case value.KindMap:
-		switch k {
+		switch n.kind {
 		case kindMap:
-			return fits(ut.Elem(), s.AdditionalProperties.Structural, append(path, "[*]"), depth+1)
+			return n.elem.fits(ut.Elem(), append(path, step{index: -2}), depth+1)
 		case kindObject:
 			return nil // kubernetes_manifest converts a map's entries to the attributes
 		}
 	case value.KindObject:
-		switch k {
+		switch n.kind {
 		case kindMap:
-			for _, n := range ut.AttributeNames() {
-				at, _ := ut.Attribute(n)
-				if err := fits(at, s.AdditionalProperties.Structural, append(path, n), depth+1); err != nil {
+			for _, a := range ut.AttributeNames() {
+				at, _ := ut.Attribute(a)
+				if err := n.elem.fits(at, append(path, step{key: a, index: -1}), depth+1); err != nil {
 					return err
 				}
 			}
 			return nil
 		case kindObject:
-			for _, n := range ut.AttributeNames() {
-				p, ok := s.Properties[n]
+			for _, a := range ut.AttributeNames() {
+				c, ok := n.props[a]
 				if !ok {
 					continue // not in the schema: kubernetes_manifest drops it with a warning
 				}
-				at, _ := ut.Attribute(n)
-				if err := fits(at, &p, append(path, n), depth+1); err != nil {
+				at, _ := ut.Attribute(a)
+				if err := c.fits(at, append(path, step{key: a, index: -1}), depth+1); err != nil {
 					return err
 				}
 			}
 			return nil
 		}
 	}
-	return mismatch(ut, s, path)
+	return n.mismatch(ut, path)
 }
 
-// mismatch is the error of a type that cannot go where s is declared.
-func mismatch(ut value.Type, s *structuralschema.Structural, path []string) error {
+// mismatch is the error of a type that cannot go where n is.
+func (n *node) mismatch(ut value.Type, path []step) error {
 	return fmt.Errorf("%s: an unknown %s where the kind's schema declares %s; convert it in the template (string(...), int(...), ...) or give the input that type",
-		pathText(path), ut, name(s, 0))
+		pathText(path), ut, n.name)
+}
+
+// step is one step of a path from a document's root: a key, an index
+// (index >= 0), or any element ("[*]", index -2). A path is a slice of
+// them that grows in one buffer per render: a step's siblings reuse its
+// place, and an error writes the path out at once.
+type step struct {
+	key   string
+	index int
 }
 
 // pathText writes a path as `spec.containers[0].args`.
-func pathText(path []string) string {
+func pathText(path []step) string {
 	if len(path) == 0 {
 		return "(the document)"
 	}
 	var b strings.Builder
 	for i, p := range path {
-		if i > 0 && !strings.HasPrefix(p, "[") {
-			b.WriteByte('.')
+		switch {
+		case p.index >= 0:
+			b.WriteString("[" + strconv.Itoa(p.index) + "]")
+		case p.index == -2:
+			b.WriteString("[*]")
+		default:
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(p.key)
 		}
-		b.WriteString(p)
 	}
 	return b.String()
 }
