@@ -13,10 +13,16 @@
 // type, which it then types itself; an unknown list, map or object of any
 // concrete type is refused ("unmarshaling unknown values is not
 // supported"), and inside a list every element must have exactly the
-// list's element type. So this package types each unknown primitive by its
-// place, makes each unknown collection or object dynamic once its type is
-// checked against its place, and reports a type that disagrees with its
-// place, naming both types and the path, never a value.
+// list's element type. So this package gives each unknown of dynamic type
+// in a primitive place the place's type, makes each unknown collection or
+// object dynamic once its type is checked against its place, and reports
+// a type that disagrees with its place, naming both types and the path,
+// never a value.
+//
+// An int-or-string place is the exception: Terraform checks at apply that
+// a planned value's type still holds, so an unknown there keeps its own
+// type (a number stays a number, dynamic stays dynamic): typing it as the
+// string kubernetes_manifest reads would fail the apply of a number.
 //
 // The package knows nothing of Terraform: it reads structural schemas
 // (k8s.io/apiextensions-apiserver) and engine values.
@@ -240,7 +246,7 @@ func kindOf(s *structuralschema.Structural) kind {
 // primitive is the engine type of a primitive kind.
 func (k kind) primitive() (value.Type, bool) {
 	switch k {
-	case kindString, kindIntOrString:
+	case kindString:
 		return value.TypeString, true
 	case kindNumber:
 		return value.TypeNumber, true
@@ -256,7 +262,7 @@ func name(s *structuralschema.Structural, depth int) string {
 	case kindString:
 		return "string"
 	case kindIntOrString:
-		return "string (an int-or-string)"
+		return "an int-or-string (a number or a string)"
 	case kindNumber:
 		return "number"
 	case kindBool:
@@ -364,12 +370,19 @@ func mayChange(v value.Value) bool {
 // collection or object place makes it dynamic, the only unknown
 // kubernetes_manifest accepts there, once its own type fits the place.
 func (n *node) unknown(u value.Unknown, path []step) (value.Value, error) {
+	if n.kind == kindIntOrString {
+		// A number or a string: the unknown keeps its own type, since
+		// the value that replaces it at apply must have the type it had
+		// at plan, and either fits.
+		switch u.Type.Kind() {
+		case value.KindDynamic, value.KindNumber, value.KindString:
+			return u, nil
+		}
+		return nil, n.mismatch(u.Type, path)
+	}
 	if p, ok := n.kind.primitive(); ok {
-		switch {
-		case u.Type.IsDynamic(), u.Type.Equal(p):
+		if u.Type.IsDynamic() || u.Type.Equal(p) {
 			return value.UnknownOf(p), nil
-		case n.kind == kindIntOrString && u.Type.Kind() == value.KindNumber:
-			return value.UnknownOf(value.TypeString), nil
 		}
 		return nil, n.mismatch(u.Type, path)
 	}
@@ -385,8 +398,11 @@ func (n *node) fits(ut value.Type, path []step, depth int) error {
 	if ut.IsDynamic() || n.kind == kindDynamic || depth > maxDepth {
 		return nil
 	}
+	if n.kind == kindIntOrString && (ut.Kind() == value.KindNumber || ut.Kind() == value.KindString) {
+		return nil
+	}
 	if p, ok := n.kind.primitive(); ok {
-		if ut.Equal(p) || (n.kind == kindIntOrString && ut.Kind() == value.KindNumber) {
+		if ut.Equal(p) {
 			return nil
 		}
 		return n.mismatch(ut, path)

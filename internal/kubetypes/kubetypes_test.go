@@ -46,6 +46,7 @@ var widget = obj(map[string]structuralschema.Structural{
 		"replicas": typ("integer"),
 		"paused":   typ("boolean"),
 		"port":     intOrString(),
+		"target":   intOrString(),
 		"args":     list(typ("string")),
 		"labels":   mapOf(typ("string")),
 		"raw":      {Extensions: structuralschema.Extensions{XPreserveUnknownFields: true}},
@@ -112,8 +113,8 @@ func unknowns(v value.Value) string {
 }
 
 // Each unknown gets the type kubernetes_manifest reads at its place: a
-// primitive place its primitive type (an int-or-string a string, a
-// number given there included), a collection or object place dynamic
+// primitive place its primitive type (an int-or-string keeps the number
+// or dynamic it is given), a collection or object place dynamic
 // once the unknown's own type fits it; a place the schema leaves dynamic,
 // and status, keep what they hold; metadata is typed as ObjectMeta.
 func TestDocuments_unknownsTakeTheTypeOfTheirPlace(t *testing.T) {
@@ -124,6 +125,7 @@ func TestDocuments_unknownsTakeTheTypeOfTheirPlace(t *testing.T) {
 			"replicas", dyn,
 			"paused", dyn,
 			"port", value.Unknown{Type: value.TypeNumber},
+			"target", dyn,
 			"args", value.Unknown{Type: value.ListOf(value.TypeString)},
 			"labels", value.Unknown{Type: value.MapOf(value.TypeString)},
 			"raw", value.Unknown{Type: value.TypeNumber},
@@ -141,9 +143,10 @@ spec.containers[0].args[0]: string
 spec.containers[0].image: string
 spec.labels: dynamic
 spec.paused: bool
-spec.port: string
+spec.port: number
 spec.raw: number
 spec.replicas: number
+spec.target: dynamic
 status.ready: dynamic`
 	if got := unknowns(out[0]); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
@@ -167,7 +170,7 @@ func TestDocuments_aTypeThatDisagreesIsAnErrorNamingBoth(t *testing.T) {
 		{"a string where a number is declared", m("replicas", value.Unknown{Type: value.TypeString}),
 			"document 0 (example.com/v1 Widget): spec.replicas: an unknown string where the kind's schema declares number"},
 		{"a bool in an int-or-string", m("port", value.Unknown{Type: value.TypeBool}),
-			"document 0 (example.com/v1 Widget): spec.port: an unknown bool where the kind's schema declares string (an int-or-string)"},
+			"document 0 (example.com/v1 Widget): spec.port: an unknown bool where the kind's schema declares an int-or-string (a number or a string)"},
 		{"a string where a list is declared", m("args", value.Unknown{Type: value.TypeString}),
 			"document 0 (example.com/v1 Widget): spec.args: an unknown string where the kind's schema declares list(string)"},
 		{"a list of numbers where strings are declared", m("args", value.Unknown{Type: value.ListOf(value.TypeNumber)}),
