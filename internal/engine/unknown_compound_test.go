@@ -7,8 +7,8 @@ import (
 )
 
 // An unknown that came with a collection, object or tuple type keeps all
-// of it inside the engine (the unknown-values guide, "What is typed from
-// where"): through a bare read, a $let, and a field of it, which has its
+// of it inside the engine (reference §4 $schema, the unknown-values
+// guide): through a bare read, a $let, and a field of it, which has its
 // attribute's or element's type; a `$schema` gives a value unknown as a
 // whole the type its properties, items and additionalProperties declare,
 // so that `values.image` is an unknown string.
