@@ -53,7 +53,10 @@ func (f *validateFunction) Definition(_ context.Context, _ function.DefinitionRe
 			"The documents come back as they went in: the server fills its defaults itself.\n\n" +
 			"**Unknown values.** Checks at or above a value not known yet wait for apply, when Terraform " +
 			"calls the function again; everything else is checked at plan. When `schemas`, or the list " +
-			"of documents, is unknown, nothing is checked at plan.",
+			"of documents, is unknown, nothing is checked at plan. Otherwise the documents come back with " +
+			"each unknown value in them typed as its kind's schema declares it at its place, as " +
+			"`kubernetes_manifest` reads a manifest (the unknown-values guide, \"What is typed from where\"); " +
+			"an unknown whose type disagrees with its place is an error naming both types.",
 		Parameters: []function.Parameter{
 			function.DynamicParameter{
 				Name:                "documents",
