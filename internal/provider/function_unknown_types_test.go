@@ -100,7 +100,7 @@ func TestFunctions_unknownLeavesKeepTheirType(t *testing.T) {
 spec.paused: tftypes.Bool
 spec.replicas: tftypes.Number
 spec.template.spec.containers[0].args: tftypes.DynamicPseudoType
-spec.template.spec.containers[0].command: tftypes.String
+spec.template.spec.containers[0].command[0]: tftypes.String
 spec.template.spec.containers[0].image: tftypes.String
 spec.template.spec.containers[0].workingDir: tftypes.String`
 	text, err := os.ReadFile("testdata/files/typed_unknowns.yaml")

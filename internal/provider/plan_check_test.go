@@ -106,7 +106,9 @@ func TestPlanCheck_untypedVariableIsNoError(t *testing.T) {
 	}
 }
 
-// The check's warnings (here a forgotten $eval) are not errors.
+// The check's warnings (here a forgotten $eval) are not errors. (The
+// value unknown as a whole has its field typed by its $schema: the
+// replicas are an unknown number.)
 func TestPlanCheck_warningsAreNoError(t *testing.T) {
 	tmpl := "$schema:\n  values:\n    type: object\n    properties:\n      replicaCount: {type: integer}\nnote: \"${{ values.replicaCount }}\"\nreplicas:\n  $eval: \"${{ values.replicaCount }}\"\n"
 	problems, _ := sharedEngine().Check(context.Background(), engine.Source{Text: []byte(tmpl)}, func(n string) bool { return n == "values" })
@@ -114,7 +116,7 @@ func TestPlanCheck_warningsAreNoError(t *testing.T) {
 		t.Fatalf("the template should have one warning: %v", problems)
 	}
 	got := callOK(t, &renderFunction{engine: testEngine}, types.StringValue(tmpl), vars(t, "values", engine.Unknown{}))
-	if want := `object{note: "${{ values.replicaCount }}", replicas: unknown(basetypes.DynamicType)}`; got != want {
+	if want := `object{note: "${{ values.replicaCount }}", replicas: unknown(basetypes.NumberType)}`; got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
