@@ -46,6 +46,9 @@ func needCluster(t *testing.T) *cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The live checks read a hundred objects at once; client-go's default
+	// of 5 requests a second would take most of the step.
+	cfg.QPS, cfg.Burst = 200, 400
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -58,6 +58,10 @@ func (v variant) name() string {
 func variants() []variant {
 	var out []variant
 	for i := range scenarios {
+		if scenarios[i].twin != "" {
+			out = append(out, variant{&scenarios[i], false, false})
+			continue
+		}
 		for _, j := range []bool{false, true} {
 			for _, s := range []bool{true, false} {
 				out = append(out, variant{&scenarios[i], j, s})
@@ -98,6 +102,11 @@ func (v variant) hcl() string {
 			input = "jsonencode(" + input + ")"
 		}
 		fmt.Fprintf(&b, "resource \"terraform_data\" %q {\n  input = %s\n}\n\n", id+"_"+in.name, input)
+	}
+	if v.twin != "" {
+		manifest := inRef.ReplaceAllString(v.twin, "terraform_data."+id+"_$1.output")
+		fmt.Fprintf(&b, "resource \"kubernetes_manifest\" %q {\n  manifest = %s\n}\n", id, manifest)
+		return b.String()
 	}
 	ctx := inRef.ReplaceAllStringFunc(v.context, func(m string) string {
 		out := "terraform_data." + id + "_" + m[3:] + ".output"
@@ -173,6 +182,10 @@ type event struct {
 	} `json:"change"`
 }
 
+// parallelism is the CLI's -parallelism: most of a resource's time is
+// spent waiting for the API server, so more than the default 10 at once.
+const parallelism = "24"
+
 // matrix runs every variant under one CLI.
 type matrix struct {
 	t       *testing.T
@@ -217,8 +230,10 @@ provider "kubernetes" {}
 		if _, ok := m.active[v.id()]; !ok {
 			continue
 		}
-		write(t, filepath.Join(m.cli.dir, v.id()+".tf"), v.hcl())
-		write(t, filepath.Join(m.cli.dir, v.id(), "template.yaml"), v.subst(v.template, m.cli.ns))
+		write(t, filepath.Join(m.cli.dir, v.id()+".tf"), v.subst(v.hcl(), m.cli.ns))
+		if v.twin == "" {
+			write(t, filepath.Join(m.cli.dir, v.id(), "template.yaml"), v.subst(v.template, m.cli.ns))
+		}
 		for name, text := range v.files {
 			write(t, filepath.Join(m.cli.dir, v.id(), name), v.subst(text, m.cli.ns))
 		}
@@ -339,7 +354,7 @@ func (m *matrix) plan(step string, round int, file string) map[string][]string {
 	t := m.t
 	for {
 		m.write()
-		args := []string{"plan", "-json", "-input=false", "-var-file=" + fmt.Sprintf("round%d.tfvars.json", round)}
+		args := []string{"plan", "-json", "-input=false", "-parallelism=" + parallelism, "-var-file=" + fmt.Sprintf("round%d.tfvars.json", round)}
 		if file != "" {
 			args = append(args, "-out="+file)
 		}
@@ -372,7 +387,7 @@ func (m *matrix) plan(step string, round int, file string) map[string][]string {
 
 // apply applies a saved plan; a variant an error names fails step.
 func (m *matrix) apply(step, file string) {
-	out, err := m.cli.run("apply", "-json", "-input=false", "-auto-approve", file)
+	out, err := m.cli.run("apply", "-json", "-input=false", "-auto-approve", "-parallelism="+parallelism, file)
 	if err == nil {
 		return
 	}

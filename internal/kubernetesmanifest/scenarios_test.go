@@ -33,6 +33,11 @@ type scenario struct {
 	// checks are fields of the live objects, as the server holds them,
 	// after each round.
 	checks []check
+	// twin, when set, makes this no template but its hand-written HCL
+	// twin: the manifest of one kubernetes_manifest, IN_name standing for
+	// the input `name` as Terraform types it. Twins run once (typed, no
+	// $schema) and show what kubernetes_manifest itself accepts.
+	twin string
 }
 
 // input is a value known only after apply: a terraform_data whose input is
@@ -52,13 +57,34 @@ type check struct {
 
 // cannotPlan lists the scenarios whose first plan fails, in every variant
 // and under both CLIs, and the error they must fail with; every other
-// scenario must pass every step. A document-root $if whose condition is
-// unknown leaves the number of documents unknown, so manifests() is
-// unknown as a whole and for_each cannot know its keys: no typing can fix
-// that (the unknown-values guide says so, and what to write instead).
+// scenario must pass every step.
+//
+//   - A document-root $if whose condition is unknown leaves the number of
+//     documents unknown, so manifests() is unknown as a whole and for_each
+//     cannot know its keys: no typing can fix that.
+//   - An unknown list, map or object inside a list (a container's args, a
+//     container decided by $if) is refused by kubernetes_manifest itself,
+//     whatever its type: an unknown of dynamic type cannot stand for an
+//     element's object, and one of the exact list type fails to unmarshal.
+//     The twin-* scenarios write the same shapes in plain HCL and fail too,
+//     so the limit is the resource's, not the functions'. The same shapes
+//     outside any list (list-bare, if-field, if-list) plan.
+//
+// The unknown-values guide lists these with what the user sees.
 var cannotPlan = map[string]string{
-	"if-doc": "Invalid for_each argument",
+	"if-doc":                  "Invalid for_each argument",
+	"list-args":               insideAList,
+	"list-args-for":           insideAList,
+	"if-field-container":      insideAList,
+	"if-list-container":       insideAList,
+	"twin-list-args":          "Failed to extract value of",
+	"twin-if-field-container": "Failed to extract value of",
+	"twin-if-list-container":  "Failed to extract value of",
 }
+
+// insideAList is how kubernetes_manifest refuses an unknown collection or
+// object inside a list that the functions return.
+const insideAList = "Provider encountered an error when trying to determine the Terraform type information for the configured manifest"
 
 // fixedConfigMap is a document that reads no input: the second round must
 // leave it alone.
@@ -86,6 +112,10 @@ spec:
       labels: {app: @NAME@}
     spec:
 `
+
+// podDNS opens the pod's dnsConfig: its nameservers are a list of
+// strings outside any list.
+const podDNS = "      containers:\n        - name: app\n          image: registry.example/app:1\n      dnsConfig:\n"
 
 var scenarios = []scenario{
 	{
@@ -131,42 +161,77 @@ spec:
 	{
 		name:     "list-bare",
 		family:   "lists",
+		template: "@SCHEMA@\n" + deploymentHead + podDNS + "        nameservers:\n          $eval: \"${{ servers }}\"\n" + fixedConfigMap,
+		schema:   "servers: {type: array, items: {type: string}}",
+		inputs:   []input{{"servers", "list(string)", []string{"10.0.0.1"}, []string{"10.0.0.2", "10.0.0.3"}}},
+		context:  "{ servers = IN_servers }",
+		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
+		checks: []check{
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.dnsConfig.nameservers", `["10.0.0.1"]`, `["10.0.0.2","10.0.0.3"]`},
+		},
+	},
+	{
+		name:     "list-for",
+		family:   "lists",
+		template: "@SCHEMA@\n" + deploymentHead + podDNS + "        nameservers:\n          - $for: s in servers\n            $do:\n              $eval: \"10.0.0.${{ s }}\"\n" + fixedConfigMap,
+		schema:   "servers: {type: array, items: {type: string}}",
+		inputs:   []input{{"servers", "list(string)", []string{"1"}, []string{"2", "3"}}},
+		context:  "{ servers = IN_servers }",
+		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
+		checks: []check{
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.dnsConfig.nameservers", `["10.0.0.1"]`, `["10.0.0.2","10.0.0.3"]`},
+		},
+	},
+	{
+		name:     "list-in-object",
+		family:   "lists",
+		template: "@SCHEMA@\n" + deploymentHead + podDNS + "        nameservers:\n          $eval: \"${{ dns.servers }}\"\n        searches:\n          - $eval: \"${{ dns.domain }}\"\n" + fixedConfigMap,
+		schema:   "dns:\n  type: object\n  properties:\n    servers: {type: array, items: {type: string}}\n    domain: {type: string}",
+		inputs:   []input{{"servers", "list(string)", []string{"10.0.0.1"}, []string{"10.0.0.2"}}},
+		context:  `{ dns = { servers = IN_servers, domain = "shop.internal" } }`,
+		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
+		checks: []check{
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.dnsConfig.nameservers", `["10.0.0.1"]`, `["10.0.0.2"]`},
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.dnsConfig.searches", `["shop.internal"]`, `["shop.internal"]`},
+		},
+	},
+	{
+		name:     "list-args",
+		family:   "lists",
 		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n          args:\n            $eval: \"${{ args }}\"\n" + fixedConfigMap,
 		schema:   "args: {type: array, items: {type: string}}",
 		inputs:   []input{{"args", "list(string)", []string{"--level=1"}, []string{"--level=2", "--verbose"}}},
 		context:  "{ args = IN_args }",
 		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
-		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
-		checks: []check{
-			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].args", `["--level=1"]`, `["--level=2","--verbose"]`},
-		},
 	},
 	{
-		name:     "list-for",
+		name:     "list-args-for",
 		family:   "lists",
 		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n          args:\n            - $for: a in args\n              $do:\n                $eval: \"--${{ a }}\"\n" + fixedConfigMap,
 		schema:   "args: {type: array, items: {type: string}}",
 		inputs:   []input{{"args", "list(string)", []string{"one"}, []string{"two", "three"}}},
 		context:  "{ args = IN_args }",
 		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
-		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
-		checks: []check{
-			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].args", `["--one"]`, `["--two","--three"]`},
-		},
 	},
 	{
-		name:     "list-in-object",
-		family:   "lists",
-		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n          args:\n            $eval: \"${{ cfg.args }}\"\n          env:\n            - name: LEVEL\n              value:\n                $eval: \"${{ cfg.level }}\"\n" + fixedConfigMap,
-		schema:   "cfg:\n  type: object\n  properties:\n    args: {type: array, items: {type: string}}\n    level: {type: string}",
-		inputs:   []input{{"args", "list(string)", []string{"--a"}, []string{"--b"}}},
-		context:  `{ cfg = { args = IN_args, level = "info" } }`,
-		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
-		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
-		checks: []check{
-			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].args", `["--a"]`, `["--b"]`},
-			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].env[0].value", `"info"`, `"info"`},
-		},
+		name:   "twin-list-args",
+		family: "lists",
+		twin: `{
+    apiVersion = "apps/v1"
+    kind       = "Deployment"
+    metadata   = { name = "@NAME@", namespace = "@NS@" }
+    spec = {
+      selector = { matchLabels = { app = "@NAME@" } }
+      template = {
+        metadata = { labels = { app = "@NAME@" } }
+        spec     = { containers = [{ name = "app", image = "registry.example/app:1", args = IN_args }] }
+      }
+    }
+  }`,
+		inputs: []input{{"args", "list(string)", []string{"--level=1"}, []string{"--level=2"}}},
 	},
 	{
 		name:   "map-bare",
@@ -286,29 +351,81 @@ spec:
 	{
 		name:     "if-field",
 		family:   "$if",
-		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n          $if: flag\n          $then:\n            workingDir: /srv\n" + fixedConfigMap,
+		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n      $if: flag\n      $then:\n        hostname: web\n" + fixedConfigMap,
 		schema:   "flag: {type: boolean}",
 		inputs:   []input{{"flag", "bool", false, true}},
 		context:  "{ flag = IN_flag }",
 		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
 		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
 		checks: []check{
-			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].workingDir", `null`, `"/srv"`},
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.hostname", `null`, `"web"`},
 			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].image", `"registry.example/app:1"`, `"registry.example/app:1"`},
 		},
 	},
 	{
 		name:     "if-list",
 		family:   "$if",
-		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n          args:\n            $if: flag\n            $then: [--verbose, --trace]\n            $else: [--quiet]\n" + fixedConfigMap,
+		template: "@SCHEMA@\n" + deploymentHead + podDNS + "        nameservers:\n          $if: flag\n          $then: [10.0.0.1, 10.0.0.2]\n          $else: [10.0.0.3]\n" + fixedConfigMap,
 		schema:   "flag: {type: boolean}",
 		inputs:   []input{{"flag", "bool", false, true}},
 		context:  "{ flag = IN_flag }",
 		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
 		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
 		checks: []check{
-			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].args", `["--quiet"]`, `["--verbose","--trace"]`},
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.dnsConfig.nameservers", `["10.0.0.3"]`, `["10.0.0.1","10.0.0.2"]`},
 		},
+	},
+	{
+		name:     "if-field-container",
+		family:   "$if",
+		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n          $if: flag\n          $then:\n            workingDir: /srv\n" + fixedConfigMap,
+		schema:   "flag: {type: boolean}",
+		inputs:   []input{{"flag", "bool", false, true}},
+		context:  "{ flag = IN_flag }",
+		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+	},
+	{
+		name:     "if-list-container",
+		family:   "$if",
+		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n          args:\n            $if: flag\n            $then: [--verbose, --trace]\n            $else: [--quiet]\n" + fixedConfigMap,
+		schema:   "flag: {type: boolean}",
+		inputs:   []input{{"flag", "bool", false, true}},
+		context:  "{ flag = IN_flag }",
+		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+	},
+	{
+		name:   "twin-if-field-container",
+		family: "$if",
+		twin: `{
+    apiVersion = "apps/v1"
+    kind       = "Deployment"
+    metadata   = { name = "@NAME@", namespace = "@NS@" }
+    spec = {
+      selector = { matchLabels = { app = "@NAME@" } }
+      template = {
+        metadata = { labels = { app = "@NAME@" } }
+        spec     = { containers = [merge({ name = "app", image = "registry.example/app:1" }, IN_flag ? { workingDir = "/srv" } : {})] }
+      }
+    }
+  }`,
+		inputs: []input{{"flag", "bool", false, true}},
+	},
+	{
+		name:   "twin-if-list-container",
+		family: "$if",
+		twin: `{
+    apiVersion = "apps/v1"
+    kind       = "Deployment"
+    metadata   = { name = "@NAME@", namespace = "@NS@" }
+    spec = {
+      selector = { matchLabels = { app = "@NAME@" } }
+      template = {
+        metadata = { labels = { app = "@NAME@" } }
+        spec     = { containers = [{ name = "app", image = "registry.example/app:1", args = IN_flag ? ["--verbose", "--trace"] : ["--quiet"] }] }
+      }
+    }
+  }`,
+		inputs: []input{{"flag", "bool", false, true}},
 	},
 	{
 		name:   "if-doc",
