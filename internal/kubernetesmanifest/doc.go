@@ -11,9 +11,11 @@
 // terraform_data outputs, unknown until apply: as Terraform typed them
 // (typed inputs) or through jsondecode (dynamic), each with and without a
 // $schema that declares them. One root configuration holds every scenario
-// as its own resources, so a whole matrix is six CLI runs per CLI. The
-// scenarios that cannot plan are listed once, in cannotPlan, and the test
-// asserts exactly that list.
+// that plans, as its own resources, so the whole matrix is six CLI runs per
+// CLI, and one more plan for a configuration of those that cannot. Those
+// are listed once, in cannotPlan, and the test asserts exactly that list;
+// the twin-* scenarios write their shapes in plain HCL, to show which
+// limits are kubernetes_manifest's own.
 //
 // The tests carry the build tag kubernetesmanifest and need a server:
 //
