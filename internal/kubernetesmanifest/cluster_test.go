@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -230,8 +231,11 @@ func at(v any, path string) any {
 	for _, part := range strings.Split(path, ".") {
 		name, idx := part, -1
 		if i := strings.IndexByte(part, '['); i >= 0 {
-			name = part[:i]
-			fmt.Sscanf(part[i:], "[%d]", &idx)
+			n, err := strconv.Atoi(strings.TrimSuffix(part[i+1:], "]"))
+			if err != nil {
+				return nil
+			}
+			name, idx = part[:i], n
 		}
 		m, _ := v.(map[string]any)
 		v = m[name]
