@@ -25,4 +25,6 @@
 // scripts/build-kubernetes-provider.sh, OpenTofu with scripts/build-tofu.sh),
 // starts kube-apiserver with etcd on 127.0.0.1 and runs them with KUBECONFIG
 // set. Run without one they skip, except under CI=true, where they fail.
+// KUBERNETES_MANIFEST_RUN, a regular expression, runs only the scenarios
+// whose name it matches (KUBERNETES_MANIFEST_RUN='^list-').
 package kubernetesmanifest

@@ -55,9 +55,16 @@ func (v variant) name() string {
 	return s + "-n"
 }
 
+// variants are every scenario's variants, or, when KUBERNETES_MANIFEST_RUN
+// is set (a regular expression), those of the scenarios whose name it
+// matches: KUBERNETES_MANIFEST_RUN='^if-' for the $if family alone.
 func variants() []variant {
 	var out []variant
+	only := regexp.MustCompile(os.Getenv("KUBERNETES_MANIFEST_RUN"))
 	for i := range scenarios {
+		if !only.MatchString(scenarios[i].name) {
+			continue
+		}
 		if scenarios[i].twin != "" {
 			out = append(out, variant{&scenarios[i], false, false})
 			continue

@@ -69,6 +69,13 @@ type check struct {
 //     The twin-* scenarios write the same shapes in plain HCL and fail too,
 //     so the limit is the resource's, not the functions'. The same shapes
 //     outside any list (list-bare, if-field, if-list) plan.
+//   - An unknown number where the kind has an int-or-string (a Service's
+//     targetPort) is refused by kubernetes_manifest, which cannot
+//     unmarshal it; written in HCL (twin-port-number) too. The string of
+//     it, `string(port)`, plans, and kubernetes_manifest sends the number
+//     (port-string).
+//
+// The values are regular expressions.
 //
 // The unknown-values guide lists these with what the user sees.
 var cannotPlan = map[string]string{
@@ -80,6 +87,8 @@ var cannotPlan = map[string]string{
 	"twin-list-args":          "Failed to extract value of",
 	"twin-if-field-container": insideAList,
 	"twin-if-list-container":  "Failed to extract value of",
+	"port-number":             "Invalid Number value|" + insideAList,
+	"twin-port-number":        "Invalid Number value",
 }
 
 // insideAList is how kubernetes_manifest refuses an unknown collection or
@@ -113,6 +122,19 @@ spec:
     metadata:
       labels: {app: @NAME@}
     spec:
+`
+
+// serviceHead is a Service up to its one port's targetPort, an
+// int-or-string inside the list ports.
+const serviceHead = `apiVersion: v1
+kind: Service
+metadata:
+  name: @NAME@
+  namespace: @NS@
+spec:
+  selector: {app: @NAME@}
+  ports:
+    - port: 80
 `
 
 // podDNS opens the pod's dnsConfig: its nameservers are a list of
@@ -302,6 +324,39 @@ data:
 		checks: []check{
 			{"_/ConfigMap/@NS@/@NAME@", "data", `{"key-a":"value-1"}`, `{"key-a":"value-2","key-b":"value-3"}`},
 		},
+	},
+	{
+		name:     "port-string",
+		family:   "int-or-string",
+		template: "@SCHEMA@\n" + serviceHead + "      targetPort:\n        $eval: \"${{ string(port) }}\"\n" + fixedConfigMap,
+		schema:   "port: {type: integer}",
+		inputs:   []input{{"port", "number", 8080, 8081}},
+		context:  "{ port = IN_port }",
+		docs:     []string{"_/Service/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"_/Service/@NS@/@NAME@"},
+		checks: []check{
+			{"_/Service/@NS@/@NAME@", "spec.ports[0].targetPort", `8080`, `8081`},
+		},
+	},
+	{
+		name:     "port-number",
+		family:   "int-or-string",
+		template: "@SCHEMA@\n" + serviceHead + "      targetPort:\n        $eval: \"${{ port }}\"\n" + fixedConfigMap,
+		schema:   "port: {type: integer}",
+		inputs:   []input{{"port", "number", 8080, 8081}},
+		context:  "{ port = IN_port }",
+		docs:     []string{"_/Service/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+	},
+	{
+		name:   "twin-port-number",
+		family: "int-or-string",
+		twin: `{
+    apiVersion = "v1"
+    kind       = "Service"
+    metadata   = { name = "@NAME@", namespace = "@NS@" }
+    spec       = { selector = { app = "@NAME@" }, ports = [{ port = 80, targetPort = IN_port }] }
+  }`,
+		inputs: []input{{"port", "number", 8080, 8081}},
 	},
 	{
 		name:   "values-object",
