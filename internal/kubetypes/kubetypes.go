@@ -29,6 +29,7 @@
 package kubetypes
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -84,7 +85,7 @@ func Documents(docs []value.Value, lookup Lookup) ([]value.Value, error) {
 			}
 			if root != nil {
 				var err error
-				if typed, changed, err = root.value(m, pathBuf[:0], 0); err != nil {
+				if typed, changed, err = root.value(m, pathBuf[:0], 0, false); err != nil {
 					return nil, fmt.Errorf("document %d (%s %s): %w", i, av, kind, err)
 				}
 			}
@@ -119,7 +120,7 @@ func objectMeta(lookup Lookup) *structuralschema.Structural {
 // not describe it (a CRD's `metadata: {type: object}`). status is left as it is, as
 // kubernetes_manifest leaves it out of the manifest's type.
 func Document(doc *value.Map, sch, meta *structuralschema.Structural) (value.Value, error) {
-	v, _, err := rootNode(sch, meta).value(doc, nil, 0)
+	v, _, err := rootNode(sch, meta).value(doc, nil, 0, false)
 	return v, err
 }
 
@@ -132,6 +133,11 @@ type node struct {
 	name  string // the type, as an error names it
 	props map[string]*node
 	elem  *node // a list's items, a map's additionalProperties
+	// dyn is whether the type holds a dynamic part: kubernetes_manifest
+	// types a list whose items' type does as a tuple, whose elements may
+	// differ, and one whose items' type does not as a list, whose every
+	// element must have exactly that type (a strict list).
+	dyn bool
 }
 
 // nodes keeps the trees of the schemas seen, by the schema and the
@@ -181,19 +187,32 @@ func build(s *structuralschema.Structural, depth int) *node {
 		return n
 	}
 	switch n.kind {
+	case kindDynamic:
+		n.dyn = true
 	case kindObject:
 		n.props = make(map[string]*node, len(s.Properties))
 		for k := range s.Properties {
 			p := s.Properties[k]
-			n.props[k] = build(&p, depth+1)
+			c := build(&p, depth+1)
+			n.props[k] = c
+			n.dyn = n.dyn || c.dyn
 		}
 	case kindList:
 		n.elem = build(s.Items, depth+1)
+		n.dyn = n.elem.dyn
 	case kindMap:
 		n.elem = build(s.AdditionalProperties.Structural, depth+1)
+		n.dyn = n.elem.dyn
 	}
 	return n
 }
+
+// errHoist is what typing an unknown inside a strict list gives when
+// kubernetes_manifest accepts no unknown at its place there (a list, map
+// or object, or an int-or-string not known to be a string): the
+// outermost strict list around it becomes one unknown of dynamic type,
+// which it accepts outside a strict list and types itself.
+var errHoist = errors.New("kubetypes: hoist the unknown to the outermost strict list")
 
 // kind is how kubernetes_manifest types a schema.
 type kind uint8
@@ -214,7 +233,7 @@ func kindOf(s *structuralschema.Structural) kind {
 	if s == nil {
 		return kindDynamic
 	}
-	if s.XIntOrString {
+	if s.XIntOrString || stringOrNumber(s) {
 		return kindIntOrString
 	}
 	switch s.Type {
@@ -243,6 +262,32 @@ func kindOf(s *structuralschema.Structural) kind {
 	return kindDynamic
 }
 
+// stringOrNumber reports whether s has no type of its own and allows one
+// of a string and a number (`oneOf` or `anyOf`), as a Quantity is written
+// in the OpenAPI v3 documents: the OpenAPI v2 document kubernetes_manifest
+// reads the built-in kinds from writes it as a string, which it reads as
+// an int-or-string is read.
+func stringOrNumber(s *structuralschema.Structural) bool {
+	if s.Type != "" || s.XPreserveUnknownFields || s.ValueValidation == nil {
+		return false
+	}
+	for _, alts := range [][]structuralschema.NestedValueValidation{s.ValueValidation.OneOf, s.ValueValidation.AnyOf} {
+		str, num := false, false
+		for _, a := range alts {
+			switch a.ForbiddenGenerics.Type {
+			case "string":
+				str = true
+			case "number", "integer":
+				num = true
+			}
+		}
+		if str && num {
+			return true
+		}
+	}
+	return false
+}
+
 // primitive is the engine type of a primitive kind.
 func (k kind) primitive() (value.Type, bool) {
 	switch k {
@@ -262,7 +307,7 @@ func name(s *structuralschema.Structural, depth int) string {
 	case kindString:
 		return "string"
 	case kindIntOrString:
-		return "an int-or-string (a number or a string)"
+		return "an int-or-string or a quantity (a number or a string)"
 	case kindNumber:
 		return "number"
 	case kindBool:
@@ -285,31 +330,39 @@ func name(s *structuralschema.Structural, depth int) string {
 
 // value types v, at path, by the node's type; changed is false when v is
 // returned as it is.
-func (n *node) value(v value.Value, path []step, depth int) (out value.Value, changed bool, err error) {
+//
+// strict says that v lies inside a strict list (see node.dyn), where an
+// unknown that kubernetes_manifest cannot take gives errHoist; the
+// outermost strict list catches it and becomes one dynamic unknown.
+func (n *node) value(v value.Value, path []step, depth int, strict bool) (out value.Value, changed bool, err error) {
 	if n.kind == kindDynamic || depth > maxDepth {
 		return v, false, nil // kubernetes_manifest takes any value here as it is
 	}
 	switch x := v.(type) {
 	case value.Unknown:
-		nu, err := n.unknown(x, path)
+		nu, err := n.unknown(x, path, strict)
 		return nu, err == nil, err
 	case *value.Map:
 		switch n.kind {
 		case kindObject:
-			return n.mapping(x, func(key string) *node { return n.props[key] }, path, depth)
+			return n.mapping(x, func(key string) *node { return n.props[key] }, path, depth, strict)
 		case kindMap:
-			return n.mapping(x, func(string) *node { return n.elem }, path, depth)
+			return n.mapping(x, func(string) *node { return n.elem }, path, depth, strict)
 		}
 	case []value.Value:
 		if n.kind != kindList {
 			return v, false, nil
 		}
+		inner := strict || !n.elem.dyn
 		var list []value.Value
 		for i, e := range x {
 			if !mayChange(e) {
 				continue
 			}
-			ne, changed, err := n.elem.value(e, append(path, step{index: i}), depth+1)
+			ne, changed, err := n.elem.value(e, append(path, step{index: i}), depth+1, inner)
+			if errors.Is(err, errHoist) && !strict {
+				return value.UnknownOf(value.TypeDynamic), true, nil
+			}
 			if err != nil {
 				return nil, false, err
 			}
@@ -329,7 +382,7 @@ func (n *node) value(v value.Value, path []step, depth int) (out value.Value, ch
 
 // mapping types the entries of m by the node each key has (nil: none,
 // and the entry is left as it is).
-func (n *node) mapping(m *value.Map, of func(string) *node, path []step, depth int) (value.Value, bool, error) {
+func (n *node) mapping(m *value.Map, of func(string) *node, path []step, depth int, strict bool) (value.Value, bool, error) {
 	var out *value.Map
 	for i := 0; i < m.Len(); i++ {
 		key, e := m.At(i)
@@ -337,7 +390,7 @@ func (n *node) mapping(m *value.Map, of func(string) *node, path []step, depth i
 		if c == nil || !mayChange(e) {
 			continue
 		}
-		ne, changed, err := c.value(e, append(path, step{key: key, index: -1}), depth+1)
+		ne, changed, err := c.value(e, append(path, step{key: key, index: -1}), depth+1, strict)
 		if err != nil {
 			return nil, false, err
 		}
@@ -369,14 +422,21 @@ func mayChange(v value.Value) bool {
 // unknown string, as kubernetes_manifest reads an int-or-string); a
 // collection or object place makes it dynamic, the only unknown
 // kubernetes_manifest accepts there, once its own type fits the place.
-func (n *node) unknown(u value.Unknown, path []step) (value.Value, error) {
+func (n *node) unknown(u value.Unknown, path []step, strict bool) (value.Value, error) {
 	if n.kind == kindIntOrString {
-		// A number or a string: the unknown keeps its own type, since
-		// the value that replaces it at apply must have the type it had
-		// at plan, and either fits.
+		// kubernetes_manifest reads an int-or-string as a string, and
+		// takes an unknown there as a string or dynamic only; the value
+		// that replaces it at apply must have the type it had at plan, so
+		// an unknown not known to be a string is dynamic (outside a
+		// strict list) rather than a string.
 		switch u.Type.Kind() {
-		case value.KindDynamic, value.KindNumber, value.KindString:
+		case value.KindString:
 			return u, nil
+		case value.KindDynamic, value.KindNumber:
+			if strict {
+				return nil, errHoist
+			}
+			return value.UnknownOf(value.TypeDynamic), nil
 		}
 		return nil, n.mismatch(u.Type, path)
 	}
@@ -388,6 +448,9 @@ func (n *node) unknown(u value.Unknown, path []step) (value.Value, error) {
 	}
 	if err := n.fits(u.Type, path, 0); err != nil {
 		return nil, err
+	}
+	if strict {
+		return nil, errHoist
 	}
 	return value.UnknownOf(value.TypeDynamic), nil
 }
