@@ -136,7 +136,9 @@ type node struct {
 	// dyn is whether the type holds a dynamic part: kubernetes_manifest
 	// types a list whose items' type does as a tuple, whose elements may
 	// differ, and one whose items' type does not as a list, whose every
-	// element must have exactly that type (a strict list).
+	// element must have exactly that type; a map's every element must
+	// have exactly its element type too. Such a list or map, whose
+	// element type holds nothing dynamic, is strict.
 	dyn bool
 }
 
@@ -207,11 +209,11 @@ func build(s *structuralschema.Structural, depth int) *node {
 	return n
 }
 
-// errHoist is what typing an unknown inside a strict list gives when
-// kubernetes_manifest accepts no unknown at its place there (a list, map
-// or object, or an int-or-string not known to be a string): the
-// outermost strict list around it becomes one unknown of dynamic type,
-// which it accepts outside a strict list and types itself.
+// errHoist is what typing an unknown inside a strict list or map gives
+// when kubernetes_manifest accepts no unknown at its place there (a list,
+// map or object, or an int-or-string not known to be a string): the
+// outermost strict list or map around it becomes one unknown of dynamic
+// type, which it accepts outside a strict collection and types itself.
 var errHoist = errors.New("kubetypes: hoist the unknown to the outermost strict list")
 
 // kind is how kubernetes_manifest types a schema.
@@ -347,7 +349,11 @@ func (n *node) value(v value.Value, path []step, depth int, strict bool) (out va
 		case kindObject:
 			return n.mapping(x, func(key string) *node { return n.props[key] }, path, depth, strict)
 		case kindMap:
-			return n.mapping(x, func(string) *node { return n.elem }, path, depth, strict)
+			out, changed, err := n.mapping(x, func(string) *node { return n.elem }, path, depth, strict || !n.elem.dyn)
+			if errors.Is(err, errHoist) && !strict {
+				return value.UnknownOf(value.TypeDynamic), true, nil
+			}
+			return out, changed, err
 		}
 	case []value.Value:
 		if n.kind != kindList {

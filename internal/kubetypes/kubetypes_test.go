@@ -56,6 +56,7 @@ var widget = obj(map[string]structuralschema.Structural{
 			"args":  list(typ("string")),
 		})),
 		"ports":  list(obj(map[string]structuralschema.Structural{"port": intOrString()})),
+		"byName": mapOf(obj(map[string]structuralschema.Structural{"image": typ("string")})),
 		"extras": list(obj(map[string]structuralschema.Structural{"data": {Extensions: structuralschema.Extensions{XPreserveUnknownFields: true}}, "tags": list(typ("string"))})),
 	}),
 	"status": obj(map[string]structuralschema.Structural{"ready": typ("boolean")}),
@@ -234,6 +235,8 @@ func TestDocuments_anUnknownAStrictListCannotHoldMakesTheListUnknown(t *testing.
 		{"a number int-or-string in a list", m("ports", []value.Value{m("port", value.Unknown{Type: value.TypeNumber})}), "spec.ports: dynamic"},
 		{"a string int-or-string in a list stays", m("ports", []value.Value{m("port", value.Unknown{Type: value.TypeString})}), "spec.ports[0].port: string"},
 		{"a leaf in a container stays", m("containers", []value.Value{container("image", dyn)}), "spec.containers[0].image: string"},
+		{"an unknown object in a map of objects", m("byName", m("a", m("image", "i"), "b", value.Unknown{Type: value.ObjectOf(map[string]value.Type{"image": value.TypeString})})), "spec.byName: dynamic"},
+		{"a leaf in a map of objects stays", m("byName", m("a", m("image", dyn))), "spec.byName.a.image: string"},
 		{"a list whose items hold a dynamic part is not strict", m("extras", []value.Value{m("data", dyn, "tags", dyn)}), "spec.extras[0].data: dynamic\nspec.extras[0].tags: dynamic"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
