@@ -62,7 +62,7 @@ func Documents(docs []value.Value, lookup Lookup) ([]value.Value, error) {
 	pathBuf := make([]step, 0, 32)
 	for i, d := range docs {
 		m, ok := d.(*value.Map)
-		if !ok || !hasUnknown(m) {
+		if !ok || !hasUnknown(m) { // one pass, and no schema read, for a document all known
 			continue
 		}
 		var typed value.Value = m
@@ -363,7 +363,7 @@ func (n *node) value(v value.Value, path []step, depth int, strict bool) (out va
 		var list []value.Value
 		for i, e := range x {
 			if !mayChange(e) {
-				continue
+				continue // a known scalar
 			}
 			ne, changed, err := n.elem.value(e, append(path, step{index: i}), depth+1, inner)
 			if errors.Is(err, errHoist) && !strict {
@@ -393,7 +393,7 @@ func (n *node) mapping(m *value.Map, of func(string) *node, path []step, depth i
 	for i := 0; i < m.Len(); i++ {
 		key, e := m.At(i)
 		c := of(key)
-		if c == nil || !mayChange(e) {
+		if c == nil || !mayChange(e) { // nothing to type, or a known scalar
 			continue
 		}
 		ne, changed, err := c.value(e, append(path, step{key: key, index: -1}), depth+1, strict)
@@ -413,12 +413,13 @@ func (n *node) mapping(m *value.Map, of func(string) *node, path []step, depth i
 	return m, false, nil
 }
 
-// mayChange reports whether typing can change v: whether it holds an
-// unknown.
+// mayChange reports whether typing can change v: an unknown, or a map
+// or list that may hold one (the walk into it finds out, without
+// allocating unless it types something).
 func mayChange(v value.Value) bool {
 	switch v.(type) {
 	case value.Unknown, *value.Map, []value.Value:
-		return hasUnknown(v)
+		return true
 	}
 	return false
 }
