@@ -1,28 +1,32 @@
 // Package kubetypes gives the unknown values in rendered Kubernetes
 // documents the types their kind's schema declares at their place, as the
 // hashicorp/kubernetes provider's kubernetes_manifest reads a manifest at
-// plan (the unknown-values guide, "Types from where the value lands").
+// plan (the unknown-values guide, "What is typed from where").
 //
 // kubernetes_manifest turns a kind's OpenAPI schema into a Terraform type
-// (an int-or-string is a string, an integer or a number a number, an
-// array with items a list, an object with properties an object, one with
+// (an int-or-string or a quantity is a string, an integer or a number a
+// number, an array with items a list, or a tuple when the items' type
+// holds a dynamic part, an object with properties an object, one with
 // only additionalProperties a map, anything else dynamic) and converts the
 // manifest to it before planning. An unknown value survives that
 // conversion only as an unknown of exactly the primitive type declared
 // there, or, in place of a collection or object, as an unknown of dynamic
 // type, which it then types itself; an unknown list, map or object of any
 // concrete type is refused ("unmarshaling unknown values is not
-// supported"), and inside a list every element must have exactly the
-// list's element type. So this package gives each unknown of dynamic type
-// in a primitive place the place's type, makes each unknown collection or
-// object dynamic once its type is checked against its place, and reports
-// a type that disagrees with its place, naming both types and the path,
-// never a value.
+// supported"), and inside a list or a map every element must have exactly
+// the element type, so no unknown collection or object can stand there.
+// So this package gives each unknown of dynamic type in a primitive place
+// the place's type; makes each unknown collection or object dynamic once
+// its type is checked against its place, or, inside such a strict list or
+// map, makes the outermost strict one around it one dynamic unknown; and
+// reports a type that disagrees with its place, naming both types and the
+// path, never a value.
 //
-// An int-or-string place is the exception: Terraform checks at apply that
-// a planned value's type still holds, so an unknown there keeps its own
-// type (a number stays a number, dynamic stays dynamic): typing it as the
-// string kubernetes_manifest reads would fail the apply of a number.
+// Terraform checks at apply that a planned value's type still holds, so a
+// type given from a place is a promise about the value that replaces the
+// unknown. An int-or-string place is therefore given dynamic, not the
+// string kubernetes_manifest reads, for an unknown not known to be a
+// string: the value at apply may be a number.
 //
 // The package knows nothing of Terraform: it reads structural schemas
 // (k8s.io/apiextensions-apiserver) and engine values.
