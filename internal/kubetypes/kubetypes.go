@@ -1,34 +1,39 @@
 // Package kubetypes gives the unknown values in rendered Kubernetes
 // documents the types their kind's schema declares at their place, as the
 // hashicorp/kubernetes provider's kubernetes_manifest reads a manifest at
-// plan (the unknown-values guide, "Types from where the value lands").
+// plan (the unknown-values guide, "What is typed from where").
 //
 // kubernetes_manifest turns a kind's OpenAPI schema into a Terraform type
-// (an int-or-string is a string, an integer or a number a number, an
-// array with items a list, an object with properties an object, one with
+// (an int-or-string or a quantity is a string, an integer or a number a
+// number, an array with items a list, or a tuple when the items' type
+// holds a dynamic part, an object with properties an object, one with
 // only additionalProperties a map, anything else dynamic) and converts the
 // manifest to it before planning. An unknown value survives that
 // conversion only as an unknown of exactly the primitive type declared
 // there, or, in place of a collection or object, as an unknown of dynamic
 // type, which it then types itself; an unknown list, map or object of any
 // concrete type is refused ("unmarshaling unknown values is not
-// supported"), and inside a list every element must have exactly the
-// list's element type. So this package gives each unknown of dynamic type
-// in a primitive place the place's type, makes each unknown collection or
-// object dynamic once its type is checked against its place, and reports
-// a type that disagrees with its place, naming both types and the path,
-// never a value.
+// supported"), and inside a list or a map every element must have exactly
+// the element type, so no unknown collection or object can stand there.
+// So this package gives each unknown of dynamic type in a primitive place
+// the place's type; makes each unknown collection or object dynamic once
+// its type is checked against its place, or, inside such a strict list or
+// map, makes the outermost strict one around it one dynamic unknown; and
+// reports a type that disagrees with its place, naming both types and the
+// path, never a value.
 //
-// An int-or-string place is the exception: Terraform checks at apply that
-// a planned value's type still holds, so an unknown there keeps its own
-// type (a number stays a number, dynamic stays dynamic): typing it as the
-// string kubernetes_manifest reads would fail the apply of a number.
+// Terraform checks at apply that a planned value's type still holds, so a
+// type given from a place is a promise about the value that replaces the
+// unknown. An int-or-string place is therefore given dynamic, not the
+// string kubernetes_manifest reads, for an unknown not known to be a
+// string: the value at apply may be a number.
 //
 // The package knows nothing of Terraform: it reads structural schemas
 // (k8s.io/apiextensions-apiserver) and engine values.
 package kubetypes
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -61,7 +66,7 @@ func Documents(docs []value.Value, lookup Lookup) ([]value.Value, error) {
 	pathBuf := make([]step, 0, 32)
 	for i, d := range docs {
 		m, ok := d.(*value.Map)
-		if !ok || !hasUnknown(m) {
+		if !ok || !hasUnknown(m) { // one pass, and no schema read, for a document all known
 			continue
 		}
 		var typed value.Value = m
@@ -84,7 +89,7 @@ func Documents(docs []value.Value, lookup Lookup) ([]value.Value, error) {
 			}
 			if root != nil {
 				var err error
-				if typed, changed, err = root.value(m, pathBuf[:0], 0); err != nil {
+				if typed, changed, err = root.value(m, pathBuf[:0], 0, false); err != nil {
 					return nil, fmt.Errorf("document %d (%s %s): %w", i, av, kind, err)
 				}
 			}
@@ -119,7 +124,7 @@ func objectMeta(lookup Lookup) *structuralschema.Structural {
 // not describe it (a CRD's `metadata: {type: object}`). status is left as it is, as
 // kubernetes_manifest leaves it out of the manifest's type.
 func Document(doc *value.Map, sch, meta *structuralschema.Structural) (value.Value, error) {
-	v, _, err := rootNode(sch, meta).value(doc, nil, 0)
+	v, _, err := rootNode(sch, meta).value(doc, nil, 0, false)
 	return v, err
 }
 
@@ -132,6 +137,13 @@ type node struct {
 	name  string // the type, as an error names it
 	props map[string]*node
 	elem  *node // a list's items, a map's additionalProperties
+	// dyn is whether the type holds a dynamic part: kubernetes_manifest
+	// types a list whose items' type does as a tuple, whose elements may
+	// differ, and one whose items' type does not as a list, whose every
+	// element must have exactly that type; a map's every element must
+	// have exactly its element type too. Such a list or map, whose
+	// element type holds nothing dynamic, is strict.
+	dyn bool
 }
 
 // nodes keeps the trees of the schemas seen, by the schema and the
@@ -181,19 +193,32 @@ func build(s *structuralschema.Structural, depth int) *node {
 		return n
 	}
 	switch n.kind {
+	case kindDynamic:
+		n.dyn = true
 	case kindObject:
 		n.props = make(map[string]*node, len(s.Properties))
 		for k := range s.Properties {
 			p := s.Properties[k]
-			n.props[k] = build(&p, depth+1)
+			c := build(&p, depth+1)
+			n.props[k] = c
+			n.dyn = n.dyn || c.dyn
 		}
 	case kindList:
 		n.elem = build(s.Items, depth+1)
+		n.dyn = n.elem.dyn
 	case kindMap:
 		n.elem = build(s.AdditionalProperties.Structural, depth+1)
+		n.dyn = n.elem.dyn
 	}
 	return n
 }
+
+// errHoist is what typing an unknown inside a strict list or map gives
+// when kubernetes_manifest accepts no unknown at its place there (a list,
+// map or object, or an int-or-string not known to be a string): the
+// outermost strict list or map around it becomes one unknown of dynamic
+// type, which it accepts outside a strict collection and types itself.
+var errHoist = errors.New("kubetypes: hoist the unknown to the outermost strict list")
 
 // kind is how kubernetes_manifest types a schema.
 type kind uint8
@@ -214,7 +239,7 @@ func kindOf(s *structuralschema.Structural) kind {
 	if s == nil {
 		return kindDynamic
 	}
-	if s.XIntOrString {
+	if s.XIntOrString || stringOrNumber(s) {
 		return kindIntOrString
 	}
 	switch s.Type {
@@ -243,6 +268,32 @@ func kindOf(s *structuralschema.Structural) kind {
 	return kindDynamic
 }
 
+// stringOrNumber reports whether s has no type of its own and allows one
+// of a string and a number (`oneOf` or `anyOf`), as a Quantity is written
+// in the OpenAPI v3 documents: the OpenAPI v2 document kubernetes_manifest
+// reads the built-in kinds from writes it as a string, which it reads as
+// an int-or-string is read.
+func stringOrNumber(s *structuralschema.Structural) bool {
+	if s.Type != "" || s.XPreserveUnknownFields || s.ValueValidation == nil {
+		return false
+	}
+	for _, alts := range [][]structuralschema.NestedValueValidation{s.ValueValidation.OneOf, s.ValueValidation.AnyOf} {
+		str, num := false, false
+		for _, a := range alts {
+			switch a.ForbiddenGenerics.Type {
+			case "string":
+				str = true
+			case "number", "integer":
+				num = true
+			}
+		}
+		if str && num {
+			return true
+		}
+	}
+	return false
+}
+
 // primitive is the engine type of a primitive kind.
 func (k kind) primitive() (value.Type, bool) {
 	switch k {
@@ -262,7 +313,7 @@ func name(s *structuralschema.Structural, depth int) string {
 	case kindString:
 		return "string"
 	case kindIntOrString:
-		return "an int-or-string (a number or a string)"
+		return "an int-or-string or a quantity (a number or a string)"
 	case kindNumber:
 		return "number"
 	case kindBool:
@@ -285,31 +336,43 @@ func name(s *structuralschema.Structural, depth int) string {
 
 // value types v, at path, by the node's type; changed is false when v is
 // returned as it is.
-func (n *node) value(v value.Value, path []step, depth int) (out value.Value, changed bool, err error) {
+//
+// strict says that v lies inside a strict list (see node.dyn), where an
+// unknown that kubernetes_manifest cannot take gives errHoist; the
+// outermost strict list catches it and becomes one dynamic unknown.
+func (n *node) value(v value.Value, path []step, depth int, strict bool) (out value.Value, changed bool, err error) {
 	if n.kind == kindDynamic || depth > maxDepth {
 		return v, false, nil // kubernetes_manifest takes any value here as it is
 	}
 	switch x := v.(type) {
 	case value.Unknown:
-		nu, err := n.unknown(x, path)
+		nu, err := n.unknown(x, path, strict)
 		return nu, err == nil, err
 	case *value.Map:
 		switch n.kind {
 		case kindObject:
-			return n.mapping(x, func(key string) *node { return n.props[key] }, path, depth)
+			return n.mapping(x, func(key string) *node { return n.props[key] }, path, depth, strict)
 		case kindMap:
-			return n.mapping(x, func(string) *node { return n.elem }, path, depth)
+			out, changed, err := n.mapping(x, func(string) *node { return n.elem }, path, depth, strict || !n.elem.dyn)
+			if errors.Is(err, errHoist) && !strict {
+				return value.UnknownOf(value.TypeDynamic), true, nil
+			}
+			return out, changed, err
 		}
 	case []value.Value:
 		if n.kind != kindList {
 			return v, false, nil
 		}
+		inner := strict || !n.elem.dyn
 		var list []value.Value
 		for i, e := range x {
 			if !mayChange(e) {
-				continue
+				continue // a known scalar
 			}
-			ne, changed, err := n.elem.value(e, append(path, step{index: i}), depth+1)
+			ne, changed, err := n.elem.value(e, append(path, step{index: i}), depth+1, inner)
+			if errors.Is(err, errHoist) && !strict {
+				return value.UnknownOf(value.TypeDynamic), true, nil
+			}
 			if err != nil {
 				return nil, false, err
 			}
@@ -329,15 +392,15 @@ func (n *node) value(v value.Value, path []step, depth int) (out value.Value, ch
 
 // mapping types the entries of m by the node each key has (nil: none,
 // and the entry is left as it is).
-func (n *node) mapping(m *value.Map, of func(string) *node, path []step, depth int) (value.Value, bool, error) {
+func (n *node) mapping(m *value.Map, of func(string) *node, path []step, depth int, strict bool) (value.Value, bool, error) {
 	var out *value.Map
 	for i := 0; i < m.Len(); i++ {
 		key, e := m.At(i)
 		c := of(key)
-		if c == nil || !mayChange(e) {
+		if c == nil || !mayChange(e) { // nothing to type, or a known scalar
 			continue
 		}
-		ne, changed, err := c.value(e, append(path, step{key: key, index: -1}), depth+1)
+		ne, changed, err := c.value(e, append(path, step{key: key, index: -1}), depth+1, strict)
 		if err != nil {
 			return nil, false, err
 		}
@@ -354,12 +417,13 @@ func (n *node) mapping(m *value.Map, of func(string) *node, path []step, depth i
 	return m, false, nil
 }
 
-// mayChange reports whether typing can change v: whether it holds an
-// unknown.
+// mayChange reports whether typing can change v: an unknown, or a map
+// or list that may hold one (the walk into it finds out, without
+// allocating unless it types something).
 func mayChange(v value.Value) bool {
 	switch v.(type) {
 	case value.Unknown, *value.Map, []value.Value:
-		return hasUnknown(v)
+		return true
 	}
 	return false
 }
@@ -369,14 +433,21 @@ func mayChange(v value.Value) bool {
 // unknown string, as kubernetes_manifest reads an int-or-string); a
 // collection or object place makes it dynamic, the only unknown
 // kubernetes_manifest accepts there, once its own type fits the place.
-func (n *node) unknown(u value.Unknown, path []step) (value.Value, error) {
+func (n *node) unknown(u value.Unknown, path []step, strict bool) (value.Value, error) {
 	if n.kind == kindIntOrString {
-		// A number or a string: the unknown keeps its own type, since
-		// the value that replaces it at apply must have the type it had
-		// at plan, and either fits.
+		// kubernetes_manifest reads an int-or-string as a string, and
+		// takes an unknown there as a string or dynamic only; the value
+		// that replaces it at apply must have the type it had at plan, so
+		// an unknown not known to be a string is dynamic (outside a
+		// strict list) rather than a string.
 		switch u.Type.Kind() {
-		case value.KindDynamic, value.KindNumber, value.KindString:
+		case value.KindString:
 			return u, nil
+		case value.KindDynamic, value.KindNumber:
+			if strict {
+				return nil, errHoist
+			}
+			return value.UnknownOf(value.TypeDynamic), nil
 		}
 		return nil, n.mismatch(u.Type, path)
 	}
@@ -388,6 +459,9 @@ func (n *node) unknown(u value.Unknown, path []step) (value.Value, error) {
 	}
 	if err := n.fits(u.Type, path, 0); err != nil {
 		return nil, err
+	}
+	if strict {
+		return nil, errHoist
 	}
 	return value.UnknownOf(value.TypeDynamic), nil
 }

@@ -55,6 +55,9 @@ var widget = obj(map[string]structuralschema.Structural{
 			"image": typ("string"),
 			"args":  list(typ("string")),
 		})),
+		"ports":  list(obj(map[string]structuralschema.Structural{"port": intOrString()})),
+		"byName": mapOf(obj(map[string]structuralschema.Structural{"image": typ("string")})),
+		"extras": list(obj(map[string]structuralschema.Structural{"data": {Extensions: structuralschema.Extensions{XPreserveUnknownFields: true}}, "tags": list(typ("string"))})),
 	}),
 	"status": obj(map[string]structuralschema.Structural{"ready": typ("boolean")}),
 })
@@ -113,8 +116,9 @@ func unknowns(v value.Value) string {
 }
 
 // Each unknown gets the type kubernetes_manifest reads at its place: a
-// primitive place its primitive type (an int-or-string keeps the number
-// or dynamic it is given), a collection or object place dynamic
+// primitive place its primitive type (an int-or-string given a number is
+// dynamic, which kubernetes_manifest types as a string and which holds
+// whatever replaces it at apply), a collection or object place dynamic
 // once the unknown's own type fits it; a place the schema leaves dynamic,
 // and status, keep what they hold; metadata is typed as ObjectMeta.
 func TestDocuments_unknownsTakeTheTypeOfTheirPlace(t *testing.T) {
@@ -129,7 +133,7 @@ func TestDocuments_unknownsTakeTheTypeOfTheirPlace(t *testing.T) {
 			"args", value.Unknown{Type: value.ListOf(value.TypeString)},
 			"labels", value.Unknown{Type: value.MapOf(value.TypeString)},
 			"raw", value.Unknown{Type: value.TypeNumber},
-			"containers", []value.Value{m("name", "app", "image", dyn, "args", []value.Value{dyn, "x"})},
+			"containers", []value.Value{m("name", "app", "image", dyn, "args", []value.Value{dyn, "x"}), m("name", "b", "image", "i")},
 		),
 		"status", m("ready", dyn))
 	out, err := Documents([]value.Value{doc, "not a document"}, lookup)
@@ -143,7 +147,7 @@ spec.containers[0].args[0]: string
 spec.containers[0].image: string
 spec.labels: dynamic
 spec.paused: bool
-spec.port: number
+spec.port: dynamic
 spec.raw: number
 spec.replicas: number
 spec.target: dynamic
@@ -170,7 +174,7 @@ func TestDocuments_aTypeThatDisagreesIsAnErrorNamingBoth(t *testing.T) {
 		{"a string where a number is declared", m("replicas", value.Unknown{Type: value.TypeString}),
 			"document 0 (example.com/v1 Widget): spec.replicas: an unknown string where the kind's schema declares number"},
 		{"a bool in an int-or-string", m("port", value.Unknown{Type: value.TypeBool}),
-			"document 0 (example.com/v1 Widget): spec.port: an unknown bool where the kind's schema declares an int-or-string (a number or a string)"},
+			"document 0 (example.com/v1 Widget): spec.port: an unknown bool where the kind's schema declares an int-or-string or a quantity (a number or a string)"},
 		{"a string where a list is declared", m("args", value.Unknown{Type: value.TypeString}),
 			"document 0 (example.com/v1 Widget): spec.args: an unknown string where the kind's schema declares list(string)"},
 		{"a list of numbers where strings are declared", m("args", value.Unknown{Type: value.ListOf(value.TypeNumber)}),
@@ -207,5 +211,47 @@ func TestDocuments_untouchedDocumentsAreReturnedAsTheyAre(t *testing.T) {
 	}
 	if &out[0] != &docs[0] {
 		t.Error("a new slice for documents that did not change")
+	}
+}
+
+// Inside a strict list (one whose items' type holds nothing dynamic,
+// which kubernetes_manifest types as a list: every element exactly its
+// type) an unknown it cannot take there (a list, map or object, an
+// int-or-string not known to be a string) makes the outermost strict
+// list one dynamic unknown, which kubernetes_manifest takes outside a
+// strict list and types itself; an unknown it can take stays where it
+// is, and so does anything in a list whose items hold a dynamic part.
+func TestDocuments_anUnknownAStrictListCannotHoldMakesTheListUnknown(t *testing.T) {
+	dyn := value.Unknown{}
+	container := func(kv ...value.Value) *value.Map { return m(append([]value.Value{"name", "app"}, kv...)...) }
+	for _, c := range []struct {
+		name string
+		spec *value.Map
+		want string
+	}{
+		{"an unknown list in a container", m("containers", []value.Value{container("args", value.Unknown{Type: value.ListOf(value.TypeString)})}), "spec.containers: dynamic"},
+		{"a container unknown as a whole", m("containers", []value.Value{container(), dyn}), "spec.containers: dynamic"},
+		{"a dynamic int-or-string in a list", m("ports", []value.Value{m("port", dyn)}), "spec.ports: dynamic"},
+		{"a number int-or-string in a list", m("ports", []value.Value{m("port", value.Unknown{Type: value.TypeNumber})}), "spec.ports: dynamic"},
+		{"a string int-or-string in a list stays", m("ports", []value.Value{m("port", value.Unknown{Type: value.TypeString})}), "spec.ports[0].port: string"},
+		{"a leaf in a container stays", m("containers", []value.Value{container("image", dyn)}), "spec.containers[0].image: string"},
+		{"an unknown object in a map of objects", m("byName", m("a", m("image", "i"), "b", value.Unknown{Type: value.ObjectOf(map[string]value.Type{"image": value.TypeString})})), "spec.byName: dynamic"},
+		{"a leaf in a map of objects stays", m("byName", m("a", m("image", dyn))), "spec.byName.a.image: string"},
+		{"a list whose items hold a dynamic part is not strict", m("extras", []value.Value{m("data", dyn, "tags", dyn)}), "spec.extras[0].data: dynamic\nspec.extras[0].tags: dynamic"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := Documents([]value.Value{widgetDoc(c.spec)}, lookup)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := unknowns(out[0]); got != c.want {
+				t.Errorf("got\n%s\nwant\n%s", got, c.want)
+			}
+		})
+	}
+	// A type that disagrees is still an error inside a strict list.
+	_, err := Documents([]value.Value{widgetDoc(m("containers", []value.Value{container("args", value.Unknown{Type: value.TypeBool})}))}, lookup)
+	if want := "document 0 (example.com/v1 Widget): spec.containers[0].args: an unknown bool where the kind's schema declares list(string)"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v, want %s...", err, want)
 	}
 }

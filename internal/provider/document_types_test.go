@@ -11,8 +11,8 @@ import (
 // render_file types each unknown by where it lands, as kubernetes_manifest
 // reads the manifest at plan (the unknown-values guide, "What is typed
 // from where"): the built-in kinds' schemas and the CRD in the same
-// render give primitive places their type (an int-or-string keeps the
-// number it is given), and a list place makes its unknown dynamic. The server's direct path
+// render give primitive places their type (a string made in the template
+// in an int-or-string stays one). The server's direct path
 // and the framework's agree.
 func TestRenderFile_unknownsAreTypedByTheirKind(t *testing.T) {
 	unknown := func(typ tftypes.Type) tftypes.Value { return tftypes.NewValue(typ, tftypes.UnknownValue) }
@@ -25,11 +25,11 @@ func TestRenderFile_unknownsAreTypedByTheirKind(t *testing.T) {
 	})
 	const want = `[0].metadata.labels.team: tftypes.String
 [0].spec.replicas: tftypes.Number
-[0].spec.template.spec.containers[0].args: tftypes.DynamicPseudoType
+[0].spec.template.spec.containers[0].args[0]: tftypes.String
 [0].spec.template.spec.containers[0].image: tftypes.String
 [0].spec.template.spec.containers[0].imagePullPolicy: tftypes.String
 [0].spec.template.spec.containers[0].ports[0].containerPort: tftypes.Number
-[1].spec.ports[0].targetPort: tftypes.Number
+[1].spec.ports[0].targetPort: tftypes.String
 [3].metadata.annotations.note: tftypes.String
 [3].spec.color: tftypes.String
 [3].spec.enabled: tftypes.Bool

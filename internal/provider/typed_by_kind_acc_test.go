@@ -13,9 +13,7 @@ import (
 // "What is typed from where"): values, flags and port are unknown as a
 // whole (jsondecode of a value not known yet), yet every leaf of the
 // Deployment, the Service and the custom kind whose CRD is in the same
-// render is typed, and the list(string) args are dynamic, the only unknown
-// kubernetes_manifest accepts in a list's place. After apply a second plan
-// is empty.
+// render is typed. After apply a second plan is empty.
 func TestAccRenderFile_unknownsReachAResourceTypedByTheirKind(t *testing.T) {
 	accTest(t, tfresource.TestCase{
 		Steps: []tfresource.TestStep{{
@@ -49,11 +47,11 @@ resource "probe_unknowns" "docs" {
   unknown_types = {
     "[0].metadata.labels.team"                                   = "tftypes.String"
     "[0].spec.replicas"                                          = "tftypes.Number"
-    "[0].spec.template.spec.containers[0].args"                  = "tftypes.DynamicPseudoType"
+    "[0].spec.template.spec.containers[0].args[0]"               = "tftypes.String"
     "[0].spec.template.spec.containers[0].image"                 = "tftypes.String"
     "[0].spec.template.spec.containers[0].imagePullPolicy"       = "tftypes.String"
     "[0].spec.template.spec.containers[0].ports[0].containerPort" = "tftypes.Number"
-    "[1].spec.ports[0].targetPort"                               = "tftypes.Number"
+    "[1].spec.ports[0].targetPort"                               = "tftypes.String"
     "[3].metadata.annotations.note"                              = "tftypes.String"
     "[3].spec.color"                                             = "tftypes.String"
     "[3].spec.enabled"                                           = "tftypes.Bool"
