@@ -56,44 +56,29 @@ type check struct {
 }
 
 // cannotPlan lists the scenarios whose first plan fails, in every variant
-// and under both CLIs, and the error they must fail with; every other
-// scenario must pass every step.
+// and under both CLIs, and the error they must fail with (a regular
+// expression); every other scenario must pass every step. The
+// unknown-values guide lists them with what the user sees.
 //
-//   - A document-root $if whose condition is unknown leaves the number of
-//     documents unknown, so manifests() is unknown as a whole and for_each
-//     cannot know its keys: no typing can fix that.
-//   - An unknown list, map or object inside a list (a container's args, a
-//     container decided by $if) is refused by kubernetes_manifest itself,
-//     whatever its type: an unknown of dynamic type cannot stand for an
-//     element's object, and one of the exact list type fails to unmarshal.
-//     The twin-* scenarios write the same shapes in plain HCL and fail too,
-//     so the limit is the resource's, not the functions'. The same shapes
-//     outside any list (list-bare, if-field, if-list) plan.
-//   - An unknown number where the kind has an int-or-string (a Service's
-//     targetPort) is refused by kubernetes_manifest, which cannot
-//     unmarshal it; written in HCL (twin-port-number) too. The string of
-//     it, `string(port)`, plans, and kubernetes_manifest sends the number
-//     (port-string).
-//
-// The values are regular expressions.
-//
-// The unknown-values guide lists these with what the user sees.
+//   - if-doc: a document-root $if whose condition is unknown leaves the
+//     number of documents unknown, so manifests() is unknown as a whole
+//     and for_each cannot know its keys; no typing can fix that.
+//   - twin-*: not templates but the same shapes written by hand in HCL,
+//     which kubernetes_manifest itself refuses: an unknown list(string)
+//     inside a list (a container's args), a container or its args decided
+//     by a condition, an unknown number where the kind has an
+//     int-or-string. The templates of those shapes (list-args,
+//     list-args-for, if-field-container, if-list-container, port-number)
+//     plan, because the functions return such an unknown as the whole
+//     outermost list around it, of dynamic type, which kubernetes_manifest
+//     accepts.
 var cannotPlan = map[string]string{
 	"if-doc":                  "Invalid for_each argument",
-	"list-args":               insideAList,
-	"list-args-for":           insideAList,
-	"if-field-container":      insideAList,
-	"if-list-container":       insideAList,
-	"twin-list-args":          "Failed to extract value of",
-	"twin-if-field-container": insideAList,
-	"twin-if-list-container":  "Failed to extract value of",
-	"port-number":             "Invalid Number value|" + insideAList,
+	"twin-list-args":          "Failed to extract value of List attribute",
+	"twin-if-field-container": "can't use tftypes.DynamicPseudoType as tftypes.Object",
+	"twin-if-list-container":  "Failed to extract value of List attribute",
 	"twin-port-number":        "Invalid Number value",
 }
-
-// insideAList is how kubernetes_manifest refuses an unknown collection or
-// object inside a list that the functions return.
-const insideAList = "Provider encountered an error when trying to determine the Terraform type information for the configured manifest"
 
 // fixedConfigMap is a document that reads no input: the second round must
 // leave it alone. Only the typed variant with $schema keeps it (the other
@@ -230,6 +215,10 @@ spec:
 		inputs:   []input{{"args", "list(string)", []string{"--level=1"}, []string{"--level=2", "--verbose"}}},
 		context:  "{ args = IN_args }",
 		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
+		checks: []check{
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].args", `["--level=1"]`, `["--level=2","--verbose"]`},
+		},
 	},
 	{
 		name:     "list-args-for",
@@ -239,6 +228,10 @@ spec:
 		inputs:   []input{{"args", "list(string)", []string{"one"}, []string{"two", "three"}}},
 		context:  "{ args = IN_args }",
 		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
+		checks: []check{
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].args", `["--one"]`, `["--two","--three"]`},
+		},
 	},
 	{
 		name:   "twin-list-args",
@@ -346,6 +339,10 @@ data:
 		inputs:   []input{{"port", "number", 8080, 8081}},
 		context:  "{ port = IN_port }",
 		docs:     []string{"_/Service/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"_/Service/@NS@/@NAME@"},
+		checks: []check{
+			{"_/Service/@NS@/@NAME@", "spec.ports[0].targetPort", `8080`, `8081`},
+		},
 	},
 	{
 		name:   "twin-port-number",
@@ -440,6 +437,10 @@ spec:
 		inputs:   []input{{"flag", "bool", false, true}},
 		context:  "{ flag = IN_flag }",
 		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
+		checks: []check{
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].workingDir", `null`, `"/srv"`},
+		},
 	},
 	{
 		name:     "if-list-container",
@@ -449,6 +450,10 @@ spec:
 		inputs:   []input{{"flag", "bool", false, true}},
 		context:  "{ flag = IN_flag }",
 		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
+		checks: []check{
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].args", `["--quiet"]`, `["--verbose","--trace"]`},
+		},
 	},
 	{
 		name:   "twin-if-field-container",
