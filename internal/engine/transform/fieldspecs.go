@@ -7,7 +7,8 @@ package transform
 // the documents whose kind is Kind and whose apiVersion has Group and
 // Version, each where set. Its path is walked key by key; a sequence on the
 // way is walked item by item. With create, missing mappings on the path
-// are created.
+// are created, never a sequence (a key marked "[]", as kustomize marks
+// it): an absent list stays absent.
 
 type fieldSpec struct {
 	group, version, kind string
@@ -80,7 +81,7 @@ var selectorLabels = func() []fieldSpec {
 	)
 	out = append(out, metadataLabels...)
 	out = append(out, templateLabels...)
-	return append(out, fieldSpec{path: p("spec", "volumeClaimTemplates", "metadata", "labels"), create: true, group: "apps", kind: "StatefulSet"})
+	return append(out, fieldSpec{path: p("spec", "volumeClaimTemplates[]", "metadata", "labels"), create: true, group: "apps", kind: "StatefulSet"})
 }()
 
 // annotations: kustomize's commonAnnotations, metadata and pod templates.
