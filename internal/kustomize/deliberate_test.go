@@ -58,4 +58,14 @@ var deliberate = []deliberateDiff{
 		line: `_/Pod/probes/app: spec.ephemeralContainers[0].image: kustomize "registry.example.com/app:1.0", celyaml "registry.example.com/app:2.0"`,
 		why:  "ephemeral containers' images are rewritten too; kustomize leaves them alone",
 	},
+	{
+		in:   []string{"probes/all"},
+		line: `_/Pod/edge/app: spec.containers[1].image: kustomize "registry-example.com/app:2.0", celyaml "registry-example.com/app:1.0"`,
+		why:  "the image name compared as text, with every transform at once",
+	},
+	{
+		in:   []string{"probes/all"},
+		line: `_/Pod/edge/app: spec.ephemeralContainers[0].image: kustomize "registry.example.com/app:1.0", celyaml "registry.example.com/app:2.0"`,
+		why:  "ephemeral containers rewritten, with every transform at once",
+	},
 }

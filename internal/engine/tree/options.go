@@ -1,6 +1,9 @@
 package tree
 
-import "github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
+)
 
 // Options configure an Engine. Zero fields take the defaults shown in
 // DefaultOptions.
@@ -34,6 +37,10 @@ type Options struct {
 	// §10), applied to every render after the template's own transforms:
 	// the command line's --namespace/-n.
 	Namespace string
+	// KeepNamespace are the objects the Namespace option leaves where
+	// they are (reference §10 keepNamespace): the command line's
+	// --keep-namespace.
+	KeepNamespace []transform.Keep
 	// Scopes tells transforms the scope of custom kinds whose
 	// CustomResourceDefinitions were given beside the template (the
 	// command line's --schemas), keyed "group/Kind", true for namespaced
