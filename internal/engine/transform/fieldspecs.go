@@ -60,7 +60,10 @@ func affinityTerms(group, kind string) []fieldSpec {
 // selectors and volume claim templates.
 var selectorLabels = func() []fieldSpec {
 	out := []fieldSpec{
-		{path: p("spec", "selector"), create: true, version: "v1", kind: "Service"},
+		// not created: a Service without a selector has its endpoints given
+		// by hand, and one made of the labels alone would select every pod
+		// that has them (kustomize creates it)
+		{path: p("spec", "selector"), version: "v1", kind: "Service"},
 		{path: p("spec", "selector"), create: true, version: "v1", kind: "ReplicationController"},
 		{path: p("spec", "selector", "matchLabels"), create: true, kind: "Deployment"},
 	}
