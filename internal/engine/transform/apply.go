@@ -52,6 +52,9 @@ type Prepared struct {
 	sas       refSet
 	services  refSet
 	keepHits  []int           // the objects each keepNamespace entry matched
+	keepIndex map[Keep][]int  // the keepNamespace entries by what they give
+	keepNS    bool            // some entry gives a namespace
+	keepName  bool            // some entry gives a name
 	imageHits []int           // the images each images entry rewrote
 	held      map[string]bool // the image references met, for the error of an entry that matched none
 	undecided bool            // some document became unknown: an entry's hits may be short

@@ -55,10 +55,20 @@ func ParseKeep(s string) (Keep, bool) {
 
 // kept decides whether object m, of kind kind, stays where it is; hits,
 // when not nil, counts the entries it matches. unknown: a value it would
-// be decided by is not known yet.
+// be decided by is not known yet. The entries are looked up by the fields
+// they give (keepIndex), so many entries on many objects cost no more
+// than a few map lookups an object.
 func (p *Prepared) kept(m *value.Map, kind string, hits []int) (kept, unknown bool) {
 	if len(p.s.Keep) == 0 {
 		return false, false
+	}
+	if p.keepIndex == nil {
+		p.keepIndex = map[Keep][]int{}
+		for i, k := range p.s.Keep {
+			p.keepIndex[k] = append(p.keepIndex[k], i)
+			p.keepNS = p.keepNS || k.Namespace != ""
+			p.keepName = p.keepName || k.Name != ""
+		}
 	}
 	nsPath := metadataNamespace
 	if kind == "Namespace" {
@@ -66,19 +76,31 @@ func (p *Prepared) kept(m *value.Map, kind string, hits []int) (kept, unknown bo
 	}
 	ns, _, nsUnk := getString(m, nsPath...)
 	name, _, nameUnk := getString(m, metadataName...)
-	for i, k := range p.s.Keep {
-		if (k.Namespace != "" && nsUnk) || (k.Name != "" && nameUnk) {
-			unknown = true
-			continue
-		}
-		if (k.Namespace == "" || k.Namespace == ns) && (k.Kind == "" || k.Kind == kind) && (k.Name == "" || k.Name == name) {
-			kept = true
-			if hits != nil {
-				hits[i]++
+	if (nsUnk && p.keepNS) || (nameUnk && p.keepName) {
+		return false, true
+	}
+	for _, byNS := range [2]string{"", ns} {
+		for _, byKind := range [2]string{"", kind} {
+			for _, byName := range [2]string{"", name} {
+				for _, i := range p.keepIndex[Keep{Namespace: byNS, Kind: byKind, Name: byName}] {
+					kept = true
+					if hits != nil {
+						hits[i]++
+					}
+				}
+				if name == "" {
+					break
+				}
+			}
+			if kind == "" {
+				break
 			}
 		}
+		if ns == "" {
+			break
+		}
 	}
-	return kept, unknown && !kept
+	return kept, false
 }
 
 // Unmatched is the error for an entry that changed nothing, once every
@@ -103,18 +125,24 @@ func (p *Prepared) Unmatched() *FieldError {
 		im := p.s.Images[i]
 		msg := "the image name " + p.quoted(im.Name) + " matches no container or image volume of the render, so this entry changes nothing"
 		names := p.heldNames()
+		sep := "; "
 		if s := hint.Nearest(im.Name, names, max(hint.TypoLimit(im.Name), len(im.Name)/4), true); s != "" && p.written != nil && p.written(im.Name) {
 			msg += ": did you mean " + strconv.Quote(s) + "?"
+			sep = " "
+		}
+		held := "the render holds "
+		if sep == " " {
+			held = "The render holds "
 		}
 		switch {
 		case len(names) == 0 && len(p.held) == 0:
-			msg += "; the render holds no image"
+			msg += sep + held + "no image"
 		case len(names) == 0:
-			msg += "; the images the render holds come from values, which errors do not show"
+			msg += sep + held + "images from values, which errors do not show"
 		default:
-			msg += "; the render holds " + strings.Join(quoteAll(names), ", ")
+			msg += sep + held + strings.Join(quoteAll(names), ", ")
 		}
-		msg += " (a name is compared as text, without tag or digest)"
+		msg += "; a name is compared as text, without tag or digest"
 		return &FieldError{Path: []any{"images", i}, Msg: msg}
 	}
 	return nil
