@@ -48,18 +48,22 @@ type Options struct {
 	Scopes map[string]bool
 }
 
-// DefaultOptions returns the limits the provider uses.
+// DefaultOptions returns the limits the provider uses. Those that grow
+// with the output are sized for a platform of real bundles: sixty copies
+// of argo-cd's install.yaml in one stream (about 4,000,000 nodes and
+// 135 MB) render, with room to spare (internal/kustomize's
+// TestPlatform_sixtyArgoCDCopiesFitTheDefaultLimits).
 func DefaultOptions() Options {
 	return Options{
 		Loader:               loader.OSLoader{},
 		MaxCostPerExpression: 1_000_000,
 		MaxCostPerRender:     100_000_000,
 		MaxIncludeDepth:      64,
-		MaxNodes:             1_000_000,
+		MaxNodes:             10_000_000,
 		MaxIterations:        2_000_000,
 		MaxDepth:             500,
-		MaxOutputBytes:       64 << 20,
-		MaxTemplateBytes:     16 << 20,
+		MaxOutputBytes:       256 << 20,
+		MaxTemplateBytes:     256 << 20,
 	}
 }
 
