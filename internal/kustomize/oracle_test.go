@@ -21,6 +21,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
+	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
 
 // A spec is one set of changes to a bundle, written once and turned into
@@ -594,5 +595,42 @@ func TestKustomize_keepNamespaceByNamespaceKeepsEverythingThere(t *testing.T) {
 	}
 	if !bytes.Equal(plain, kept) {
 		t.Errorf("keepNamespace: [{namespace: kube-system}] changed the render:\n%s", kept)
+	}
+}
+
+// argo-cd's application controller is a StatefulSet without
+// volumeClaimTemplates: with every transform, the render passes the API
+// server's own validation of the built-in kinds (what --schemas runs),
+// where selectorLabels used to create volumeClaimTemplates as a mapping
+// and the StatefulSet was refused.
+func TestKustomize_argoCDWithEveryTransformPassesValidation(t *testing.T) {
+	data, err := os.ReadFile(path.Join("testdata", "argocd.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bundle
+	for _, x := range bundles {
+		if x.file == "argocd.yaml" {
+			b = x
+		}
+	}
+	docs, err := newEngine(data).RenderDocuments(context.Background(), engine.Source{Name: "app/template.yaml", Text: scenarios(b)["all"].template()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]engine.Value, len(docs))
+	for i, d := range docs {
+		vals[i] = d.Value
+	}
+	s, err := validate.Load(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := s.CheckAll(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) > 0 {
+		t.Errorf("the API server would refuse:\n%s", strings.Join(lines, "\n"))
 	}
 }
