@@ -16,6 +16,9 @@ import (
 // own name.
 type Keep struct {
 	Namespace, Kind, Name string
+	// unknown: a field of the entry is not known yet (a transform's,
+	// read by Parse).
+	unknown bool
 }
 
 var keepFields = []string{"namespace", "kind", "name"}

@@ -191,6 +191,11 @@ func (s *Spec) field(k string, v value.Value) *FieldError {
 			if err != nil {
 				return err
 			}
+			if k.unknown {
+				// which objects stay is not known yet: neither is any
+				// document the namespace would move
+				s.Unknown = true
+			}
 			s.Keep = append(s.Keep, k)
 		}
 	case "images":
@@ -257,11 +262,12 @@ func parseKeep(at []any, v value.Value) (Keep, *FieldError) {
 		default:
 			return k, unknownField(append(at, f), f, keepFields)
 		}
+		if _, unk := fv.(value.Unknown); unk {
+			k.unknown = true
+			continue
+		}
 		str, ok := fv.(string)
 		if !ok && fv != nil {
-			if _, unk := fv.(value.Unknown); unk {
-				return k, &FieldError{Path: append(at, f), Msg: f + " of keepNamespace must be known when the transform applies: which objects stay cannot wait for apply"}
-			}
 			return k, &FieldError{Path: append(at, f), Msg: f + " must be a string, got " + kindName(fv)}
 		}
 		*dst = str
