@@ -464,7 +464,7 @@ spec:
 	_, err = celyamlRender(context.Background(), newEngine(data), s.template())
 	want := "app/template.yaml:4:5: $transform.namespace: cannot tell whether kind cert-manager.io/Certificate is namespaced: " +
 		"it is not a built-in kind of Kubernetes v1.37.2 and no CustomResourceDefinition among the documents or given beside them defines it; " +
-		"give its CustomResourceDefinition: render it with the objects, or pass it to the command line's --schemas (a file or a directory)\n" +
+		"give its CustomResourceDefinition: render it with the objects, or pass it to the command line's --schemas (a file or a directory); or leave the object where it is with keepNamespace\n" +
 		"  while editing document 20 (cert-manager.io/Certificate/ingress-nginx/ingress-nginx-admission)"
 	if err == nil || err.Error() != want {
 		t.Errorf("celyaml render: got error %v\nwant %s", err, want)

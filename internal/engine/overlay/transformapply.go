@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -66,7 +67,8 @@ func applyNamespace(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns strin
 		}
 		out, err := prep.Doc(i, d)
 		if err != nil {
-			e := r.ErrAt(fr, nil, "", "the namespace option (-n): "+transformMsg(err))
+			msg := strings.Replace(transformMsg(err), "with keepNamespace", "with --keep-namespace KIND/NAME", 1)
+			e := r.ErrAt(fr, nil, "", "the namespace option (-n): "+msg)
 			return nil, editingErr(e, docs, i, r.Written)
 		}
 		docs[i] = out

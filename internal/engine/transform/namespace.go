@@ -18,7 +18,11 @@ func (p *Prepared) namespace(doc value.Value, group, kind, apiVersion string) (o
 			return nil, true, nil
 		}
 	}
-	switch p.scope(group, kind) {
+	st := p.scope(group, kind)
+	if kept && (st == scopeUnknown || st == scopeUntold) {
+		st = scopeCluster // left where it is: its scope does not matter
+	}
+	switch st {
 	case scopeUnknown:
 		return nil, true, nil
 	case scopeUntold:
@@ -27,7 +31,7 @@ func (p *Prepared) namespace(doc value.Value, group, kind, apiVersion string) (o
 			gk = p.shown(group) + "/" + gk
 		}
 		return nil, false, &Error{Field: "namespace", Msg: "cannot tell whether kind " + gk + " is namespaced: it is not a built-in kind of Kubernetes " + builtinVersion +
-			" and no CustomResourceDefinition among the documents or given beside them defines it; give its CustomResourceDefinition: render it with the objects, or pass it to the command line's --schemas (a file or a directory)"}
+			" and no CustomResourceDefinition among the documents or given beside them defines it; give its CustomResourceDefinition: render it with the objects, or pass it to the command line's --schemas (a file or a directory); or leave the object where it is with keepNamespace"}
 	case scopeNamespaced:
 		if kept {
 			break
