@@ -16,7 +16,7 @@ import (
 )
 
 // A platform of real bundles: sixty copies of argo-cd's install.yaml in one
-// stream (3,540 objects, 114 MB), which kustomize builds (in 519 s of CPU
+// stream (3,540 objects, 114 MB, about 4,000,000 nodes), which kustomize builds (in 519 s of CPU
 // and 3.2 GiB) and which the engine's default limits (reference §7) must
 // let through. argocd.yaml has the release's objects; its real size is in
 // its three CustomResourceDefinitions' schemas, which argoCDSized pads to
