@@ -223,6 +223,7 @@ func main() {
 	compose(t, s)
 	checkRender(t, s)
 	kustomize(t, s)
+	platform(t, s)
 	commandLine(t, s)
 	server(t, s)
 	terraform(t, s)
@@ -539,6 +540,35 @@ func kustomize(t *table, s samples) {
 				if hasCPU {
 					goal = fmt.Sprintf("%.1f× celyaml's cpu", cpu)
 				}
+			}
+		}
+		t.add(row{measure: r.label, value: us(st.med), cpu: cpuOf(s, r.bench, "op"), spread: pct(st),
+			allocs: num(s.get(r.bench, "allocs/op").med), goal: goal})
+	}
+}
+
+// platform reports fifteen and sixty argo-cd-sized bundles rendered
+// under the default limits (internal/kustomize BenchmarkPlatform): time,
+// memory, and how the sixty scale against the fifteen (linear is 4×).
+func platform(t *table, s samples) {
+	const b15, b60 = "Platform/argocd=15", "Platform/argocd=60"
+	if !s.get(b60, "ns/op").ok {
+		return
+	}
+	t.section("limits: a platform of argo-cd bundles, every transform, default limits")
+	for _, r := range []struct{ bench, label string }{
+		{b15, "15 copies (where the old limits stopped)"},
+		{b60, "60 copies (2,460 objects, 4,000,000 nodes)"},
+	} {
+		st := s.get(r.bench, "ns/op")
+		if !st.ok {
+			continue
+		}
+		goal := fmt.Sprintf("live heap %s MiB, peak RSS %s MiB, output %s MiB",
+			num(s.get(r.bench, "heap-MiB").med), num(s.get(r.bench, "peak-MiB").med), num(s.get(r.bench, "out-MiB").med))
+		if r.bench == b60 {
+			if c60, c15 := s.get(b60, "cpu-ns/op"), s.get(b15, "cpu-ns/op"); c60.ok && c15.ok && c15.med > 0 {
+				goal += fmt.Sprintf("; %.1f× the 15's cpu (linear: 4×)", c60.med/c15.med)
 			}
 		}
 		t.add(row{measure: r.label, value: us(st.med), cpu: cpuOf(s, r.bench, "op"), spread: pct(st),

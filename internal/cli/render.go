@@ -14,7 +14,8 @@ type renderFlags struct {
 	outputDir string
 	baseDir   string
 	schemas   []string
-	namespace nsFlag // -n, namespace.go
+	namespace nsFlag // -n, --keep-namespace: namespace.go
+	limits    limits // --max-…: limits.go
 }
 
 func newRenderCommand(in *inputs) *cobra.Command {
@@ -39,7 +40,9 @@ content the variable NAME.`,
   celyaml render - --base-dir ./templates -f base.yaml < app.yaml
   celyaml render app.yaml -f base.yaml --output-dir out/
   celyaml render widgets.yaml --schemas crds/
-  celyaml render chart.yaml -n apps`,
+  celyaml render chart.yaml -n apps
+  celyaml render chart.yaml -n apps --keep-namespace Pod/chart
+  celyaml render chart.yaml --max-nodes 20000000 --max-output-bytes 1Gi`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRender(cmd, in, f, args[0])
@@ -48,6 +51,7 @@ content the variable NAME.`,
 	in.addValuesFlags(cmd)
 	f.namespace.register(cmd)
 	fs := cmd.Flags()
+	f.limits.register(fs)
 	fs.StringVarP(&f.output, "output", "o", "yaml", "output format: yaml, json, or manifests (a JSON object keyed by manifest ID)")
 	fs.StringVar(&f.outputDir, "output-dir", "", "write one file per document into `DIR`, named after its manifest ID or its index")
 	fs.StringVar(&f.baseDir, "base-dir", "", "the `DIR` $include resolves against for a template read from standard input")
@@ -70,7 +74,7 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if f.baseDir != "" && template != "-" {
 		return fmt.Errorf("--base-dir applies only to a template read from standard input (-); a template file's $include resolves against the file's own directory")
 	}
-	opts, err := f.namespace.options(cmd)
+	opts, err := f.namespace.options(cmd, f.limits.apply(cmd, engine.DefaultOptions()))
 	if err != nil {
 		return err
 	}
