@@ -102,7 +102,7 @@ func TestValidateFunction_unknownSchemasOrDocumentsWait(t *testing.T) {
 func TestValidateFunction_badSchemas(t *testing.T) {
 	docs := yamlArg(t, `{apiVersion: example.com/v1, kind: Widget, metadata: {name: a}}`)
 	_, ferr := (&validateFunction{}).call(context.Background(), []tftypes.Value{docs, yamlArg(t, `{apiVersion: v1, kind: ConfigMap}`)})
-	want := `schemas: document 0: apiVersion "v1" kind "ConfigMap" is neither a CustomResourceDefinition (apiextensions.k8s.io/v1) nor an OpenAPI v3 document`
+	want := `schemas: no CustomResourceDefinition (apiextensions.k8s.io/v1) or OpenAPI v3 document: the document is another Kubernetes object`
 	if ferr == nil || ferr.Text != want || *ferr.FunctionArgument != 1 {
 		t.Fatalf("got %v, want %s", ferr, want)
 	}

@@ -34,6 +34,7 @@ var ErrUnknownSchemas = errors.New("schemas are not known yet")
 type Schemas struct {
 	kinds   map[schema.GroupKind]map[string]*kindEntry // by group and kind, then version
 	loading int                                        // the index of the document Load is reading
+	skipped int                                        // documents that are neither CRDs nor OpenAPI documents (add)
 	builtin *builtinSet                                // the built-in kinds, below the documents' (builtins.go)
 }
 
@@ -140,6 +141,13 @@ func loadPlain(docs []any, b *builtinSet) (*Schemas, error) {
 			return nil, fmt.Errorf("schemas: document %d: %w", i, err)
 		}
 	}
+	if s.skipped > 0 && len(s.kinds) == 0 {
+		what := "the document is another Kubernetes object"
+		if s.skipped > 1 {
+			what = fmt.Sprintf("the %d documents are other Kubernetes objects", s.skipped)
+		}
+		return nil, fmt.Errorf("schemas: no CustomResourceDefinition (apiextensions.k8s.io/v1) or OpenAPI v3 document: %s", what)
+	}
 	return s, nil
 }
 
@@ -152,39 +160,111 @@ func (s *Schemas) put(gvk schema.GroupVersionKind, build func() (*kindSchema, er
 	s.kinds[gk][gvk.Version] = &kindEntry{gvk: gvk, source: fmt.Sprintf("schemas: document %d", s.loading), build: build}
 }
 
-// add reads one schema document.
+// add reads one schema document: of a CustomResourceDefinition, only its
+// group, kind, scope and served versions, straight from the document; the
+// CRD is decoded, checked as the API server checks its create, and its
+// version's validators built the first time a document of that version is
+// checked (entry's get). Any other Kubernetes object is skipped, so that a
+// release bundle mixing CRDs with the rest of an install (argo-cd's
+// install.yaml) can be given as it is.
 func (s *Schemas) add(doc map[string]any) error {
 	av, _ := stringAt(doc, "apiVersion")
 	kind, _ := stringAt(doc, "kind")
+	if kind == "CustomResourceDefinition" && strings.HasPrefix(av, "apiextensions.k8s.io/") && av != "apiextensions.k8s.io/v1" {
+		return fmt.Errorf("a CustomResourceDefinition of %s: the API server serves only apiextensions.k8s.io/v1", av)
+	}
 	if av != "apiextensions.k8s.io/v1" || kind != "CustomResourceDefinition" {
-		return fmt.Errorf("apiVersion %q kind %q is neither a CustomResourceDefinition (apiextensions.k8s.io/v1) nor an OpenAPI v3 document", av, kind)
-	}
-	raw, err := json.Marshal(doc)
-	if err != nil {
-		return err
-	}
-	var crd apiextensionsv1.CustomResourceDefinition
-	if err := json.Unmarshal(raw, &crd); err != nil {
-		return fmt.Errorf("CustomResourceDefinition %s: %w", crd.Name, err)
-	}
-	if err := validCRD(&crd); err != nil {
-		return err
-	}
-	for i := range crd.Spec.Versions {
-		v := &crd.Spec.Versions[i]
-		if !v.Served {
-			continue
+		if av != "" && kind != "" {
+			s.skipped++
+			return nil // another object of a release bundle
 		}
-		gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: crd.Spec.Names.Kind}
+		return fmt.Errorf("neither a Kubernetes object (apiVersion and kind) nor an OpenAPI v3 document")
+	}
+	ix, ok := crdIndex(doc)
+	if !ok {
+		// Not of the shape the index reads: decode it now for the
+		// server's own error.
+		if _, err := decodeCRD(doc); err != nil {
+			return err
+		}
+		return fmt.Errorf("CustomResourceDefinition %s: spec.group, spec.names.kind and spec.versions are required", ix.name)
+	}
+	decode := sync.OnceValues(func() (*apiextensionsv1.CustomResourceDefinition, error) {
+		crd, err := decodeCRD(doc)
+		if err != nil {
+			return nil, err
+		}
+		if err := validCRD(crd); err != nil {
+			return nil, err
+		}
+		return crd, nil
+	})
+	for _, v := range ix.served {
+		gvk := schema.GroupVersionKind{Group: ix.group, Version: v, Kind: ix.kind}
 		s.put(gvk, func() (*kindSchema, error) {
-			ks, err := newKindSchema(&crd, v)
+			crd, err := decode()
 			if err != nil {
-				return nil, fmt.Errorf("CustomResourceDefinition %s version %s: %w", crd.Name, v.Name, err)
+				return nil, err
 			}
-			return ks, nil
+			for i := range crd.Spec.Versions {
+				if cv := &crd.Spec.Versions[i]; cv.Name == v && cv.Served {
+					ks, err := newKindSchema(crd, cv)
+					if err != nil {
+						return nil, fmt.Errorf("CustomResourceDefinition %s version %s: %w", crd.Name, v, err)
+					}
+					return ks, nil
+				}
+			}
+			return nil, fmt.Errorf("CustomResourceDefinition %s does not serve version %s", crd.Name, v)
 		})
 	}
 	return nil
+}
+
+// crdInfo is what Load reads of a CustomResourceDefinition without
+// decoding it.
+type crdInfo struct {
+	name, group, kind string
+	served            []string
+}
+
+// crdIndex reads a CustomResourceDefinition's name, group, kind and served
+// versions from the document as given; ok is false when they are not
+// there in the shape the API server requires.
+func crdIndex(doc map[string]any) (ix crdInfo, ok bool) {
+	ix.name, _ = stringAt(doc, "metadata", "name")
+	ix.group, _ = stringAt(doc, "spec", "group")
+	ix.kind, _ = stringAt(doc, "spec", "names", "kind")
+	spec, _ := doc["spec"].(map[string]any)
+	versions, _ := spec["versions"].([]any)
+	if ix.group == "" || ix.kind == "" || len(versions) == 0 {
+		return ix, false
+	}
+	for _, v := range versions {
+		m, _ := v.(map[string]any)
+		name, _ := m["name"].(string)
+		served, isBool := m["served"].(bool)
+		if name == "" || !isBool {
+			return ix, false
+		}
+		if served {
+			ix.served = append(ix.served, name)
+		}
+	}
+	return ix, true
+}
+
+// decodeCRD decodes a CustomResourceDefinition document.
+func decodeCRD(doc map[string]any) (*apiextensionsv1.CustomResourceDefinition, error) {
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	var crd apiextensionsv1.CustomResourceDefinition
+	if err := json.Unmarshal(raw, &crd); err != nil {
+		return nil, fmt.Errorf("CustomResourceDefinition %s: %w", crd.Name, err)
+	}
+	return &crd, nil
 }
 
 // validCRD checks a CustomResourceDefinition as the API server checks its

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -101,7 +102,7 @@ func TestCheckCoverage(t *testing.T) {
 	}
 }
 
-func TestLoadRefusesOverCostRule(t *testing.T) {
+func TestCheckRefusesACRDWithARuleOverItsCostLimit(t *testing.T) {
 	crd := `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: costly.example.com}
@@ -124,9 +125,14 @@ spec:
             x-kubernetes-validations:
             - rule: "self.words.all(a, self.words.all(b, a == b || a != b))"
 `
-	_, err := Load(fromYAML(t, crd))
-	if err == nil {
-		t.Fatal("Load accepted a rule over its cost limit")
+	s, err := Load(fromYAML(t, crd))
+	if err != nil {
+		t.Fatalf("Load reads only the CRD's group and kinds, and should not refuse it yet: %v", err)
+	}
+	_, err = s.Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Costly\nmetadata: {name: a}")[0])
+	var se *SchemaError
+	if !errors.As(err, &se) {
+		t.Fatalf("checking a Costly accepted a rule over its cost limit: %v", err)
 	}
 	want := "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x"
 	if !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "schemas: document 0: CustomResourceDefinition costly.example.com is invalid: ") {
