@@ -58,7 +58,7 @@ func TestCheckSavedOpenAPICoversOnlyItsOwnKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	role := fromYAML(t, "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r, namespace: ns}\nrules: [{verbs: [get], bogus: 1}]")[0]
-	if _, err := withoutBuiltins.Check(role); err == nil || !strings.Contains(err.Error(), "no schema for a kind of the built-in group rbac.authorization.k8s.io") {
+	if _, err := createHidden(withoutBuiltins).Check(role); err == nil || !strings.Contains(err.Error(), "no schema for a kind of the built-in group rbac.authorization.k8s.io") {
 		t.Errorf("a Role, with apps/v1 and core/v1 saved and no built-in kinds: got %v, want the error that the build carries no built-in schemas", err)
 	}
 	for _, doc := range []string{
@@ -67,7 +67,7 @@ func TestCheckSavedOpenAPICoversOnlyItsOwnKinds(t *testing.T) {
 		"apiVersion: policy/v1\nkind: Eviction\nmetadata: {name: e}\nbogus: 1",
 		"apiVersion: v1\nkind: DeleteOptions\nbogus: 1",
 	} {
-		r, err := s.Check(fromYAML(t, doc)[0])
+		r, err := createHidden(s).Check(fromYAML(t, doc)[0])
 		if err != nil || r.Checked || len(r.Violations) > 0 {
 			t.Errorf("%q: got %+v, %v; want it unchecked", doc, r, err)
 		}
@@ -77,12 +77,12 @@ func TestCheckSavedOpenAPICoversOnlyItsOwnKinds(t *testing.T) {
 		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ns}\nbogus: 1",
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: ns}\nbogus: 1",
 	} {
-		r, err := s.Check(fromYAML(t, doc)[0])
+		r, err := createHidden(s).Check(fromYAML(t, doc)[0])
 		if err != nil || !r.Checked || len(r.Violations) != 1 || r.Violations[0].Path != "[…]" {
 			t.Errorf("%q: got %+v, %v; want checked, with the unknown field refused", doc, r, err)
 		}
 	}
-	_, err = s.Check(fromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}")[0])
+	_, err = createHidden(s).Check(fromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}")[0])
 	if want := "apps/Deployment/_/…: no schema for kind Deployment in apps/…: the schemas cover group apps with apps/v1 Deployment"; err == nil || err.Error() != want {
 		t.Errorf("version mismatch: got %v, want %s", err, want)
 	}
@@ -144,7 +144,7 @@ func TestCheckBuildsOnlyTheKindsItChecksOnce(t *testing.T) {
 	}
 	doc := fromYAML(t, benchDeployment)[0]
 	for range 100 {
-		if r, err := s.Check(doc); err != nil || !r.Checked || len(r.Violations) > 0 {
+		if r, err := createHidden(s).Check(doc); err != nil || !r.Checked || len(r.Violations) > 0 {
 			t.Fatalf("got %+v, %v", r, err)
 		}
 	}

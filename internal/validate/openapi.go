@@ -316,6 +316,7 @@ func openAPIKindSchema(gvk schema.GroupVersionKind, sch map[string]any) (*kindSc
 		return nil, err
 	}
 	ks.gvk = gvk
+	ks.fromOpenAPI = true
 	return ks, nil
 }
 

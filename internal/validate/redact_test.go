@@ -27,7 +27,7 @@ func TestCheck_hidesWhatOnlyTheDocumentGives(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			lines, err := s.CheckAll(fromYAML(t, c.doc))
+			lines, err := createHidden(s).CheckAll(fromYAML(t, c.doc))
 			if err != nil {
 				lines = append(lines, err.Error())
 			}
@@ -76,7 +76,7 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines, err := s.CheckAll(fromYAML(t, "apiVersion: example.com/v1\nkind: Lock\nmetadata: {name: l}\nspec: {code: HUNTER2VAR}"))
+	lines, err := createHidden(s).CheckAll(fromYAML(t, "apiVersion: example.com/v1\nkind: Lock\nmetadata: {name: l}\nspec: {code: HUNTER2VAR}"))
 	if err != nil {
 		t.Fatal(err)
 	}

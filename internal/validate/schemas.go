@@ -17,6 +17,7 @@ import (
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -88,6 +89,12 @@ type kindSchema struct {
 	structural *structuralschema.Structural
 	openapi    apiservervalidation.SchemaValidator
 	cel        *cel.Validator // nil when the schema has no rules
+	// fromOpenAPI: a kind of an OpenAPI document (a built-in kind, which
+	// the server decodes into Go types, reading a null as absent).
+	fromOpenAPI bool
+
+	tcOnce sync.Once                    // typeConverter (ssa.go)
+	tc     managedfields.TypeConverter // the field manager's, nil when not built
 }
 
 // Load reads schema documents: CustomResourceDefinitions

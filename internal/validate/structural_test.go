@@ -83,7 +83,7 @@ func TestCheckCoverage(t *testing.T) {
 		// Coverage is per group and kind: another kind of a covered group is not checked.
 		"apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: w}\nspec: {nonsense: 1}",
 	} {
-		r, err := s.Check(fromYAML(t, doc)[0])
+		r, err := createHidden(s).Check(fromYAML(t, doc)[0])
 		if err != nil || r.Checked || len(r.Violations) != 0 {
 			t.Errorf("%q: got %+v, %v; want unchecked", doc, r, err)
 		}
@@ -94,7 +94,7 @@ func TestCheckCoverage(t *testing.T) {
 		"apiVersion: example.com/v1beta1\nkind: Widget\nmetadata: {name: w}": "example.com/Widget/_/…: no schema for kind Widget in example.com/…",
 		"apiVersion: example.com/v0\nkind: Widget\nmetadata: {name: w}":      "example.com/Widget/_/…: no schema for kind Widget in example.com/…",
 	} {
-		_, err := s.Check(fromYAML(t, doc)[0])
+		_, err := createHidden(s).Check(fromYAML(t, doc)[0])
 		want += ": the schemas cover group example.com with example.com/v1 Widget, example.com/v2 Widget"
 		if err == nil || err.Error() != want {
 			t.Errorf("%q: got error %v, want %s", doc, err, want)
@@ -129,7 +129,7 @@ spec:
 	if err != nil {
 		t.Fatalf("Load reads only the CRD's group and kinds, and should not refuse it yet: %v", err)
 	}
-	_, err = s.Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Costly\nmetadata: {name: a}")[0])
+	_, err = createHidden(s).Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Costly\nmetadata: {name: a}")[0])
 	var se *SchemaError
 	if !errors.As(err, &se) {
 		t.Fatalf("checking a Costly accepted a rule over its cost limit: %v", err)
@@ -146,7 +146,7 @@ func TestCheckWaitsForUnknownValues(t *testing.T) {
 	spec, _ := doc.(*value.Map).Get("spec")
 	spec.(*value.Map).Set("contact", value.Unknown{})
 	spec.(*value.Map).Set("minReplicas", value.Unknown{})
-	r, err := s.Check(doc)
+	r, err := createHidden(s).Check(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
