@@ -88,7 +88,9 @@ func (p *celyamlProvider) Configure(context.Context, provider.ConfigureRequest, 
 
 func (p *celyamlProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
-		func() datasource.DataSource { return &renderDataSource{engine: p.engine, hidingKeys: p.engineHidingKeys} },
+		func() datasource.DataSource {
+			return &renderDataSource{engine: p.engine, hidingKeys: p.engineHidingKeys}
+		},
 	}
 }
 

@@ -96,7 +96,9 @@ func createHidden(s *Schemas) oldRules { return oldRules{s} }
 
 var createHiddenOptions = Options{Request: Create, HideNames: true}
 
-func (o oldRules) Check(doc value.Value) (Result, error) { return o.s.CheckWith(doc, createHiddenOptions) }
+func (o oldRules) Check(doc value.Value) (Result, error) {
+	return o.s.CheckWith(doc, createHiddenOptions)
+}
 
 func (o oldRules) CheckAll(docs []value.Value) ([]string, error) {
 	return o.s.CheckAllWith(docs, createHiddenOptions)

@@ -93,7 +93,7 @@ type kindSchema struct {
 	// the server decodes into Go types, reading a null as absent).
 	fromOpenAPI bool
 
-	tcOnce sync.Once                    // typeConverter (ssa.go)
+	tcOnce sync.Once                   // typeConverter (ssa.go)
 	tc     managedfields.TypeConverter // the field manager's, nil when not built
 }
 
