@@ -137,7 +137,7 @@ func addScope(scopes map[string]bool, d any) {
 
 // checkSchemas validates the rendered documents: an error listing every
 // violation, or nil.
-func (in *inputs) checkSchemas(s *loadedSchemas, docs []engine.Document) error {
+func (in *inputs) checkSchemas(s *loadedSchemas, docs []engine.Document, o validate.Options) error {
 	if s == nil {
 		return nil
 	}
@@ -145,7 +145,7 @@ func (in *inputs) checkSchemas(s *loadedSchemas, docs []engine.Document) error {
 	for i, d := range docs {
 		values[i] = d.Value
 	}
-	lines, err := s.CheckAll(values)
+	lines, err := s.CheckAllWith(values, o)
 	if err != nil {
 		return problem(fmt.Errorf("--schemas: %w", err))
 	}
