@@ -11,9 +11,9 @@ import (
 
 // renderFlags are render's own flags.
 type renderFlags struct {
-	output    string
-	outputDir string
-	baseDir   string
+	output     string
+	outputDir  string
+	baseDir    string
 	schemas    []string
 	validateAs string // --validate-as: server-side-apply or create
 	namespace  nsFlag // -n, namespace.go
