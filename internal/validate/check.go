@@ -149,6 +149,9 @@ func (s *Schemas) CheckWith(doc value.Value, o Options) (Result, error) {
 		return Result{}, err
 	}
 	if versions == nil {
+		if err := s.unknownKind(m, group, version, kind, o); err != nil {
+			return Result{}, err
+		}
 		if builtinGroups[group] && !s.builtin.present() {
 			return Result{}, fmt.Errorf("%s: no schema for a kind of the built-in group %s: %s", s.idOf(m, o), shownGroup(group), noBuiltinsText)
 		}

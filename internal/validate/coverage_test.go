@@ -61,15 +61,21 @@ func TestCheckSavedOpenAPICoversOnlyItsOwnKinds(t *testing.T) {
 	if _, err := createHidden(withoutBuiltins).Check(role); err == nil || !strings.Contains(err.Error(), "no schema for a kind of the built-in group rbac.authorization.k8s.io") {
 		t.Errorf("a Role, with apps/v1 and core/v1 saved and no built-in kinds: got %v, want the error that the build carries no built-in schemas", err)
 	}
-	for _, doc := range []string{
-		"apiVersion: admission.k8s.io/v1\nkind: DeleteOptions\nbogus: 1",
-		"apiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: s}\nbogus: 1",
-		"apiVersion: policy/v1\nkind: Eviction\nmetadata: {name: e}\nbogus: 1",
-		"apiVersion: v1\nkind: DeleteOptions\nbogus: 1",
+	// A kind only the shared definitions name is not a kind of the
+	// document: in a group it does not serve it is not checked; in a
+	// group-version it serves (or the built-in kinds do), the API server
+	// serves no such kind, and it is refused.
+	if r, err := createHidden(s).Check(fromYAML(t, "apiVersion: admission.k8s.io/v1\nkind: DeleteOptions\nbogus: 1")[0]); err != nil || r.Checked || len(r.Violations) > 0 {
+		t.Errorf("admission.k8s.io DeleteOptions: got %+v, %v; want it unchecked", r, err)
+	}
+	for doc, want := range map[string]string{
+		"apiVersion: autoscaling/v1\nkind: Scale\nmetadata: {name: s}\nbogus: 1": "autoscaling/Scale/_/s: kind Scale does not exist in autoscaling/v1, whose kinds are HorizontalPodAutoscaler",
+		"apiVersion: policy/v1\nkind: Eviction\nmetadata: {name: e}\nbogus: 1":   "policy/Eviction/_/e: kind Eviction does not exist in policy/v1, whose kinds are PodDisruptionBudget",
+		"apiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: d}\nbogus: 1":   "apps/Deploymnet/_/d: kind Deploymnet does not exist in apps/v1, whose kinds are ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet: did you mean Deployment?",
 	} {
-		r, err := createHidden(s).Check(fromYAML(t, doc)[0])
-		if err != nil || r.Checked || len(r.Violations) > 0 {
-			t.Errorf("%q: got %+v, %v; want it unchecked", doc, r, err)
+		_, err := s.Check(fromYAML(t, doc)[0])
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: got %v, want %s", doc, err, want)
 		}
 	}
 	for _, doc := range []string{

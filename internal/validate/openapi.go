@@ -43,7 +43,13 @@ func (s *Schemas) addOpenAPI(doc map[string]any) error {
 		v, ok := schemas[name]
 		return v, ok
 	}
+	served := pathKinds(doc) != nil
 	for _, k := range openAPIKinds(doc) {
+		if served {
+			// A document the server serves for a group-version lists
+			// every kind of it: one it does not list does not exist.
+			s.complete[k.gvk.GroupVersion()] = true
+		}
 		s.put(k.gvk, func() (*kindSchema, error) {
 			return inlinedKindSchema(k, resolve)
 		})

@@ -36,7 +36,13 @@ type Schemas struct {
 	kinds   map[schema.GroupKind]map[string]*kindEntry // by group and kind, then version
 	loading int                                        // the index of the document Load is reading
 	skipped int                                        // documents that are neither CRDs nor OpenAPI documents (add)
-	builtin *builtinSet                                // the built-in kinds, below the documents' (builtins.go)
+	// complete holds the group-versions an OpenAPI document served for
+	// them defines wholly (kinds.go).
+	complete map[schema.GroupVersion]bool
+	// crdGroups holds the groups that given CRDs define kinds of: in
+	// part, as far as Load knows (kinds.go).
+	crdGroups map[string]bool
+	builtin   *builtinSet // the built-in kinds, below the documents' (builtins.go)
 }
 
 // SchemaError is a schema document that cannot be used, found when a
@@ -130,7 +136,8 @@ func LoadPlain(docs []any) (*Schemas, error) {
 // loadPlain is LoadPlain with the given built-in kinds (noBuiltins for a
 // build without them).
 func loadPlain(docs []any, b *builtinSet) (*Schemas, error) {
-	s := &Schemas{kinds: map[schema.GroupKind]map[string]*kindEntry{}, builtin: b}
+	s := &Schemas{kinds: map[schema.GroupKind]map[string]*kindEntry{}, builtin: b,
+		complete: map[schema.GroupVersion]bool{}, crdGroups: map[string]bool{}}
 	for i, p := range docs {
 		if p == nil {
 			continue
@@ -206,6 +213,7 @@ func (s *Schemas) add(doc map[string]any) error {
 		}
 		return crd, nil
 	})
+	s.crdGroups[ix.group] = true
 	for _, v := range ix.served {
 		gvk := schema.GroupVersionKind{Group: ix.group, Version: v, Kind: ix.kind}
 		s.put(gvk, func() (*kindSchema, error) {

@@ -78,14 +78,20 @@ func TestCheckStructural(t *testing.T) {
 
 func TestCheckCoverage(t *testing.T) {
 	s := widgetSchemas(t)
-	for _, doc := range []string{
-		"apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c}\nspec: {nonsense: 1}",
-		// Coverage is per group and kind: another kind of a covered group is not checked.
-		"apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: w}\nspec: {nonsense: 1}",
+	doc := "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c}\nspec: {nonsense: 1}"
+	if r, err := createHidden(s).Check(fromYAML(t, doc)[0]); err != nil || r.Checked || len(r.Violations) != 0 {
+		t.Errorf("%q: got %+v, %v; want unchecked", doc, r, err)
+	}
+	// A kind that no given CRD of the group defines is refused, saying
+	// that the CRDs may define the group only in part.
+	for doc, want := range map[string]string{
+		"apiVersion: example.com/v1\nkind: Sprocket\nmetadata: {name: w}\nspec: {nonsense: 1}": "example.com/Sprocket/_/w: kind Sprocket is not defined by the CustomResourceDefinitions given for group example.com, which define Widget; " +
+			"they may define the group only in part: if it has such a kind, give its CustomResourceDefinition too",
+		"apiVersion: example.com/v1\nkind: Widgte\nmetadata: {name: w}": "example.com/Widgte/_/w: kind Widgte is not defined by the CustomResourceDefinitions given for group example.com, which define Widget: did you mean Widget?; " +
+			"they may define the group only in part: if it has such a kind, give its CustomResourceDefinition too",
 	} {
-		r, err := createHidden(s).Check(fromYAML(t, doc)[0])
-		if err != nil || r.Checked || len(r.Violations) != 0 {
-			t.Errorf("%q: got %+v, %v; want unchecked", doc, r, err)
+		if _, err := s.Check(fromYAML(t, doc)[0]); err == nil || err.Error() != want {
+			t.Errorf("%q: got %v, want %s", doc, err, want)
 		}
 	}
 	// A version that no schema writes may come from a variable, and is
