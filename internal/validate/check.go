@@ -279,8 +279,8 @@ func (ks *kindSchema) validateSafely(doc map[string]any, unknown []string, req R
 	return ks.validate(doc, unknown, req)
 }
 
-// validateMeta checks metadata as a create does: the name (a DNS
-// subdomain), labels, annotations and the other ObjectMeta rules. A
+// validateMeta checks metadata as a create does: the name (by the kind's
+// rule, names.go), labels, annotations and the other ObjectMeta rules. A
 // namespaced document without a namespace is checked as if in the one
 // kubectl and Terraform providers default to; a cluster-scoped one's
 // namespace is cleared, as the API server clears it.
@@ -299,7 +299,7 @@ func (ks *kindSchema) validateMeta(obj map[string]any) field.ErrorList {
 	case !ks.namespaced:
 		u.SetNamespace("") // the API server clears a cluster-scoped object's namespace
 	}
-	return metavalidation.ValidateObjectMetaAccessor(u, ks.namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	return metavalidation.ValidateObjectMetaAccessor(u, ks.namespaced, ks.nameRule(obj), field.NewPath("metadata"))
 }
 
 // generateName gives a document with generateName and no name the name
