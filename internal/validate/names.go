@@ -17,8 +17,8 @@ import (
 var builtinNameRules = map[schema.GroupKind]metavalidation.ValidateNameFunc{
 	// A DNS label (KEP-5311 made a Service's a DNS label rather than a
 	// DNS-1035 label; GA and locked on in 1.37).
-	{Group: "", Kind: "Service"}:        metavalidation.NameIsDNSLabel,
-	{Group: "", Kind: "Namespace"}:      metavalidation.ValidateNamespaceName,
+	{Group: "", Kind: "Service"}:         metavalidation.NameIsDNSLabel,
+	{Group: "", Kind: "Namespace"}:       metavalidation.ValidateNamespaceName,
 	{Group: "apps", Kind: "StatefulSet"}: metavalidation.NameIsDNSLabel,
 	// Path segments: RBAC names may hold colons (system:metrics-server).
 	{Group: "rbac.authorization.k8s.io", Kind: "Role"}:               pathSegmentName,
