@@ -136,25 +136,43 @@ func LoadPlain(docs []any) (*Schemas, error) {
 // loadPlain is LoadPlain with the given built-in kinds (noBuiltins for a
 // build without them).
 func loadPlain(docs []any, b *builtinSet) (*Schemas, error) {
-	s := &Schemas{kinds: map[schema.GroupKind]map[string]*kindEntry{}, builtin: b,
-		complete: map[schema.GroupVersion]bool{}, crdGroups: map[string]bool{}}
+	s := newSchemas(b)
 	for i, p := range docs {
-		if p == nil {
-			continue
-		}
-		m, ok := p.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("schemas: document %d is not an object", i)
-		}
-		s.loading = i
-		add := s.add
-		if isOpenAPIDocument(m) {
-			add = s.addOpenAPI
-		}
-		if err := add(m); err != nil {
-			return nil, fmt.Errorf("schemas: document %d: %w", i, err)
+		if err := s.addDocument(i, p); err != nil {
+			return nil, err
 		}
 	}
+	return s.loaded()
+}
+
+func newSchemas(b *builtinSet) *Schemas {
+	return &Schemas{kinds: map[schema.GroupKind]map[string]*kindEntry{}, builtin: b,
+		complete: map[schema.GroupVersion]bool{}, crdGroups: map[string]bool{}}
+}
+
+// addDocument reads document i.
+func (s *Schemas) addDocument(i int, p any) error {
+	if p == nil {
+		return nil
+	}
+	m, ok := p.(map[string]any)
+	if !ok {
+		return fmt.Errorf("schemas: document %d is not an object", i)
+	}
+	s.loading = i
+	add := s.add
+	if isOpenAPIDocument(m) {
+		add = s.addOpenAPI
+	}
+	if err := add(m); err != nil {
+		return fmt.Errorf("schemas: document %d: %w", i, err)
+	}
+	return nil
+}
+
+// loaded is the end of a load: schemas that hold only other objects are
+// an error.
+func (s *Schemas) loaded() (*Schemas, error) {
 	if s.skipped > 0 && len(s.kinds) == 0 {
 		what := "the document is another Kubernetes object"
 		if s.skipped > 1 {
@@ -203,7 +221,19 @@ func (s *Schemas) add(doc map[string]any) error {
 		}
 		return fmt.Errorf("CustomResourceDefinition %s: spec.group, spec.names.kind and spec.versions are required", ix.name)
 	}
+	s.addCRD(ix, func() (map[string]any, error) { return doc, nil })
+	return nil
+}
+
+// addCRD records the served versions of a CustomResourceDefinition whose
+// document read gives, read (decoded and checked) the first time a
+// document of one of them is checked.
+func (s *Schemas) addCRD(ix crdInfo, read func() (map[string]any, error)) {
 	decode := sync.OnceValues(func() (*apiextensionsv1.CustomResourceDefinition, error) {
+		doc, err := read()
+		if err != nil {
+			return nil, err
+		}
 		crd, err := decodeCRD(doc)
 		if err != nil {
 			return nil, err
@@ -233,7 +263,6 @@ func (s *Schemas) add(doc map[string]any) error {
 			return nil, fmt.Errorf("CustomResourceDefinition %s does not serve version %s", crd.Name, v)
 		})
 	}
-	return nil
 }
 
 // crdInfo is what Load reads of a CustomResourceDefinition without
