@@ -42,9 +42,9 @@ var globs = map[string]struct {
 	"github.com/kedacore/keda/v2": {crds: []string{"config/crd/bases/*.yaml"},
 		examples: []string{"config/samples/*.yaml"}},
 	"github.com/external-secrets/external-secrets": {crds: []string{"config/crds/bases/*.external-secrets.io_*.yaml", "config/crds/bases/external-secrets.io_*.yaml"}},
-	"github.com/argoproj/argo-cd/v3": {crds: []string{"manifests/install.yaml"}, bundle: true},
-	"knative.dev/serving":            {crds: []string{"config/core/300-resources/*.yaml"}},
-	"knative.dev/eventing":           {crds: []string{"config/core/resources/*.yaml"}},
+	"github.com/argoproj/argo-cd/v3":               {crds: []string{"manifests/install.yaml"}, bundle: true},
+	"knative.dev/serving":                          {crds: []string{"config/core/300-resources/*.yaml"}},
+	"knative.dev/eventing":                         {crds: []string{"config/core/resources/*.yaml"}},
 }
 
 var (
