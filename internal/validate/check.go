@@ -234,6 +234,13 @@ func (ks *kindSchema) validate(doc map[string]any, unknown []string, req Request
 		pruned = nil // metadata that is not an object: validateMeta says so
 	}
 	if req == ServerSideApply {
+		if meta, ok := obj["metadata"].(map[string]any); ok {
+			if name, _ := meta["name"].(string); name == "" {
+				// An apply names the object in its URL (generateName cannot
+				// stand for it): kubectl and client-go refuse it unsent.
+				return field.ErrorList{field.Required(field.NewPath("metadata", "name"), "name is required for server-side apply")}
+			}
+		}
 		if errs = ks.applyErrors(deepCopy(obj)); len(errs) > 0 {
 			return errs
 		}
@@ -252,7 +259,9 @@ func (ks *kindSchema) validate(doc map[string]any, unknown []string, req Request
 	if ks.dropStatus {
 		delete(obj, "status")
 	}
-	generateName(obj)
+	if req == Create {
+		generateName(obj)
+	}
 	errs = append(errs, ks.validateMeta(obj)...)
 	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj, ks.openapi)...)
 	errs = append(errs, schemaobjectmeta.Validate(context.Background(), nil, obj, ks.structural, false)...)

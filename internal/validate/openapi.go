@@ -316,6 +316,7 @@ func openAPIKindSchema(gvk schema.GroupVersionKind, sch map[string]any) (*kindSc
 	if err != nil {
 		return nil, fmt.Errorf("schema is not structural: %w", err)
 	}
+	withDefaults := st.DeepCopy()
 	stripDefaults(st)
 	ks, err := buildKindSchema(internal, st)
 	if err != nil {
@@ -323,6 +324,10 @@ func openAPIKindSchema(gvk schema.GroupVersionKind, sch map[string]any) (*kindSc
 	}
 	ks.gvk = gvk
 	ks.fromOpenAPI = true
+	// The field manager's type keeps the document's defaults: a list-type
+	// map item may leave out a key field that has one (a Service port's
+	// protocol).
+	ks.applySchema = withDefaults
 	return ks, nil
 }
 

@@ -99,8 +99,9 @@ type kindSchema struct {
 	// the server decodes into Go types, reading a null as absent).
 	fromOpenAPI bool
 
-	tcOnce sync.Once                   // typeConverter (ssa.go)
-	tc     managedfields.TypeConverter // the field manager's, nil when not built
+	applySchema *structuralschema.Structural // the field manager's schema when not structural's (ssa.go)
+	tcOnce      sync.Once                    // typeConverter (ssa.go)
+	tc          managedfields.TypeConverter  // the field manager's, nil when not built
 }
 
 // Load reads schema documents: CustomResourceDefinitions

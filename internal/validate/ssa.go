@@ -36,7 +36,11 @@ func (ks *kindSchema) typeConverter() managedfields.TypeConverter {
 				ks.tc = nil
 			}
 		}()
-		root := ks.structural.ToKubeOpenAPI()
+		st := ks.structural
+		if ks.applySchema != nil {
+			st = ks.applySchema
+		}
+		root := st.ToKubeOpenAPI()
 		if root == nil {
 			return
 		}
@@ -248,7 +252,11 @@ func keyedIndex(elem string, l []any) int {
 			var got any = item
 			if kp.field != "" {
 				m, _ := item.(map[string]any)
-				got = m[kp.field]
+				v, present := m[kp.field]
+				if !present {
+					continue // a key field the item leaves to its default
+				}
+				got = v
 			}
 			if !sameJSONValue(got, kp.value) {
 				match = false
