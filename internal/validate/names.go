@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"fmt"
+
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	metavalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -30,6 +32,21 @@ var builtinNameRules = map[schema.GroupKind]metavalidation.ValidateNameFunc{
 	{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest"}: pathSegmentName,
 	// An IP address, in its canonical form.
 	{Group: "networking.k8s.io", Kind: "IPAddress"}: ipAddressName,
+	// Kinds whose own validation leaves the name to the check every
+	// create makes (path segments): a PodDisruptionBudget, and a core v1
+	// Event (legacy validation; events.k8s.io's takes a DNS subdomain).
+	{Group: "policy", Kind: "PodDisruptionBudget"}: pathSegmentName,
+	{Group: "", Kind: "Event"}:                     pathSegmentName,
+	// A CronJob's name goes into its Jobs' names with 11 more characters.
+	{Group: "batch", Kind: "CronJob"}: cronJobName,
+}
+
+func cronJobName(name string, prefix bool) []string {
+	out := metavalidation.NameIsDNSSubdomain(name, prefix)
+	if len(name) > 52 {
+		out = append(out, "must be no more than 52 characters")
+	}
+	return out
 }
 
 func pathSegmentName(name string, _ bool) []string { return content.IsPathSegmentName(name) }
@@ -43,7 +60,8 @@ func ipAddressName(name string, _ bool) []string {
 }
 
 // nameRule is the rule a kind's name is checked with: a built-in kind's
-// own, a CustomResourceDefinition's (plural.group), or a DNS subdomain.
+// own, a CustomResourceDefinition's (plural.group), an APIService's
+// (version.group), or a DNS subdomain.
 func (ks *kindSchema) nameRule(obj map[string]any) metavalidation.ValidateNameFunc {
 	if !ks.fromOpenAPI {
 		return metavalidation.NameIsDNSSubdomain // a custom resource
@@ -58,6 +76,19 @@ func (ks *kindSchema) nameRule(obj map[string]any) metavalidation.ValidateNameFu
 				out = append(out, `must be spec.names.plural+"."+spec.group`)
 			}
 			return out
+		}
+	}
+	if gk == (schema.GroupKind{Group: "apiregistration.k8s.io", Kind: "APIService"}) {
+		version, _ := stringAt(obj, "spec", "version")
+		group, _ := stringAt(obj, "spec", "group")
+		return func(name string, _ bool) []string {
+			if out := content.IsPathSegmentName(name); len(out) > 0 {
+				return out
+			}
+			if name != version+"."+group {
+				return []string{fmt.Sprintf("must be `spec.version+\".\"+spec.group`: %q", version+"."+group)}
+			}
+			return nil
 		}
 	}
 	if f := builtinNameRules[gk]; f != nil {
