@@ -234,8 +234,8 @@ func (ks *kindSchema) validate(doc map[string]any, unknown []string, req Request
 		pruned = nil // metadata that is not an object: validateMeta says so
 	}
 	if req == ServerSideApply {
-		if meta, ok := obj["metadata"].(map[string]any); ok {
-			if name, _ := meta["name"].(string); name == "" {
+		if name, _ := stringAt(obj, "metadata", "name"); name == "" {
+			if _, isMap := obj["metadata"].(map[string]any); isMap || obj["metadata"] == nil {
 				// An apply names the object in its URL (generateName cannot
 				// stand for it): kubectl and client-go refuse it unsent.
 				return field.ErrorList{field.Required(field.NewPath("metadata", "name"), "name is required for server-side apply")}
