@@ -111,19 +111,138 @@ type kindSchema struct {
 // version and kind, and any document's kind replaces the built-in one
 // (builtins.go). An error names the document by its index (counted from
 // 0).
+//
+// A CustomResourceDefinition is only indexed (indexValue): it is turned
+// into the Kubernetes code's form when a document of its kind is first
+// checked, so that a call pays for the CRDs it uses. The documents are
+// kept: the caller must not change them afterwards.
 func Load(docs []value.Value) (*Schemas, error) {
-	plainDocs := make([]any, len(docs))
+	indexed := make([]Indexed, len(docs))
 	for i, d := range docs {
 		if d == nil {
 			continue
 		}
-		p, unknown := plain(d)
-		if len(unknown) > 0 {
+		if holdsUnknown(d, 0) {
 			return nil, ErrUnknownSchemas
 		}
-		plainDocs[i] = p
+		skel := skeleton(d)
+		if ix, ok := IndexOf(skel); ok {
+			indexed[i] = Indexed{CRD: &ix, Read: func() (map[string]any, error) {
+				p, _ := plain(d)
+				m, _ := p.(map[string]any)
+				return m, nil
+			}}
+			continue
+		}
+		if IsOtherObject(skel) {
+			indexed[i] = Indexed{Other: true}
+			continue
+		}
+		p, _ := plain(d)
+		indexed[i] = Indexed{Value: p}
 	}
-	return LoadPlain(plainDocs)
+	return LoadIndexed(indexed)
+}
+
+// holdsUnknown reports whether a value holds an unknown value anywhere.
+func holdsUnknown(v value.Value, depth int) bool {
+	if depth > 10000 {
+		return false
+	}
+	switch t := v.(type) {
+	case value.Unknown:
+		return true
+	case *value.Map:
+		for i := 0; i < t.Len(); i++ {
+			if _, e := t.At(i); holdsUnknown(e, depth+1) {
+				return true
+			}
+		}
+	case []value.Value:
+		for _, e := range t {
+			if holdsUnknown(e, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// skeleton is what IndexOf and IsOtherObject read of a document, in the
+// Kubernetes code's form, without converting the rest: apiVersion, kind,
+// openapi, metadata.name, and spec's group, names.kind, scope and each
+// version's name and served.
+func skeleton(v value.Value) any {
+	m, ok := v.(*value.Map)
+	if !ok {
+		return nil
+	}
+	out := map[string]any{}
+	for _, k := range []string{"apiVersion", "kind", "openapi"} {
+		if e, ok := m.Get(k); ok {
+			out[k] = scalar(e)
+		}
+	}
+	if meta, ok := getMap(m, "metadata"); ok {
+		if name, ok := meta.Get("name"); ok {
+			out["metadata"] = map[string]any{"name": scalar(name)}
+		}
+	}
+	spec, ok := getMap(m, "spec")
+	if !ok {
+		return out
+	}
+	sk := map[string]any{}
+	for _, k := range []string{"group", "scope"} {
+		if e, ok := spec.Get(k); ok {
+			sk[k] = scalar(e)
+		}
+	}
+	if names, ok := getMap(spec, "names"); ok {
+		if kind, ok := names.Get("kind"); ok {
+			sk["names"] = map[string]any{"kind": scalar(kind)}
+		}
+	}
+	if versions, ok := spec.Get("versions"); ok {
+		if l, ok := versions.([]value.Value); ok {
+			vs := make([]any, len(l))
+			for i, e := range l {
+				vm, ok := e.(*value.Map)
+				if !ok {
+					continue
+				}
+				item := map[string]any{}
+				for _, k := range []string{"name", "served"} {
+					if x, ok := vm.Get(k); ok {
+						item[k] = scalar(x)
+					}
+				}
+				vs[i] = item
+			}
+			sk["versions"] = vs
+		}
+	}
+	out["spec"] = sk
+	return out
+}
+
+func getMap(m *value.Map, k string) (*value.Map, bool) {
+	e, ok := m.Get(k)
+	if !ok {
+		return nil, false
+	}
+	sub, ok := e.(*value.Map)
+	return sub, ok
+}
+
+// scalar is a scalar's plain form; anything else stands as a marker that
+// is neither a string nor a bool, which is all the index reads.
+func scalar(v value.Value) any {
+	switch t := v.(type) {
+	case string, bool:
+		return t
+	}
+	return struct{}{}
 }
 
 // LoadPlain is Load for documents already in the JSON-like form the
