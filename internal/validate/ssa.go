@@ -283,25 +283,31 @@ func fieldPathOf(p string) *field.Path {
 	}
 	var fp *field.Path
 	for _, seg := range pathSegmentsOf(p) {
-		if i, err := strconv.Atoi(seg); err == nil && isIndex(seg) {
-			fp = fp.Index(i)
-			continue
-		}
-		if fp == nil {
-			fp = field.NewPath(seg)
-		} else {
-			fp = fp.Child(seg)
+		switch {
+		case seg.index >= 0:
+			fp = fp.Index(seg.index)
+		case strings.HasPrefix(seg.key, "["):
+			fp = fp.Key(strings.TrimSuffix(strings.TrimPrefix(seg.key, "["), "]"))
+		case fp == nil:
+			fp = field.NewPath(seg.key)
+		default:
+			fp = fp.Child(seg.key)
 		}
 	}
 	return fp
 }
 
-func isIndex(seg string) bool { return len(seg) > 0 && seg[0] >= '0' && seg[0] <= '9' }
+// apiPathSeg is one step of an API-server field path: a key, or an index
+// (written [i]).
+type apiPathSeg struct {
+	key   string
+	index int // -1 for a key
+}
 
-// pathSegmentsOf splits "spec.a[0].b" into spec, a, 0, b; an index stays
-// a number, a field a name ([?] stays as it is).
-func pathSegmentsOf(p string) []string {
-	var segs []string
+// pathSegmentsOf splits "spec.a[0].b" into spec, a, [0], b ([?] stays a
+// key).
+func pathSegmentsOf(p string) []apiPathSeg {
+	var segs []apiPathSeg
 	for len(p) > 0 {
 		switch p[0] {
 		case '.':
@@ -309,16 +315,20 @@ func pathSegmentsOf(p string) []string {
 		case '[':
 			end := strings.IndexByte(p, ']')
 			if end < 0 {
-				return append(segs, p)
+				return append(segs, apiPathSeg{key: p, index: -1})
 			}
-			segs = append(segs, p[1:end])
+			if i, err := strconv.Atoi(p[1:end]); err == nil && i >= 0 {
+				segs = append(segs, apiPathSeg{index: i})
+			} else {
+				segs = append(segs, apiPathSeg{key: p[:end+1], index: -1})
+			}
 			p = p[end+1:]
 		default:
 			end := strings.IndexAny(p, ".[")
 			if end < 0 {
 				end = len(p)
 			}
-			segs = append(segs, p[:end])
+			segs = append(segs, apiPathSeg{key: p[:end], index: -1})
 			p = p[end:]
 		}
 	}
@@ -331,13 +341,15 @@ func valueAt(obj any, p string) any {
 	for _, seg := range pathSegmentsOf(p) {
 		switch t := cur.(type) {
 		case map[string]any:
-			cur = t[seg]
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(t) {
+			if seg.index >= 0 {
 				return nil
 			}
-			cur = t[i]
+			cur = t[seg.key]
+		case []any:
+			if seg.index < 0 || seg.index >= len(t) {
+				return nil
+			}
+			cur = t[seg.index]
 		default:
 			return nil
 		}

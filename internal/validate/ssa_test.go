@@ -83,3 +83,27 @@ func TestCheckNamesASecretsDataKeysButNeverItsValues(t *testing.T) {
 		}
 	}
 }
+
+// The field manager names a list-type map item by its key; the check
+// names it by its index, as the rest of the API server does.
+func TestApplyPathsAreTheServersFieldPaths(t *testing.T) {
+	doc := map[string]any{
+		"data": map[string]any{"80": "x"},
+		"spec": map[string]any{"ports": []any{
+			map[string]any{"port": int64(80)},
+			map[string]any{"port": int64(443), "protocol": "UDP"},
+		}, "hostnames": []any{"a.example", "b.example"}},
+	}
+	for smd, want := range map[string]string{
+		`.spec.ports[port=443,protocol="UDP"].targtPort`: "spec.ports[1].targtPort",
+		`.spec.ports[port=80,protocol="TCP"].name`:       "spec.ports[0].name", // protocol left to its default
+		`.spec.hostnames[="b.example"]`:                  "spec.hostnames[1]",
+		`.spec.ports[port=8080]`:                         "spec.ports[?]",
+		`.data.80`:                                       "data.80",
+		`.spec.ports[1].port`:                            "spec.ports[1].port",
+	} {
+		if got := fieldPathOf(smdPath(smd, doc)).String(); got != want {
+			t.Errorf("%s: got %s, want %s", smd, got, want)
+		}
+	}
+}
