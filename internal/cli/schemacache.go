@@ -130,7 +130,7 @@ func indexedSchemas(dir string, text []byte, docs []any) []validate.Indexed {
 		case p == nil:
 			h.Docs[i].Null = true
 		case isCRD:
-			doc := p.(map[string]any)
+			doc, _ := p.(map[string]any) // IndexOf takes only objects
 			out[i] = validate.Indexed{CRD: &ix, Read: func() (map[string]any, error) { return doc, nil }}
 			h.Docs[i].CRD = &ix
 		case validate.IsOtherObject(p):
@@ -174,6 +174,6 @@ func writeSchemaCache(dir, key string, h cachedHeader, bodies [][]byte) {
 	_, werr := f.Write(w.Bytes())
 	cerr := f.Close()
 	if werr != nil || cerr != nil || os.Rename(f.Name(), filepath.Join(dir, key)) != nil {
-		os.Remove(f.Name())
+		_ = os.Remove(f.Name())
 	}
 }

@@ -154,7 +154,7 @@ func requires(gomod string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var mods []string
 	in := false
 	sc := bufio.NewScanner(f)
