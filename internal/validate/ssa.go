@@ -249,7 +249,7 @@ func keyedIndex(elem string, l []any) int {
 	for i, item := range l {
 		match := true
 		for _, kp := range parts {
-			var got any = item
+			got := item
 			if kp.field != "" {
 				m, _ := item.(map[string]any)
 				v, present := m[kp.field]
