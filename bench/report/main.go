@@ -389,6 +389,16 @@ func commandLine(t *table, s samples) {
 				fmt.Sprintf("CPU: --schemas run %.2f× kubectl-validate's", schemas.med/kv.med))
 		}
 	}
+	if plain, one := s.get("cpucli_crd_plain", "ms"), s.get("cpucli_crd_one", "ms"); plain.ok && one.ok {
+		row1("celyaml render of one Gateway, one process", "cli_crd_plain", "")
+		row1("the same with --schemas of 74 released CRD files (76 CRDs, 7 projects), cache warm", "cli_crd_one",
+			check(one.med-plain.med <= 100, fmt.Sprintf("start-up goal, CPU above the render (≤ 100 ms): %.0f ms", one.med-plain.med)))
+		row1("the same, cache cold (a new cache folder)", "cli_crd_one_cold", "")
+		if mixed := s.get("cpucli_crd_mixed300", "ms"); mixed.ok {
+			row1("300 documents of mixed kinds against the same CRDs, one call", "cli_crd_mixed300",
+				check(mixed.med <= 1500, fmt.Sprintf("goal, CPU (≤ 1.5 s): %.0f ms", mixed.med)))
+		}
+	}
 	ten := s.get("cli_render_ten", "ms")
 	row1("celyaml render of a ten-line template, one process", "cli_render_ten", "")
 	if it := s.get("cli_inittrace", "ms"); it.ok && ten.ok {

@@ -6,16 +6,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
 
 // renderFlags are render's own flags.
 type renderFlags struct {
-	output    string
-	outputDir string
-	baseDir   string
-	schemas   []string
-	namespace nsFlag // -n, --keep-namespace: namespace.go
-	limits    limits // --max-…: limits.go
+	output     string
+	outputDir  string
+	baseDir    string
+	schemas    []string
+	validateAs string // --validate-as: server-side-apply or create
+	namespace  nsFlag // -n, --keep-namespace: namespace.go
+	limits     limits // --max-…: limits.go
 }
 
 func newRenderCommand(in *inputs) *cobra.Command {
@@ -56,6 +58,8 @@ content the variable NAME.`,
 	fs.StringVar(&f.outputDir, "output-dir", "", "write one file per document into `DIR`, named after its manifest ID or its index")
 	fs.StringVar(&f.baseDir, "base-dir", "", "the `DIR` $include resolves against for a template read from standard input")
 	fs.StringArrayVar(&f.schemas, "schemas", nil, "validate the documents against the CRDs and OpenAPI documents in `PATH` (a file or a directory), as the provider's validate does; repeatable")
+	fs.StringVar(&f.validateAs, "validate-as", "server-side-apply", "the request --schemas checks the documents as: `server-side-apply` (kubectl apply --server-side, kubernetes_manifest, Flux, Argo CD) or create (kubectl create, kubectl apply)")
+	_ = cmd.RegisterFlagCompletionFunc("validate-as", cobra.FixedCompletions([]string{"server-side-apply", "create"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"yaml", "json", "manifests"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagDirname("output-dir")
 	_ = cmd.MarkFlagDirname("base-dir")
@@ -73,6 +77,17 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	}
 	if f.baseDir != "" && template != "-" {
 		return fmt.Errorf("--base-dir applies only to a template read from standard input (-); a template file's $include resolves against the file's own directory")
+	}
+	var request validate.Request
+	switch f.validateAs {
+	case "server-side-apply":
+	case "create":
+		request = validate.Create
+	default:
+		return fmt.Errorf("--validate-as %q: want server-side-apply or create", f.validateAs)
+	}
+	if cmd.Flags().Changed("validate-as") && len(f.schemas) == 0 {
+		return fmt.Errorf("--validate-as chooses the request --schemas checks the documents as; give --schemas too")
 	}
 	opts, err := f.namespace.options(cmd, f.limits.apply(cmd, engine.DefaultOptions()))
 	if err != nil {
@@ -98,7 +113,7 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if err != nil {
 		return problem(in.atValues(err))
 	}
-	if err := in.checkSchemas(schemas, docs); err != nil {
+	if err := in.checkSchemas(schemas, docs, validate.Options{Request: request}); err != nil {
 		return err
 	}
 	r, err := newRendered(docs, src.Text)

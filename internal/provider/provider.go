@@ -30,6 +30,9 @@ type celyamlProvider struct {
 
 	once sync.Once
 	eng  *engine.Engine
+
+	hiddenOnce sync.Once
+	hidden     *engine.Engine // HideKeys: for a data source with sensitive = true
 }
 
 // New returns a function that builds the provider, for providerserver.
@@ -48,6 +51,18 @@ func (p *celyamlProvider) engine(ctx context.Context) *engine.Engine {
 		p.eng = engine.New(engine.DefaultOptions())
 	})
 	return p.eng
+}
+
+// engineHidingKeys is the engine a data source with sensitive = true
+// renders with: its errors leave the keys of variables out (reference §6,
+// HideKeys), as they leave values out.
+func (p *celyamlProvider) engineHidingKeys(ctx context.Context) *engine.Engine {
+	p.hiddenOnce.Do(func() {
+		opts := engine.DefaultOptions()
+		opts.HideKeys = true
+		p.hidden = engine.New(opts)
+	})
+	return p.hidden
 }
 
 func (p *celyamlProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -73,7 +88,9 @@ func (p *celyamlProvider) Configure(context.Context, provider.ConfigureRequest, 
 
 func (p *celyamlProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
-		func() datasource.DataSource { return &renderDataSource{engine: p.engine} },
+		func() datasource.DataSource {
+			return &renderDataSource{engine: p.engine, hidingKeys: p.engineHidingKeys}
+		},
 	}
 }
 

@@ -46,6 +46,11 @@ type Options struct {
 	// command line's --schemas), keyed "group/Kind", true for namespaced
 	// (reference §10).
 	Scopes map[string]bool
+	// HideKeys leaves the keys of variables out of errors (reference §6):
+	// a $schema failure writes a key its schema does not name as […].
+	// The data source sets it with sensitive = true; by default keys,
+	// the variables' structure and never their values, are named.
+	HideKeys bool
 }
 
 // DefaultOptions returns the limits the provider uses. Those that grow
