@@ -14,13 +14,13 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate/builtin"
 )
 
-// bundle is this build's bundle of built-in kinds; `make test` generates it
-// (`make builtin-schemas`) before it builds.
+// bundle is this build's bundle of built-in kinds, committed in
+// builtin/data/ (`make builtin-schemas` regenerates it).
 func bundle(t *testing.T) (string, []byte) {
 	t.Helper()
 	name, gz := builtin.Bundle()
 	if gz == nil {
-		t.Fatal("this build carries no built-in schemas: run `make builtin-schemas` (make test does) before go test")
+		t.Fatal("this build carries no built-in schemas: internal/validate/builtin/data/ lost its committed bundle; `make builtin-schemas` writes it")
 	}
 	return name, gz
 }
