@@ -2,7 +2,7 @@ module github.com/celyaml/terraform-provider-celyaml/tools/tofu-floor
 
 go 1.26.6
 
-require github.com/opentofu/opentofu v1.7.8
+require github.com/opentofu/opentofu v1.8.0
 
 require (
 	cloud.google.com/go v0.112.0 // indirect
