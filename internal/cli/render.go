@@ -27,7 +27,7 @@ func newRenderCommand(in *inputs) *cobra.Command {
 		Short: "Render a template file (- reads standard input)",
 		Long: `Render a CEL-YAML template and print the documents, byte for byte what
 the provider's celyaml_render data source holds in "yaml" (or, with -o json,
-in "json"). Maps that come from values are written with their keys sorted,
+in "json", and a newline). Maps that come from values are written with their keys sorted,
 as Terraform's are, whatever order a values file writes them in.
 
 Values: -f files merge left to right, then the --set flags apply in
@@ -127,8 +127,19 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if err != nil {
 		return problem(err)
 	}
-	_, err = cmd.OutOrStdout().Write(out)
+	_, err = cmd.OutOrStdout().Write(endLine(out))
 	return err
+}
+
+// endLine ends text that is not empty with a newline, as kubectl and helm
+// end their output, so that a shell prompt or the next command's output
+// starts on a line of its own. The data source's attributes keep the
+// engine's bytes, which end a JSON value without one.
+func endLine(b []byte) []byte {
+	if len(b) == 0 || b[len(b)-1] == '\n' {
+		return b
+	}
+	return append(b[:len(b):len(b)], '\n') // never into a shared array's next bytes
 }
 
 // source reads the template: a file, or standard input for "-".

@@ -77,7 +77,7 @@ func (p *celyamlProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 			"[CEL](https://cel.dev), the expression language of Kubernetes validation rules.\n\n" +
 			"It needs no configuration: `provider \"celyaml\" {}` or no block at all.\n\n" +
 			"Use the `celyaml_render` data source, or the functions `provider::celyaml::render`, " +
-			"`render_file`, `eval` and `manifests` (Terraform 1.8+, OpenTofu 1.7+). The functions accept " +
+			"`render_file`, `eval` and `manifests` (Terraform 1.8+, OpenTofu 1.8+). The functions accept " +
 			"values that are unknown during plan and return as much as can be known, so `for_each` over " +
 			"`manifests(...)` works before the resources it reads from exist.",
 	}

@@ -14,13 +14,13 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate/builtin"
 )
 
-// bundle is this build's bundle of built-in kinds; `make test` generates it
-// (`make builtin-schemas`) before it builds.
+// bundle is this build's bundle of built-in kinds, committed in
+// builtin/data/ (`make builtin-schemas` regenerates it).
 func bundle(t *testing.T) (string, []byte) {
 	t.Helper()
 	name, gz := builtin.Bundle()
 	if gz == nil {
-		t.Fatal("this build carries no built-in schemas: run `make builtin-schemas` (make test does) before go test")
+		t.Fatal("this build carries no built-in schemas: internal/validate/builtin/data/ lost its committed bundle; `make builtin-schemas` writes it")
 	}
 	return name, gz
 }
@@ -125,7 +125,7 @@ func TestCheckSavedDocumentOverridesTheBuiltinKind(t *testing.T) {
 	}
 }
 
-// A build without the bundle (a plain go install) checks what the given
+// A build without the bundle (a checkout that lost it) checks what the given
 // schemas cover, and says for a document of a built-in group that it
 // carries no built-in schemas, and how to get them.
 func TestCheckWithoutBuiltinsNamesTheBuild(t *testing.T) {
@@ -134,8 +134,8 @@ func TestCheckWithoutBuiltinsNamesTheBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "apps/…/…/…: no schema for a kind of the built-in group apps: this build carries no built-in schemas of the Kubernetes kinds " +
-		"(it was built without `make builtin-schemas`, as a plain `go install` builds it): install it with `make install` " +
-		"(`make install-cli` for the celyaml command), or pass the cluster's saved /openapi/v3 document of this group-version"
+		"(it was built from a checkout without the committed internal/validate/builtin/data bundle): build it from a whole checkout " +
+		"(`make builtin-schemas` regenerates the bundle), or pass the cluster's saved /openapi/v3 document of this group-version"
 	lines, err := createHidden(s).CheckAll(fromYAML(t, deploymentHead+"spec: {replicas: two}"))
 	if err != nil || strings.Join(lines, "\n") != want {
 		t.Errorf("a Deployment: got %q, %v; want %s", lines, err, want)
