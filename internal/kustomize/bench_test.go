@@ -211,7 +211,7 @@ func peakRSS() int64 {
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
 	}
-	return int64(ru.Maxrss) * 1024 // kilobytes on Linux
+	return ru.Maxrss * 1024 // kilobytes on Linux
 }
 
 // sampleHeap samples the live heap every 5 ms until the function it
@@ -221,15 +221,15 @@ func sampleHeap() func() uint64 {
 	done := make(chan struct{})
 	peak := make(chan uint64)
 	go func() {
-		var max uint64
+		var most uint64
 		t := time.NewTicker(5 * time.Millisecond)
 		defer t.Stop()
 		for {
 			metrics.Read(sample)
-			max = maxOf(max, sample[0].Value.Uint64())
+			most = maxOf(most, sample[0].Value.Uint64())
 			select {
 			case <-done:
-				peak <- max
+				peak <- most
 				return
 			case <-t.C:
 			}

@@ -74,8 +74,11 @@ func applyNamespace(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns strin
 		docs[i] = out
 	}
 	if ferr := prep.Unmatched(); ferr != nil {
-		k := opts.KeepNamespace[ferr.Path[1].(int)]
-		return nil, r.ErrAt(fr, nil, "", "the namespace option (-n): --keep-namespace "+k.String()+": "+ferr.Msg)
+		entry := ""
+		if i, ok := ferr.Path[1].(int); ok && i >= 0 && i < len(opts.KeepNamespace) {
+			entry = opts.KeepNamespace[i].String() + ": "
+		}
+		return nil, r.ErrAt(fr, nil, "", "the namespace option (-n): --keep-namespace "+entry+ferr.Msg)
 	}
 	return docs, nil
 }
