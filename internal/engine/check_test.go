@@ -141,10 +141,12 @@ func TestCheck_findsNoErrorInAnySuccessfulGoldenCase(t *testing.T) {
 		if files["out.yaml"] == nil {
 			continue
 		}
-		var vars map[string]any
-		if v := files["vars.json"]; v != nil {
-			if err := json.Unmarshal(v.Data, &vars); err != nil {
-				t.Fatal(err)
+		vars := map[string]any{}
+		for _, sec := range []string{"vars.json", "unknowns.json"} { // unknowns.json: variables not known yet
+			if v := files[sec]; v != nil {
+				if err := json.Unmarshal(v.Data, &vars); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		e := New(Options{Loader: FSLoader{FS: files}})

@@ -16,6 +16,12 @@ package engine_test
 //   - vars.json (optional): a JSON object of root variables. Whole numbers
 //     that fit in int64 become int64, other numbers float64, objects *Map
 //     with sorted keys, arrays []Value;
+//   - unknowns.json (optional): a JSON object of root variables not known
+//     yet, as during terraform plan, each given its type as Terraform
+//     writes types in JSON ("dynamic", "string", ["list","string"],
+//     ["object",{"image":"string"}], ...). out.yaml then shows each unknown
+//     value as the string "(unknown TYPE)", and an unknown number of
+//     documents as the one document "(unknown documents)";
 //   - options.json (optional): engine limits by Options field name;
 //   - exactly one of out.yaml (the exact EncodeYAMLStream output) and error
 //     (the exact err.Error() text; the section's final newline is not part
@@ -51,6 +57,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 const (
@@ -65,6 +72,7 @@ const (
 
 	secTemplate = "template.yaml"
 	secVars     = "vars.json"
+	secUnknowns = "unknowns.json"
 	secOptions  = "options.json"
 	secOutYAML  = "out.yaml"
 	secOutJSON  = "out.json"
@@ -73,7 +81,7 @@ const (
 
 // expectationSections are the sections the test reads instead of handing
 // them to the template's loader.
-var expectationSections = []string{secVars, secOptions, secOutYAML, secOutJSON, secError}
+var expectationSections = []string{secVars, secUnknowns, secOptions, secOutYAML, secOutJSON, secError}
 
 // citation is how a case's comment cites a rule of the language
 // reference: "reference §4" names the anchor s4, "reference §4 $let" the
@@ -323,7 +331,18 @@ func runGoldenCase(t *testing.T, c *goldenCase) {
 		}
 	}
 
+	_, withUnknowns := c.section(secUnknowns)
+	if withUnknowns {
+		data, _ := c.section(secUnknowns)
+		if err := addUnknowns(data, vars); err != nil {
+			t.Fatalf("%s: %v", secUnknowns, err)
+		}
+	}
+
 	docs, renderErr := renderGuarded(t, t.Context(), engine.New(opts), vars)
+	if withUnknowns && renderErr == nil {
+		docs = showUnknowns(docs)
+	}
 
 	var gotYAML, gotJSON []byte
 	if renderErr == nil {
@@ -525,4 +544,97 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// addUnknowns decodes unknowns.json into vars: each name an unknown of
+// the type given.
+func addUnknowns(data []byte, vars map[string]engine.Value) error {
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	for name, t := range raw {
+		typ, err := jsonType(t)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		vars[name] = engine.UnknownOf(typ)
+	}
+	return nil
+}
+
+// jsonType reads a type as Terraform writes it in JSON.
+func jsonType(t any) (engine.Type, error) {
+	switch x := t.(type) {
+	case string:
+		switch x {
+		case "dynamic":
+			return engine.TypeDynamic, nil
+		case "string":
+			return engine.TypeString, nil
+		case "number":
+			return engine.TypeNumber, nil
+		case "bool":
+			return engine.TypeBool, nil
+		}
+	case []any:
+		if len(x) == 2 {
+			switch x[0] {
+			case "list", "set", "map":
+				elem, err := jsonType(x[1])
+				if err != nil {
+					return engine.TypeDynamic, err
+				}
+				return map[any]func(engine.Type) engine.Type{"list": value.ListOf, "set": value.SetOf, "map": value.MapOf}[x[0]](elem), nil
+			case "object":
+				attrs, ok := x[1].(map[string]any)
+				if !ok {
+					break
+				}
+				types := make(map[string]engine.Type, len(attrs))
+				for n, at := range attrs {
+					var err error
+					if types[n], err = jsonType(at); err != nil {
+						return engine.TypeDynamic, err
+					}
+				}
+				return value.ObjectOf(types), nil
+			}
+		}
+	}
+	return engine.TypeDynamic, fmt.Errorf("not a type: %v", t)
+}
+
+// showUnknowns gives docs with each unknown value written as the string
+// "(unknown TYPE)", so that out.yaml can show it.
+func showUnknowns(docs []engine.Value) []engine.Value {
+	if engine.IsUnknownStream(docs) {
+		return []engine.Value{"(unknown documents)"}
+	}
+	var show func(v engine.Value) engine.Value
+	show = func(v engine.Value) engine.Value {
+		switch x := v.(type) {
+		case engine.Unknown:
+			return "(unknown " + x.Type.String() + ")"
+		case *engine.Map:
+			out := engine.NewMap(x.Len())
+			for i := 0; i < x.Len(); i++ {
+				k, e := x.At(i)
+				out.Set(k, show(e))
+			}
+			return out
+		case []engine.Value:
+			out := make([]engine.Value, len(x))
+			for i, e := range x {
+				out[i] = show(e)
+			}
+			return out
+		}
+		return v
+	}
+	out := make([]engine.Value, len(docs))
+	for i, d := range docs {
+		out[i] = show(d)
+	}
+	return out
 }

@@ -19,7 +19,7 @@ type (
 )
 
 // The types of an Unknown; see package value.
-const (
+var (
 	TypeDynamic = value.TypeDynamic
 	TypeString  = value.TypeString
 	TypeNumber  = value.TypeNumber

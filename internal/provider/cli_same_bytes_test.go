@@ -35,8 +35,8 @@ func TestCLIRenderPrintsTheDataSourceBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if section(ar, "out.yaml") == nil {
-			continue // an error case
+		if section(ar, "out.yaml") == nil || section(ar, "unknowns.json") != nil {
+			continue // an error case, or one with values not known yet (a plan's)
 		}
 		compared++
 		t.Run(strings.TrimSuffix(filepath.Base(name), ".txtar"), func(t *testing.T) {

@@ -305,7 +305,7 @@ func encodeDynamic(v engine.Value) ([]byte, error) {
 	case nil:
 		return []byte{msgpcode.Nil}, nil
 	case engine.Unknown:
-		if x.Type == engine.TypeDynamic {
+		if x.Type.Written().IsDynamic() {
 			return slices.Clone(msgpackUnknown), nil
 		}
 	}
@@ -420,7 +420,7 @@ func appendTypeJSON(b []byte, v engine.Value) ([]byte, error) {
 	case nil:
 		return append(b, `"dynamic"`...), nil
 	case engine.Unknown:
-		return append(append(append(b, '"'), x.Type.String()...), '"'), nil
+		return append(append(append(b, '"'), x.Type.Written().String()...), '"'), nil
 	case bool:
 		return append(b, `"bool"`...), nil
 	case string:

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // Terraform types as the plugin protocol writes them in JSON, for the
@@ -38,10 +39,13 @@ type tfType struct {
 	elems []*tfType          // tuple
 	attrs map[string]*tfType // object
 	names []string           // object: the attribute names, sorted
+
+	engineOnce sync.Once
+	engineType engine.Type // unknownType's result, worked out once
 }
 
-// unknownType is the engine type of an unknown value of type t: its
-// primitive type, or dynamic for collections, objects and dynamic.
+// unknownType is the engine type of an unknown value of type t, all of
+// it, as convert.go's unknownType gives it for the same tftypes type.
 func (t *tfType) unknownType() engine.Type {
 	switch t.kind {
 	case kindString:
@@ -50,6 +54,33 @@ func (t *tfType) unknownType() engine.Type {
 		return engine.TypeNumber
 	case kindBool:
 		return engine.TypeBool
+	case kindDynamic:
+		return engine.TypeDynamic
+	}
+	t.engineOnce.Do(func() { t.engineType = t.compoundType() })
+	return t.engineType
+}
+
+func (t *tfType) compoundType() engine.Type {
+	switch t.kind {
+	case kindList:
+		return value.ListOf(t.elem.unknownType())
+	case kindSet:
+		return value.SetOf(t.elem.unknownType())
+	case kindMap:
+		return value.MapOf(t.elem.unknownType())
+	case kindTuple:
+		elems := make([]engine.Type, len(t.elems))
+		for i, e := range t.elems {
+			elems[i] = e.unknownType()
+		}
+		return value.TupleOf(elems...)
+	case kindObject:
+		attrs := make(map[string]engine.Type, len(t.attrs))
+		for n, at := range t.attrs {
+			attrs[n] = at.unknownType()
+		}
+		return value.ObjectOf(attrs)
 	}
 	return engine.TypeDynamic
 }

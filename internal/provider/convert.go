@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // This file converts values between Terraform (tftypes.Value, the values of
@@ -21,14 +22,16 @@ import (
 //   - numbers become int64 when whole and within 64 bits, float64 otherwise,
 //     and integers never pass through float64;
 //   - null becomes nil, and an unknown value at any depth an engine.Unknown
-//     of its type (string, number, bool; dynamic for any other).
+//     of its whole type (primitives, collections, objects and tuples).
 //
 // engine → Terraform:
 //   - *engine.Map becomes an object and []engine.Value a tuple, because a
 //     dynamic value cannot be the element of a collection;
 //   - int64 and float64 become exact numbers;
-//   - nil becomes a null and an engine.Unknown an unknown value of its type
-//     (string, number, bool or dynamic), inside otherwise known objects and
+//   - nil becomes a null and an engine.Unknown an unknown value of the
+//     type value.Type.Written gives (string, number, bool, or dynamic for
+//     any other: a known list is written as a tuple and a map as an
+//     object, so no collection type would hold at apply), inside otherwise known objects and
 //     tuples: resources that convert a value to a schema, such as
 //     kubernetes_manifest, refuse an unknown of dynamic type where they
 //     expect a string (the unknown-values guide).
@@ -183,36 +186,55 @@ func typeName(v tftypes.Value) string {
 var (
 	dynamicNull    = tftypes.NewValue(tftypes.DynamicPseudoType, nil)
 	dynamicUnknown = tftypes.NewValue(tftypes.DynamicPseudoType, tftypes.UnknownValue)
-	// unknowns are the Terraform unknowns of each engine.Type.
-	unknowns = [...]tftypes.Value{
-		engine.TypeDynamic: dynamicUnknown,
-		engine.TypeString:  tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
-		engine.TypeNumber:  tftypes.NewValue(tftypes.Number, tftypes.UnknownValue),
-		engine.TypeBool:    tftypes.NewValue(tftypes.Bool, tftypes.UnknownValue),
+	// primitiveUnknowns are the Terraform unknowns of each primitive kind.
+	primitiveUnknowns = [...]tftypes.Value{
+		value.KindDynamic: dynamicUnknown,
+		value.KindString:  tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+		value.KindNumber:  tftypes.NewValue(tftypes.Number, tftypes.UnknownValue),
+		value.KindBool:    tftypes.NewValue(tftypes.Bool, tftypes.UnknownValue),
 	}
 )
 
-// unknownType is the engine type of an unknown Terraform value of type t:
-// its primitive type, or dynamic for collections, objects and dynamic.
+// unknownType is the engine type of an unknown Terraform value of type t,
+// all of it: primitives, lists, sets, maps, objects and tuples, nested
+// (optional attributes are attributes like any other).
 func unknownType(t tftypes.Type) engine.Type {
-	switch {
-	case t == nil:
-	case t.Is(tftypes.String):
-		return engine.TypeString
-	case t.Is(tftypes.Number):
-		return engine.TypeNumber
-	case t.Is(tftypes.Bool):
-		return engine.TypeBool
+	switch tt := t.(type) {
+	case nil:
+	case tftypes.List:
+		return value.ListOf(unknownType(tt.ElementType))
+	case tftypes.Set:
+		return value.SetOf(unknownType(tt.ElementType))
+	case tftypes.Map:
+		return value.MapOf(unknownType(tt.ElementType))
+	case tftypes.Tuple:
+		elems := make([]engine.Type, len(tt.ElementTypes))
+		for i, e := range tt.ElementTypes {
+			elems[i] = unknownType(e)
+		}
+		return value.TupleOf(elems...)
+	case tftypes.Object:
+		attrs := make(map[string]engine.Type, len(tt.AttributeTypes))
+		for n, at := range tt.AttributeTypes {
+			attrs[n] = unknownType(at)
+		}
+		return value.ObjectOf(attrs)
+	default:
+		switch {
+		case t.Is(tftypes.String):
+			return engine.TypeString
+		case t.Is(tftypes.Number):
+			return engine.TypeNumber
+		case t.Is(tftypes.Bool):
+			return engine.TypeBool
+		}
 	}
 	return engine.TypeDynamic
 }
 
 // unknownOf is the Terraform unknown of an engine unknown's type.
 func unknownOf(u engine.Unknown) tftypes.Value {
-	if int(u.Type) < len(unknowns) {
-		return unknowns[u.Type]
-	}
-	return dynamicUnknown
+	return primitiveUnknowns[u.Type.Written().Kind()]
 }
 
 // fromEngine converts an engine value to a Terraform value with a concrete

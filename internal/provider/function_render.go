@@ -44,7 +44,11 @@ const unknownAndResultDoc = "\n\n" +
 	"known as possible: a value that reads an unknown is unknown; a structure decided by an unknown " +
 	"(an `$if` condition, a `$for` collection, a `$key`, an `$include` path) is unknown as a whole at " +
 	"the smallest enclosing node; everything else is known. If the number of documents depends on " +
-	"an unknown, or the first argument itself is unknown, the whole result is unknown. While the " +
+	"an unknown, or the first argument itself is unknown, the whole result is unknown. Each unknown " +
+	"is typed as precisely as known: by its input's type, its `$schema`, CEL's checker, and in a " +
+	"document of a built-in kind or of a CustomResourceDefinition in the same render by the type the " +
+	"kind's schema declares at its place, as `kubernetes_manifest` reads it; an unknown list, map or " +
+	"object is returned of dynamic type (the unknown-values guide, \"What is typed from where\"). While the " +
 	"context holds an unknown value, the template's expressions are also type-checked as " +
 	"`celyaml check` does, so that a field its `$schema` does not declare or an operator on the " +
 	"wrong types fails the plan, not only the apply.\n\n" +
@@ -122,6 +126,9 @@ func renderCallRaw(ctx context.Context, name string, args []*tfprotov6.DynamicVa
 	if engine.IsUnknownStream(docs) {
 		return rawResult(engine.Unknown{})
 	}
+	if docs, err = typeDocuments(docs); err != nil {
+		return nil, funcError(err), true
+	}
 	tflog.Debug(ctx, "celyaml function: rendered", map[string]any{"function": name, "documents": len(docs)})
 	if len(docs) == 1 {
 		return rawResult(docs[0])
@@ -173,6 +180,9 @@ func renderCall(ctx context.Context, name string, args []tftypes.Value, eng func
 	}
 	if ferr := planCheckCall(ctx, name, e, src, vars, partlyUnknown(vars)); ferr != nil {
 		return tftypes.Value{}, ferr
+	}
+	if docs, err = typeDocuments(docs); err != nil {
+		return tftypes.Value{}, funcError(err)
 	}
 	vals, unknown, err := documentsToTerraform(docs)
 	if err != nil {

@@ -99,8 +99,8 @@ func TestFunctions_unknownLeavesKeepTheirType(t *testing.T) {
 	const want = `metadata.annotations.ref: tftypes.String
 spec.paused: tftypes.Bool
 spec.replicas: tftypes.Number
-spec.template.spec.containers[0].args: tftypes.DynamicPseudoType
-spec.template.spec.containers[0].command: tftypes.String
+spec.template.spec.containers[0].args[0]: tftypes.String
+spec.template.spec.containers[0].command[0]: tftypes.String
 spec.template.spec.containers[0].image: tftypes.String
 spec.template.spec.containers[0].workingDir: tftypes.String`
 	text, err := os.ReadFile("testdata/files/typed_unknowns.yaml")

@@ -56,7 +56,10 @@ func (f *validateFunction) Definition(_ context.Context, _ function.DefinitionRe
 			"The documents come back as they went in: the server fills its defaults itself.\n\n" +
 			"**Unknown values.** Checks at or above a value not known yet wait for apply, when Terraform " +
 			"calls the function again; everything else is checked at plan. When `schemas`, or the list " +
-			"of documents, is unknown, nothing is checked at plan.",
+			"of documents, is unknown, nothing is checked at plan. Otherwise the documents come back with " +
+			"each unknown value in them typed as its kind's schema declares it at its place, as " +
+			"`kubernetes_manifest` reads a manifest (the unknown-values guide, \"What is typed from where\"); " +
+			"an unknown whose type disagrees with its place is an error naming both types.",
 		Parameters: []function.Parameter{
 			function.DynamicParameter{
 				Name:                "documents",
@@ -107,7 +110,37 @@ func (f *validateFunction) call(ctx context.Context, args []tftypes.Value) (tfty
 	if len(lines) > 0 {
 		return tftypes.Value{}, function.NewArgumentFuncError(0, manifestcheck.RefusalText(lines))
 	}
-	return args[0], nil
+	return typedDocuments(args[0], values, schemas)
+}
+
+// typedDocuments is validate's result: its documents argument, with the
+// unknowns in it typed from the schemas (document_types.go) when that
+// changes any.
+func typedDocuments(arg tftypes.Value, values []engine.Value, schemas *manifestcheck.Schemas) (tftypes.Value, *function.FuncError) {
+	if !containsUnknown(values) {
+		return arg, nil
+	}
+	typed, err := typeDocumentsBy(values, schemas)
+	if err != nil {
+		return tftypes.Value{}, function.NewArgumentFuncError(0, err.Error())
+	}
+	changed := false
+	for i := range typed {
+		tm, typedMap := typed[i].(*engine.Map)
+		vm, valueMap := values[i].(*engine.Map)
+		changed = changed || (typedMap && valueMap && tm != vm)
+	}
+	if !changed {
+		return arg, nil
+	}
+	vals, _, err := documentsToTerraform(typed)
+	if err != nil {
+		return tftypes.Value{}, function.NewArgumentFuncError(0, err.Error())
+	}
+	if arg.Type().Is(tftypes.Object{}) || arg.Type().Is(tftypes.Map{}) {
+		return vals[0], nil
+	}
+	return tupleOf(vals), nil
 }
 
 // schemaCache keeps, per process, the schemas read from the last few

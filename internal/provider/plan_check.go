@@ -204,5 +204,30 @@ func (d *renderDataSource) planCheck(ctx context.Context, config tftypes.Value) 
 	for _, e := range planCheckErrors(ctx, eng, src, vars) {
 		diags.AddAttributeError(at, "Template check failed", e.Error())
 	}
+	if !diags.HasError() {
+		diags.Append(unknownStreamWarning(ctx, eng, src, vars, at)...)
+	}
+	return diags
+}
+
+// unknownStreamWarning warns when the number of documents depends on a
+// value not known yet (a document-root $if or $for on one), naming where:
+// no typing can keep anything of such a result known (the unknown-values
+// guide, "What is typed from where").
+func unknownStreamWarning(ctx context.Context, eng *engine.Engine, src engine.Source, vars map[string]engine.Value, at path.Path) diag.Diagnostics {
+	var diags diag.Diagnostics
+	docs, err := eng.RenderDocuments(ctx, src, vars)
+	if err != nil || len(docs) != 1 || docs[0].Value != engine.UnknownStream {
+		return diags
+	}
+	where := "an overlay or a $transform"
+	if docs[0].Origin.Line > 0 {
+		where = "the $if or $for at " + docs[0].Origin.String()
+	}
+	diags.AddAttributeWarning(at, "Documents decided at apply",
+		"Which documents the template gives depends on a value not known until apply: "+where+" decides it. "+
+			"Terraform reads this data source during apply, so every attribute, and whatever reads it, is (known after apply) at plan; "+
+			"render() and render_file() return one unknown value for the same template, and a for_each over manifests() of it fails with "+
+			"\"Invalid for_each argument\". Decide which documents exist from values known at plan, and put the unknown in their fields.")
 	return diags
 }

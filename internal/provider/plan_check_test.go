@@ -106,7 +106,9 @@ func TestPlanCheck_untypedVariableIsNoError(t *testing.T) {
 	}
 }
 
-// The check's warnings (here a forgotten $eval) are not errors.
+// The check's warnings (here a forgotten $eval) are not errors. (The
+// value unknown as a whole has its field typed by its $schema: the
+// replicas are an unknown number.)
 func TestPlanCheck_warningsAreNoError(t *testing.T) {
 	tmpl := "$schema:\n  values:\n    type: object\n    properties:\n      replicaCount: {type: integer}\nnote: \"${{ values.replicaCount }}\"\nreplicas:\n  $eval: \"${{ values.replicaCount }}\"\n"
 	problems, _ := sharedEngine().Check(context.Background(), engine.Source{Text: []byte(tmpl)}, func(n string) bool { return n == "values" })
@@ -114,7 +116,7 @@ func TestPlanCheck_warningsAreNoError(t *testing.T) {
 		t.Fatalf("the template should have one warning: %v", problems)
 	}
 	got := callOK(t, &renderFunction{engine: testEngine}, types.StringValue(tmpl), vars(t, "values", engine.Unknown{}))
-	if want := `object{note: "${{ values.replicaCount }}", replicas: unknown(basetypes.DynamicType)}`; got != want {
+	if want := `object{note: "${{ values.replicaCount }}", replicas: unknown(basetypes.NumberType)}`; got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
@@ -269,5 +271,30 @@ func TestPlanCheck_guideExampleFailsAsShown(t *testing.T) {
 	got := "./deployment.yaml" + strings.TrimPrefix(ferr.Text, file)
 	if oneLine(got) != oneLine(shownErr) {
 		t.Fatalf("the guide shows\n%s\nthe function says\n%s", shownErr, got)
+	}
+}
+
+// A document-root $if on a value not known yet makes the number of
+// documents unknown: the data source's validation warns, naming where,
+// and says what Terraform then shows (the unknown-values guide); a root
+// $if on a known value gives no warning.
+func TestPlanCheck_dataSourceWarnsOfDocumentsDecidedAtApply(t *testing.T) {
+	tmpl := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n$if: flag\n$then:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b}\n"
+	d := validateWith(t, map[string]tftypes.Value{"template": str(tmpl), "context": ctxObject(map[string]tftypes.Value{"flag": dynamicUnknown})})
+	const want = "Which documents the template gives depends on a value not known until apply: the $if or $for at <inline>:5:1 decides it. " +
+		"Terraform reads this data source during apply, so every attribute, and whatever reads it, is (known after apply) at plan; " +
+		"render() and render_file() return one unknown value for the same template, and a for_each over manifests() of it fails with " +
+		"\"Invalid for_each argument\". Decide which documents exist from values known at plan, and put the unknown in their fields."
+	if len(d) != 1 || d[0].Severity() != diag.SeverityWarning || d[0].Summary() != "Documents decided at apply" || d[0].Detail() != want {
+		t.Fatalf("got %v\nwant detail %q", d, want)
+	}
+	if p := d[0].(diag.DiagnosticWithPath).Path(); !p.Equal(path.Root("template")) {
+		t.Fatalf("path %s", p)
+	}
+	known := validateWith(t, map[string]tftypes.Value{"template": str(tmpl), "context": ctxObject(map[string]tftypes.Value{
+		"flag": tftypes.NewValue(tftypes.Bool, true), "other": dynamicUnknown,
+	})})
+	if len(known) != 0 {
+		t.Fatalf("a root $if on a known value: got %v", known)
 	}
 }

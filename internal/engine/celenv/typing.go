@@ -30,42 +30,55 @@ func (p *Program) typedUnknown(act interpreter.Activation) ref.Val {
 
 // pathType is the type of the unknown that the expression, a name or a
 // chain of field selections on one, reads; ok is false for any other
-// expression, or a chain over anything but engine values.
+// expression, or a chain over anything but engine values. A field of an
+// unknown value has the type the unknown's own type gives it (an object's
+// attribute, a map's element): `values.image` of an unknown
+// object({image=string}) is an unknown string.
 func (p *Program) pathType(act interpreter.Activation) (t value.Type, ok bool) {
 	path := p.path
 	if len(path) == 0 || act == nil {
-		return 0, false
+		return value.TypeDynamic, false
 	}
 	root, found := act.ResolveName(path[0])
 	if !found {
-		return 0, false
+		return value.TypeDynamic, false
 	}
 	if r, isUnknown := root.(*types.Unknown); isUnknown {
-		if len(path) == 1 {
-			return celval.UnknownType(r), true
-		}
-		return value.TypeDynamic, true // a field of an unknown value
+		return fieldsType(celval.UnknownType(r), path[1:])
 	}
 	rv, _ := root.(ref.Val)
 	if m, isMap := celval.AsMap(rv); isMap {
 		var v value.Value = m
-		for _, name := range path[1:] {
+		for i, name := range path[1:] {
 			switch x := v.(type) {
 			case *value.Map:
 				if v, found = x.Get(name); !found {
-					return 0, false
+					return value.TypeDynamic, false
 				}
 			case value.Unknown:
-				return value.TypeDynamic, true
+				return fieldsType(x.Type, path[1+i:])
 			default:
-				return 0, false
+				return value.TypeDynamic, false
 			}
 		}
 		if u, isUnknown := v.(value.Unknown); isUnknown {
 			return u.Type, true
 		}
 	}
-	return 0, false
+	return value.TypeDynamic, false
+}
+
+// fieldsType is the type of the chain of field selections names on an
+// unknown of type t: dynamic where the type says nothing of a field.
+func fieldsType(t value.Type, names []string) (value.Type, bool) {
+	for _, name := range names {
+		ft, has := t.Field(name)
+		if !has {
+			return value.TypeDynamic, true
+		}
+		t = ft
+	}
+	return t, true
 }
 
 // selectPath gives the names of an expression that is a name or a chain

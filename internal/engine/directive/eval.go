@@ -139,7 +139,7 @@ func (d *evalDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.V
 		}
 		if unknown {
 			// Mixed text is a string whatever its segments turn out to be.
-			return tree.Unknown{Type: tree.TypeString}, true, nil
+			return tree.UnknownOf(tree.TypeString), true, nil
 		}
 		if err := r.Count(fr, t.node, t.path, 1, len(s)); err != nil {
 			return nil, false, err

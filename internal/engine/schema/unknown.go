@@ -86,10 +86,11 @@ func hasUnknown(v value.Value) bool {
 const maxTypedDepth = 64
 
 // Typed gives v with each Unknown of dynamic type in it typed as its
-// schema says, where the schema allows exactly one primitive type (a
-// string, a number or an integer, a bool; null beside it is allowed):
-// `image: {type: string}` makes an unknown image an unknown string. It
-// follows `properties` into maps and `items` into lists, and `$ref`.
+// schema says (schemaType): `image: {type: string}` makes an unknown image
+// an unknown string, and a value unknown as a whole whose schema has
+// `properties` an unknown object whose fields have their types, so that
+// `values.image` reads an unknown string. It follows `properties` into
+// maps and `items` into lists, and `$ref`.
 // changed is false when nothing was typed; v itself is never modified,
 // and what changed is copied.
 func Typed(v value.Value, sch *jsonschema.Schema) (out value.Value, changed bool) {
@@ -103,10 +104,10 @@ func typed(v value.Value, sch *jsonschema.Schema, depth int) (value.Value, bool)
 	}
 	switch x := v.(type) {
 	case value.Unknown:
-		if x.Type != value.TypeDynamic {
+		if !x.Type.IsDynamic() {
 			return v, false // it came typed: its own type is what it will be
 		}
-		if t := primitiveType(sch); t != value.TypeDynamic {
+		if t := schemaType(sch, depth); !t.IsDynamic() {
 			return value.UnknownOf(t), true
 		}
 	case *value.Map:
@@ -198,6 +199,61 @@ func primitiveType(sch *jsonschema.Schema) value.Type {
 			}
 		}
 		return value.TypeString
+	}
+	return value.TypeDynamic
+}
+
+// schemaType is the type a schema gives a value unknown as a whole: the
+// one primitive type it allows (primitiveType); for an object with
+// `properties`, an object of them, each typed the same way; for one with
+// only `additionalProperties`, a map of its type; for an array with
+// `items`, a list of its type; dynamic for anything else. Inside the
+// engine a field of such an unknown has its property's type; written out,
+// an unknown object or collection is dynamic (value.Type.Written), since
+// the value may hold keys the schema does not name.
+func schemaType(sch *jsonschema.Schema, depth int) value.Type {
+	sch = resolveRef(sch)
+	if sch == nil || depth > maxTypedDepth {
+		return value.TypeDynamic
+	}
+	if t := primitiveType(sch); !t.IsDynamic() {
+		return t
+	}
+	only := func(name string) bool {
+		if sch.Types == nil {
+			return false
+		}
+		found := false
+		for _, n := range sch.Types.ToStrings() {
+			switch n {
+			case "null":
+			case name:
+				found = true
+			default:
+				return false
+			}
+		}
+		return found
+	}
+	switch {
+	case len(sch.Properties) > 0 && (sch.Types == nil || only("object")):
+		attrs := make(map[string]value.Type, len(sch.Properties))
+		for name, p := range sch.Properties {
+			attrs[name] = schemaType(p, depth+1)
+		}
+		return value.ObjectOf(attrs)
+	case only("object"):
+		if ap, ok := sch.AdditionalProperties.(*jsonschema.Schema); ok {
+			return value.MapOf(schemaType(ap, depth+1))
+		}
+	case only("array"):
+		items := sch.Items2020
+		if is, ok := sch.Items.(*jsonschema.Schema); ok && items == nil {
+			items = is
+		}
+		if items != nil {
+			return value.ListOf(schemaType(items, depth+1))
+		}
 	}
 	return value.TypeDynamic
 }

@@ -13,7 +13,7 @@ type (
 
 // TypeDynamic and TypeString are the types of an Unknown that the
 // walker and the directives name.
-const (
+var (
 	TypeDynamic = value.TypeDynamic
 	TypeString  = value.TypeString
 )

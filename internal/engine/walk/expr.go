@@ -142,7 +142,7 @@ func (r *Renderer) FastValue(path []string, sc *tree.Scope) (tree.Value, bool) {
 		}
 		v = m
 	}
-	for _, name := range path[1:] {
+	for i, name := range path[1:] {
 		switch x := v.(type) {
 		case *tree.Map:
 			e, ok := x.Get(name)
@@ -151,10 +151,11 @@ func (r *Renderer) FastValue(path []string, sc *tree.Scope) (tree.Value, bool) {
 			}
 			v = e
 		case tree.Unknown:
-			// A field of a value not known yet: whatever its type, the
-			// field's is not known.
+			// A field of a value not known yet: unknown, of the type the
+			// value's own type gives it (an object's attribute, a map's
+			// element), dynamic where that says nothing.
 			r.budget -= cost
-			return tree.Unknown{}, true
+			return tree.UnknownOf(fieldsType(x.Type, path[1+i:])), true
 		default:
 			return nil, false
 		}
@@ -199,3 +200,16 @@ func Explain(msg string, sc *tree.Scope) (out string, hinted bool) { return expl
 
 // ClosestName finds the name of sc nearest to name, if one is close.
 func ClosestName(name string, sc *tree.Scope) string { return closestName(name, sc) }
+
+// fieldsType is the type of the chain of field selections names on a
+// value of type t: dynamic once the type says nothing of a field.
+func fieldsType(t tree.Type, names []string) tree.Type {
+	for _, name := range names {
+		ft, ok := t.Field(name)
+		if !ok {
+			return tree.TypeDynamic
+		}
+		t = ft
+	}
+	return t
+}

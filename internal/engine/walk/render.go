@@ -73,7 +73,9 @@ type Document struct {
 // RenderDocuments is Render that also says where each document came from,
 // so that an error about a document (two with the same manifest ID) can
 // point into the template. When the number of documents is not known
-// yet, it returns the one document UnknownStream.
+// yet, it returns the one document UnknownStream, whose origin is the
+// root of the document whose $if or $for decides it on a value not known
+// yet (zero when an overlay or a transform decides it).
 func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]tree.Value) ([]Document, error) {
 	docs, origins, err := e.render(ctx, SourceFrame(src), src.Text, vars, true)
 	if err != nil {
@@ -82,7 +84,7 @@ func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[strin
 	out := make([]Document, len(docs))
 	for i, d := range docs {
 		out[i] = Document{Value: d}
-		if origins != nil { // nil for the unknown stream
+		if i < len(origins) { // the unknown stream's: the document that decides it, if one does
 			out[i].Origin = origins[i]
 		}
 	}
@@ -157,10 +159,19 @@ func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars m
 	sc := tree.RootScope(vars)
 	docs := make([]tree.Value, 0, len(f.Docs))
 	var at []tree.Pos
+	// unknownStream is the result when a document decides the number of
+	// documents on a value not known yet: with origins, it says where
+	// (the document's root directive, for the data source's warning).
+	unknownStream := func(d tree.Node) ([]tree.Value, []tree.Pos, error) {
+		if origins {
+			return []tree.Value{tree.UnknownStream}, []tree.Pos{docOrigin(d, fr)}, nil
+		}
+		return []tree.Value{tree.UnknownStream}, nil, nil
+	}
 	for _, d := range f.Docs {
 		next, pre, err := r.Preamble(d, sc, fr)
 		if errors.Is(err, tree.ErrUnknownShape) {
-			return []tree.Value{tree.UnknownStream}, nil, nil
+			return unknownStream(d)
 		}
 		if err != nil {
 			return nil, nil, err
@@ -172,7 +183,7 @@ func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars m
 		n := len(docs)
 		docs, err = r.Multi(d, sc, fr, tree.PosStream, docs)
 		if errors.Is(err, tree.ErrUnknownShape) {
-			return []tree.Value{tree.UnknownStream}, nil, nil
+			return unknownStream(d)
 		}
 		if err != nil {
 			return nil, nil, err

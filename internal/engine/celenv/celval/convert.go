@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/common/types"
@@ -42,27 +43,99 @@ var celUnknown ref.Val = types.NewUnknown(0, nil)
 // (size(s) gives s's unknown string, where an int will be), so inside a
 // value that CEL built an unknown's identity says nothing about its type.
 var celUnknowns = [...]ref.Val{
-	value.TypeDynamic: celUnknown,
-	value.TypeString:  types.NewUnknown(0, nil),
-	value.TypeNumber:  types.NewUnknown(0, nil),
-	value.TypeBool:    types.NewUnknown(0, nil),
+	value.KindDynamic: celUnknown,
+	value.KindString:  types.NewUnknown(0, nil),
+	value.KindNumber:  types.NewUnknown(0, nil),
+	value.KindBool:    types.NewUnknown(0, nil),
 }
+
+// compoundUnknowns are the CEL unknowns of list, set, map, object and
+// tuple types, made the first time each type is seen (by typeKey) and
+// kept: templates and Terraform send few distinct types. Past
+// maxCompoundUnknowns types, a new one is dynamic in CEL.
+var compoundUnknowns = struct {
+	sync.RWMutex
+	byKey map[string]ref.Val
+	byVal map[ref.Val]value.Type
+}{byKey: map[string]ref.Val{}, byVal: map[ref.Val]value.Type{}}
+
+const maxCompoundUnknowns = 4096
 
 // UnknownOf gives the CEL unknown of type t.
 func UnknownOf(t value.Type) ref.Val {
-	if int(t) < len(celUnknowns) {
-		return celUnknowns[t]
+	if k := t.Kind(); int(k) < len(celUnknowns) {
+		return celUnknowns[k]
 	}
-	return celUnknown
+	key := typeKey(t)
+	compoundUnknowns.RLock()
+	u := compoundUnknowns.byKey[key]
+	compoundUnknowns.RUnlock()
+	if u != nil {
+		return u
+	}
+	compoundUnknowns.Lock()
+	defer compoundUnknowns.Unlock()
+	if u = compoundUnknowns.byKey[key]; u != nil {
+		return u
+	}
+	if len(compoundUnknowns.byKey) >= maxCompoundUnknowns {
+		return celUnknown
+	}
+	u = types.NewUnknown(0, nil)
+	compoundUnknowns.byKey[key] = u
+	compoundUnknowns.byVal[u] = t
+	return u
+}
+
+// typeKey writes t so that two types have the same key exactly when they
+// are equal (attribute names are quoted).
+func typeKey(t value.Type) string {
+	var b strings.Builder
+	writeTypeKey(&b, t)
+	return b.String()
+}
+
+func writeTypeKey(b *strings.Builder, t value.Type) {
+	b.WriteByte(byte('0' + t.Kind()))
+	switch t.Kind() {
+	case value.KindList, value.KindSet, value.KindMap:
+		writeTypeKey(b, t.Elem())
+	case value.KindTuple:
+		for _, e := range t.Elems() {
+			writeTypeKey(b, e)
+		}
+		b.WriteByte(';')
+	case value.KindObject:
+		for _, n := range t.AttributeNames() {
+			b.WriteString(strconv.Quote(n))
+			at, _ := t.Attribute(n)
+			writeTypeKey(b, at)
+		}
+		b.WriteByte(';')
+	}
 }
 
 // UnknownType gives the type of a CEL unknown: the type whose value it is,
 // dynamic for any other (one that CEL merged from several, for one).
 func UnknownType(u ref.Val) value.Type {
-	for t, x := range celUnknowns {
+	for k, x := range celUnknowns {
 		if x == u {
-			return value.Type(t) //nolint:gosec // an index of celUnknowns
+			switch value.Kind(k) { //nolint:gosec // an index of celUnknowns
+			case value.KindString:
+				return value.TypeString
+			case value.KindNumber:
+				return value.TypeNumber
+			case value.KindBool:
+				return value.TypeBool
+			}
+			return value.TypeDynamic
 		}
+	}
+	compoundUnknowns.RLock()
+	t, found := compoundUnknowns.byVal[u]
+	compoundUnknowns.RUnlock()
+	if found {
+		return t
 	}
 	return value.TypeDynamic
 }
