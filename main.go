@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/provider"
+	"github.com/celyaml/terraform-provider-celyaml/internal/startup"
 )
 
 // version and commit are set by goreleaser through -ldflags.
@@ -17,6 +18,7 @@ var (
 )
 
 func main() {
+	startup.Done()
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "start the provider in debug mode for a debugger such as delve; it prints a TF_REATTACH_PROVIDERS value to use with terraform")
 	flag.Parse()

@@ -22,7 +22,10 @@
 # outputs.txt. examples/kubernetes is also planned with each, before its
 # apply, and the plan must list every for_each instance by its key while the
 # image is still unknown. CLIS="terraform" (or "tofu") runs one of them;
-# UPDATE=1 writes the outputs of the first.
+# UPDATE=1 writes the outputs of the first. CLIS="terraform-floor
+# tofu-floor" runs them with the oldest Terraform and OpenTofu claimed
+# (tools/terraform-floor, tools/tofu-floor, built once by
+# scripts/build-cli.sh), as `make examples-floors` does.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -35,12 +38,14 @@ go build -o "$tmp/bin/terraform-provider-celyaml" .
 export CELYAML_PROVIDER_DIR="$tmp/bin"
 
 read -r -a clis <<<"${CLIS:-terraform tofu}"
+declare -A clipath
 for cli in "${clis[@]}"; do
   case "$cli" in
-    terraform) ;;
-    tofu) tofu="$(scripts/build-tofu.sh)" ;;
+    terraform) clipath[$cli]=terraform ;;
+    tofu) clipath[$cli]="$(scripts/build-tofu.sh)" ;;
+    terraform-floor | tofu-floor) clipath[$cli]="$(scripts/build-cli.sh "tools/$cli")" ;;
     *)
-      echo "error: CLIS=${CLIS:-} names $cli; it takes terraform and tofu" >&2
+      echo "error: CLIS=${CLIS:-} names $cli; it takes terraform, tofu, terraform-floor and tofu-floor" >&2
       exit 2
       ;;
   esac
@@ -91,7 +96,7 @@ check() { # CLI NAME DIR: apply DIR with CLI and compare with examples/NAME/outp
   if [[ "$name" == kubernetes ]]; then
     plan='plan_keeps_keys "$WANT"'
   fi
-  if ! WANT="$want" CELYAML_CLI="${!cli:-$cli}" scripts/with-dev-provider.sh "$dir" bash -c "
+  if ! WANT="$want" CELYAML_CLI="${clipath[$cli]}" scripts/with-dev-provider.sh "$dir" bash -c "
       set -euo pipefail
       $plan
       "'"$CELYAML_CLI" apply -auto-approve -input=false -no-color >apply.log 2>&1 || { cat apply.log >&2; exit 1; }

@@ -31,7 +31,8 @@
 # the same TF_CLI_CONFIG_FILE, and resolves "celyaml/celyaml" in
 # dev_overrides and in required_providers alike, to
 # registry.opentofu.org/celyaml/celyaml, so the same configuration serves
-# both. COMMAND finds the CLI's absolute path in CELYAML_CLI.
+# both. COMMAND finds the CLI's absolute path in CELYAML_CLI. CELYAML_CLI
+# may also be the path of a Terraform CLI other than the one on PATH.
 #
 # Example:
 #   scripts/with-dev-provider.sh examples/kubernetes terraform plan -input=false
@@ -55,7 +56,9 @@ dir="$(cd "$dir" && pwd)"
 if [[ -z "${CELYAML_CLI:-}" && "$(basename "$1")" == tofu ]]; then
   CELYAML_CLI="$1"
 fi
-if [[ -n "${CELYAML_CLI:-}" && "$(basename "$CELYAML_CLI")" != terraform ]]; then
+# A path to a terraform (such as the floor scripts/build-cli.sh builds) is
+# used as it is; a bare `terraform` is found by find-terraform.sh.
+if [[ -n "${CELYAML_CLI:-}" && ( "$(basename "$CELYAML_CLI")" != terraform || "$CELYAML_CLI" == */* ) ]]; then
   if ! tf="$(command -v "$CELYAML_CLI")"; then
     echo "error: CELYAML_CLI=$CELYAML_CLI is not an executable (scripts/build-tofu.sh builds OpenTofu and prints its path)" >&2
     exit 1

@@ -223,6 +223,7 @@ func main() {
 	compose(t, s)
 	checkRender(t, s)
 	kustomize(t, s)
+	platform(t, s)
 	commandLine(t, s)
 	server(t, s)
 	terraform(t, s)
@@ -388,6 +389,16 @@ func commandLine(t *table, s samples) {
 				fmt.Sprintf("CPU: --schemas run %.2f× kubectl-validate's", schemas.med/kv.med))
 		}
 	}
+	if plain, one := s.get("cpucli_crd_plain", "ms"), s.get("cpucli_crd_one", "ms"); plain.ok && one.ok {
+		row1("celyaml render of one Gateway, one process", "cli_crd_plain", "")
+		row1("the same with --schemas of 74 released CRD files (76 CRDs, 7 projects), cache warm", "cli_crd_one",
+			check(one.med-plain.med <= 100, fmt.Sprintf("start-up goal, CPU above the render (≤ 100 ms): %.0f ms", one.med-plain.med)))
+		row1("the same, cache cold (a new cache folder)", "cli_crd_one_cold", "")
+		if mixed := s.get("cpucli_crd_mixed300", "ms"); mixed.ok {
+			row1("300 documents of mixed kinds against the same CRDs, one call", "cli_crd_mixed300",
+				check(mixed.med <= 1500, fmt.Sprintf("goal, CPU (≤ 1.5 s): %.0f ms", mixed.med)))
+		}
+	}
 	ten := s.get("cli_render_ten", "ms")
 	row1("celyaml render of a ten-line template, one process", "cli_render_ten", "")
 	if it := s.get("cli_inittrace", "ms"); it.ok && ten.ok {
@@ -546,6 +557,35 @@ func kustomize(t *table, s samples) {
 				if hasCPU {
 					goal = fmt.Sprintf("%.1f× celyaml's cpu", cpu)
 				}
+			}
+		}
+		t.add(row{measure: r.label, value: us(st.med), cpu: cpuOf(s, r.bench, "op"), spread: pct(st),
+			allocs: num(s.get(r.bench, "allocs/op").med), goal: goal})
+	}
+}
+
+// platform reports fifteen and sixty argo-cd-sized bundles rendered
+// under the default limits (internal/kustomize BenchmarkPlatform): time,
+// memory, and how the sixty scale against the fifteen (linear is 4×).
+func platform(t *table, s samples) {
+	const b15, b60 = "Platform/argocd=15", "Platform/argocd=60"
+	if !s.get(b60, "ns/op").ok {
+		return
+	}
+	t.section("limits: a platform of argo-cd bundles, every transform, default limits")
+	for _, r := range []struct{ bench, label string }{
+		{b15, "15 copies (where the old limits stopped)"},
+		{b60, "60 copies (2,460 objects, 4,000,000 nodes)"},
+	} {
+		st := s.get(r.bench, "ns/op")
+		if !st.ok {
+			continue
+		}
+		goal := fmt.Sprintf("live heap %s MiB, peak RSS %s MiB, output %s MiB",
+			num(s.get(r.bench, "heap-MiB").med), num(s.get(r.bench, "peak-MiB").med), num(s.get(r.bench, "out-MiB").med))
+		if r.bench == b60 {
+			if c60, c15 := s.get(b60, "cpu-ns/op"), s.get(b15, "cpu-ns/op"); c60.ok && c15.ok && c15.med > 0 {
+				goal += fmt.Sprintf("; %.1f× the 15's cpu (linear: 4×)", c60.med/c15.med)
 			}
 		}
 		t.add(row{measure: r.label, value: us(st.med), cpu: cpuOf(s, r.bench, "op"), spread: pct(st),

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/cli"
+	"github.com/celyaml/terraform-provider-celyaml/internal/startup"
 )
 
 // version and commit are set by goreleaser through -ldflags, as the
@@ -16,6 +17,7 @@ var (
 )
 
 func main() {
+	startup.Done()
 	cli.Version, cli.Commit = version, commit
 	os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -31,25 +30,12 @@ func TestScripts(t *testing.T) {
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:  "testdata/script",
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"cmpjson": cmpJSON, "ls": ls},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"ls": ls},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
 			return nil
 		},
 	})
-}
-
-// cmpJSON is "cmpjson stdout FILE": stdout must be FILE's text without its
-// final newline, since a txtar file always ends in one and the JSON of
-// render -o json, like the provider's json attribute, does not.
-func cmpJSON(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 || args[0] != "stdout" {
-		ts.Fatalf("usage: cmpjson stdout FILE")
-	}
-	want := strings.TrimSuffix(ts.ReadFile(args[1]), "\n")
-	if got := ts.ReadFile("stdout"); got != want {
-		ts.Fatalf("stdout:\n%s\nwant:\n%s", got, want)
-	}
 }
 
 // ls is "ls DIR": DIR's entries in name order, hidden ones included, one a

@@ -1,5 +1,5 @@
 terraform {
-  required_version = ">= 1.8" # provider functions need Terraform 1.8+ (OpenTofu 1.7+)
+  required_version = ">= 1.8" # provider functions need Terraform 1.8+; OpenTofu checks it against its own version
   required_providers {
     celyaml = {
       source = "celyaml/celyaml"

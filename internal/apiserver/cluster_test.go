@@ -11,6 +11,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -294,6 +295,62 @@ type serverVerdict struct {
 	text    string // the server's message, for reports
 }
 
+// applyPaths reads the field paths of a server-side apply's refusal by
+// the field manager ("failed to create typed patch object (...): .spec.a:
+// field not declared in schema", one path a line after "errors:" when
+// there are several), in the API server's form: a list-type map item,
+// which the field manager names by its key ([name="web"]), is written
+// [*], which samePaths reads as any index.
+func applyPaths(msg string) []string {
+	const prefix = "failed to create typed patch object ("
+	i := strings.Index(msg, prefix)
+	if i < 0 {
+		return nil
+	}
+	rest := msg[i+len(prefix):]
+	end := strings.Index(rest, "): ")
+	if end < 0 {
+		return nil
+	}
+	rest = strings.TrimPrefix(rest[end+3:], "errors:")
+	var out []string
+	for _, line := range strings.Split(rest, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, ".") {
+			continue
+		}
+		var b strings.Builder
+		depth, inString := 0, false
+	scan:
+		for j := 0; j < len(line); j++ {
+			c := line[j]
+			switch {
+			case inString && c == '\\':
+				j++
+				continue
+			case c == '"':
+				inString = !inString
+			case !inString && c == '[':
+				depth++
+			case !inString && c == ']':
+				depth--
+			case !inString && depth == 0 && c == ':':
+				break scan
+			}
+			b.WriteByte(c)
+		}
+		out = append(out, strings.TrimPrefix(keyedRE.ReplaceAllStringFunc(b.String(), func(seg string) string {
+			if _, err := strconv.Atoi(seg[1 : len(seg)-1]); err == nil {
+				return seg
+			}
+			return "[*]"
+		}), "."))
+	}
+	return out
+}
+
+var keyedRE = regexp.MustCompile(`\[(?:[^\]"]|"(?:[^"\\]|\\.)*")*\]`)
+
 var (
 	unknownFieldRE = regexp.MustCompile(`unknown field "([^"]+)"`)
 	goFieldRE      = regexp.MustCompile(`Go struct field [A-Za-z0-9_]+\.([^ ]+) of type`)
@@ -306,6 +363,12 @@ func verdictOf(err error) serverVerdict {
 	v := serverVerdict{refused: true, text: err.Error()}
 	var status apierrors.APIStatus
 	if !errors.As(err, &status) {
+		if err.Error() == "name is required" {
+			// client-go refuses an apply without a name before sending it,
+			// as kubectl does: the URL names the object.
+			v.paths = []string{"metadata.name"}
+			return v
+		}
 		v.paths = []string{"<error: " + err.Error() + ">"}
 		return v
 	}
@@ -325,6 +388,11 @@ func verdictOf(err error) serverVerdict {
 			if c.Field != "" || c.Type != "" {
 				add(c.Field)
 			}
+		}
+	}
+	if len(v.paths) == 0 {
+		for _, p := range applyPaths(st.Message) {
+			add(p)
 		}
 	}
 	if len(v.paths) == 0 {

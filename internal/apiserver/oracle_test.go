@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,20 +19,27 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
 
-// mustDiffer lists every corpus document on which validate and the API
-// server must disagree, with the reason: the checks the server makes in Go
-// code for built-in kinds beyond their OpenAPI schema, and bodies it
-// cannot decode into its Go types (it then names a Go field, or none).
-// The validating guide shows the same list (TestValidatingGuideListsTheDifferences);
-// TestValidateAgreesWithTheServer fails when a document is listed but
-// agrees, or disagrees but is not listed.
-var mustDiffer = map[string]string{
+// mustDiffer lists, per request, every corpus document on which validate
+// and the API server must disagree, with the reason: the checks the server
+// makes in Go code for built-in kinds beyond their OpenAPI schema, and
+// bodies it cannot decode into its Go types (it then names a Go field, or
+// none). The validating guide shows the same lists
+// (TestValidatingGuideListsTheDifferences); TestValidateAgreesWithTheServer
+// fails when a document is listed but agrees, or disagrees but is not
+// listed.
+var mustDiffer = map[validate.Request]map[string]string{
+	validate.Create:          mustDifferCreate,
+	validate.ServerSideApply: mustDifferApply,
+}
+
+// mustDifferCreate: a create (kubectl create, client-side kubectl apply),
+// with strict field validation.
+var mustDifferCreate = map[string]string{
 	"bad/configmap-data-number":          "the server cannot decode the body; names the Go field data; validate refuses at data.WORKERS (not a string)",
 	"bad/configmap-data-key":             "the server refuses the key bad key! (Go check of ConfigMap keys); validate accepts",
 	"bad/secret-data-not-base64":         "the server cannot decode the body (base64); names no field; validate refuses at data.password (format byte)",
 	"bad/service-port-range":             "the server refuses port 70000 (Go check: 1 to 65535); validate accepts (the schema has no bounds)",
 	"bad/service-no-ports":               "the server refuses a ClusterIP Service without ports (Go check); validate accepts",
-	"bad/service-dotted-name":            "the server refuses a Service name with dots (Go check: a DNS label); validate accepts (checks a DNS subdomain)",
 	"bad/service-port-string":            "the server cannot decode the body; names spec.ports.port, without the index; validate refuses at spec.ports[0].port",
 	"bad/deployment-replicas-negative":   "the server refuses replicas: -1 (Go check); validate accepts",
 	"bad/deployment-no-selector":         "the server refuses at spec.selector, and at spec.template.metadata.labels (Go check: the selector must match the labels); validate refuses at spec.selector",
@@ -46,6 +54,27 @@ var mustDiffer = map[string]string{
 	"bad/cronjob-schedule":               "the server refuses a schedule that is not cron syntax (Go check); validate accepts",
 	"bad/rolebinding-no-roleref":         "the server refuses at roleRef.kind and roleRef.name (Go check); validate refuses at roleRef (required)",
 	"bad/pdb-min-available":              "the server refuses minAvailable: fifty (Go check: a number or a percentage); validate accepts",
+}
+
+// mustDifferApply: a server-side apply that creates the object
+// (kubernetes_manifest, kubectl apply --server-side, Flux, Argo CD), with
+// force, as those tools send it.
+var mustDifferApply = map[string]string{
+	"bad/configmap-data-key":            "the server refuses the key bad key! (Go check of ConfigMap keys); validate accepts",
+	"bad/secret-data-not-base64":        "the field manager cannot convert the object to its Go type (base64); names no field; validate refuses at data.password (format byte)",
+	"bad/service-port-range":            "the server refuses port 70000 (Go check: 1 to 65535); validate accepts (the schema has no bounds)",
+	"bad/service-no-ports":              "the server refuses a ClusterIP Service without ports (Go check); validate accepts",
+	"bad/deployment-replicas-negative":  "the server refuses replicas: -1 (Go check); validate accepts",
+	"bad/deployment-no-selector":        "the server refuses at spec.selector, and at spec.template.metadata.labels (Go check: the selector must match the labels); validate refuses at spec.selector",
+	"bad/deployment-selector-mismatch":  "the server refuses a selector that does not match the template's labels (Go check); validate accepts",
+	"bad/deployment-container-no-image": "the server refuses a container without image (Go check); validate accepts",
+	"bad/deployment-restart-never":      "the server refuses restartPolicy: Never in a Deployment (Go check); validate accepts",
+	"bad/deployment-quantity":           "the field manager cannot convert the object to its Go type (quantity syntax); names no field; validate accepts (a quantity's schema is int-or-string)",
+	"bad/deployment-strategy-typo":      "the server refuses at spec.strategy (Go check); validate refuses at spec.strategy.type (enum)",
+	"bad/job-restart-always":            "the server refuses restartPolicy: Always in a Job (Go check); validate accepts",
+	"bad/cronjob-schedule":              "the server refuses a schedule that is not cron syntax (Go check); validate accepts",
+	"bad/rolebinding-no-roleref":        "the server refuses at roleRef.kind and roleRef.name (Go check); validate refuses at roleRef (required)",
+	"bad/pdb-min-available":             "the server refuses minAvailable: fifty (Go check: a number or a percentage); validate accepts",
 }
 
 // oracleNamespace holds every namespaced corpus document: they are only
@@ -94,8 +123,8 @@ func readCorpus(t *testing.T) []corpusDoc {
 // field paths of its violations, or accepted (also when no schema covers
 // the document: validate lets it through). An error of Check (a covered
 // group without the kind) is a refusal too: it fails the plan.
-func validateVerdict(s *validate.Schemas, doc engine.Value) (refused bool, paths []string, text string) {
-	r, err := s.Check(doc)
+func validateVerdict(s *validate.Schemas, doc engine.Value, req validate.Request) (refused bool, paths []string, text string) {
+	r, err := s.CheckWith(doc, validate.Options{Request: req})
 	if err != nil {
 		return true, []string{"<error: " + err.Error() + ">"}, err.Error()
 	}
@@ -167,7 +196,7 @@ func TestValidateAgreesWithTheServer(t *testing.T) {
 	// uses outside the CRDs' groups.
 	saved := append([]engine.Value(nil), crds...)
 	fetched := map[string]bool{}
-	servers := make([]serverVerdict, len(docs))
+	servers := map[validate.Request][]serverVerdict{validate.Create: make([]serverVerdict, len(docs)), validate.ServerSideApply: make([]serverVerdict, len(docs))}
 	for i, d := range docs {
 		u, err := toObject(d.value)
 		if err != nil {
@@ -178,10 +207,12 @@ func TestValidateAgreesWithTheServer(t *testing.T) {
 			t.Fatalf("%s: %v", d.name, err)
 		}
 		_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}, FieldValidation: "Strict"})
-		servers[i] = verdictOf(err)
-		if wantRefused := strings.HasPrefix(d.name, "bad/"); servers[i].refused != wantRefused {
-			t.Errorf("corpus %s: the server %s it; the corpus name says otherwise (rename it or fix it): %s",
-				d.name, map[bool]string{true: "refused", false: "accepted"}[servers[i].refused], servers[i].text)
+		servers[validate.Create][i] = verdictOf(err)
+		_, err = ri.Apply(ctx, u.GetName(), u, metav1.ApplyOptions{DryRun: []string{metav1.DryRunAll}, FieldManager: fieldManager, Force: true})
+		servers[validate.ServerSideApply][i] = verdictOf(err)
+		if wantRefused := strings.HasPrefix(d.name, "bad/"); servers[validate.Create][i].refused != wantRefused {
+			t.Errorf("corpus %s: the server %s its create; the corpus name says otherwise (rename it or fix it): %s",
+				d.name, map[bool]string{true: "refused", false: "accepted"}[servers[validate.Create][i].refused], servers[validate.Create][i].text)
 		}
 		gv := u.GroupVersionKind().GroupVersion()
 		if crdGroups[gv.Group] || fetched[gv.String()] {
@@ -202,29 +233,32 @@ func TestValidateAgreesWithTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("validate.Load of the CRDs: %v", err)
 	}
-	for _, run := range []struct {
-		name string
-		s    *validate.Schemas
-	}{{"saved OpenAPI", withSaved}, {"built-in schemas", withBuiltins}} {
-		t.Run(run.name, func(t *testing.T) {
-			compareWithServer(t, run.s, docs, servers)
-		})
+	for _, req := range []validate.Request{validate.ServerSideApply, validate.Create} {
+		for _, run := range []struct {
+			name string
+			s    *validate.Schemas
+		}{{"saved OpenAPI", withSaved}, {"built-in schemas", withBuiltins}} {
+			t.Run(req.String()+"/"+run.name, func(t *testing.T) {
+				compareWithServer(t, run.s, req, docs, servers[req])
+			})
+		}
 	}
 }
 
 // compareWithServer compares validate's verdict on every corpus document
 // with the server's.
-func compareWithServer(t *testing.T, s *validate.Schemas, docs []corpusDoc, servers []serverVerdict) {
+func compareWithServer(t *testing.T, s *validate.Schemas, req validate.Request, docs []corpusDoc, servers []serverVerdict) {
 	var differ []string
+	listedDiffer := mustDiffer[req]
 	for i, d := range docs {
 		server := servers[i]
-		refused, paths, text := validateVerdict(s, d.value)
+		refused, paths, text := validateVerdict(s, d.value, req)
 		same := refused == server.refused && (!refused || samePaths(paths, server.paths))
 		if same {
 			continue
 		}
 		differ = append(differ, d.name)
-		if _, listed := mustDiffer[d.name]; listed {
+		if _, listed := listedDiffer[d.name]; listed {
 			continue
 		}
 		t.Errorf("%s: the server %s; validate %s\n  server:   %s\n  validate: %s",
@@ -235,12 +269,12 @@ func compareWithServer(t *testing.T, s *validate.Schemas, docs []corpusDoc, serv
 	for _, n := range differ {
 		got[n] = true
 	}
-	for n, reason := range mustDiffer {
+	for n, reason := range listedDiffer {
 		if !got[n] {
-			t.Errorf("%s is listed in mustDiffer (%s) but validate and the server agree on it: remove it from the list and from the validating guide", n, reason)
+			t.Errorf("%s is listed in mustDiffer for a %s (%s) but validate and the server agree on it: remove it from the list and from the validating guide", n, req, reason)
 		}
 	}
-	t.Logf("%d documents: %d agree, %d differ (%d listed in mustDiffer)", len(docs), len(docs)-len(differ), len(differ), len(mustDiffer))
+	t.Logf("%s: %d documents: %d agree, %d differ (%d listed in mustDiffer)", req, len(docs), len(docs)-len(differ), len(differ), len(listedDiffer))
 }
 
 // samePaths reports whether validate's field paths are the server's. A key
@@ -298,9 +332,13 @@ func pathMatches(ours, servers []string) bool {
 		return false
 	}
 	for i := range ours {
-		if ours[i] != "[…]" && ours[i] != servers[i] {
-			return false
+		if ours[i] == "[…]" || ours[i] == servers[i] {
+			continue
 		}
+		if _, err := strconv.Atoi(strings.Trim(ours[i], "[]")); err == nil && servers[i] == "[*]" {
+			continue // a list-type map item the field manager names by its key
+		}
+		return false
 	}
 	return true
 }
@@ -325,28 +363,44 @@ func unstructuredString(obj map[string]any, path ...string) (string, bool, error
 	return s, ok, nil
 }
 
-// TestValidatingGuideListsTheDifferences: the validating guide's table of
-// differences names exactly the documents of mustDiffer.
+// TestValidatingGuideListsTheDifferences: the validating guide's tables
+// of differences, one per request (under a "#### " heading naming it),
+// name exactly the documents of mustDiffer.
 func TestValidatingGuideListsTheDifferences(t *testing.T) {
 	src, err := os.ReadFile("../../templates/guides/validating.md.tmpl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var listed []string
+	listed := map[validate.Request][]string{}
+	req := validate.Request(-1)
 	for _, line := range strings.Split(string(src), "\n") {
-		if strings.HasPrefix(line, "| `bad/") || strings.HasPrefix(line, "| `ok/") {
+		switch {
+		case strings.HasPrefix(line, "#### ") && strings.Contains(line, "server-side apply"):
+			req = validate.ServerSideApply
+		case strings.HasPrefix(line, "#### ") && strings.Contains(line, "create"):
+			req = validate.Create
+		case strings.HasPrefix(line, "#"):
+			req = -1
+		case strings.HasPrefix(line, "| `bad/") || strings.HasPrefix(line, "| `ok/"):
 			name, _, _ := strings.Cut(strings.TrimPrefix(line, "| `"), "`")
-			listed = append(listed, name)
+			if req < 0 {
+				t.Errorf("the validating guide lists %s outside a table of one request", name)
+				continue
+			}
+			listed[req] = append(listed[req], name)
 		}
 	}
-	var want []string
-	for n := range mustDiffer {
-		want = append(want, n)
-	}
-	sort.Strings(listed)
-	sort.Strings(want)
-	if strings.Join(listed, " ") != strings.Join(want, " ") {
-		t.Errorf("the validating guide's differences table lists\n  %s\nbut mustDiffer holds\n  %s", strings.Join(listed, " "), strings.Join(want, " "))
+	for _, r := range []validate.Request{validate.ServerSideApply, validate.Create} {
+		var want []string
+		for n := range mustDiffer[r] {
+			want = append(want, n)
+		}
+		got := listed[r]
+		sort.Strings(got)
+		sort.Strings(want)
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("the validating guide's differences table for a %s lists\n  %s\nbut mustDiffer holds\n  %s", r, strings.Join(got, " "), strings.Join(want, " "))
+		}
 	}
 }
 
@@ -362,9 +416,23 @@ func TestSamePathsReadsAHiddenKeyAsAnyOneKey(t *testing.T) {
 		{[]string{"spec[…]"}, []string{"spec.a.b"}, false},
 		{[]string{"spec.a"}, []string{"spec.b"}, false},
 		{[]string{"spec.a"}, []string{"spec.a", "spec.b"}, false},
+		{[]string{"spec.ports[1].targtPort"}, []string{"spec.ports[*].targtPort"}, true},
 	} {
 		if got := samePaths(c.ours, c.servers); got != c.want {
 			t.Errorf("samePaths(%q, %q) = %v, want %v", c.ours, c.servers, got, c.want)
+		}
+	}
+}
+
+func TestApplyPathsReadsTheFieldManagersPaths(t *testing.T) {
+	for msg, want := range map[string]string{
+		`failed to create typed patch object (/extra-field; /v1, Kind=Service): .spec.ports[port=80,protocol="TCP"].targtPort: field not declared in schema`:                               "spec.ports[*].targtPort",
+		`failed to create typed patch object (/d; apps/v1, Kind=Deployment): .spec.template.spec.containers: duplicate entries for key [name="web"]`:                                       "spec.template.spec.containers",
+		"failed to create typed patch object (/x; /v1, Kind=ConfigMap): errors:\n  .data.A: expected string, got &value.valueUnstructured{Value:4}\n  .date: field not declared in schema": "data.A date",
+		`failed to create typed patch object (/h; g/v1, Kind=R): .spec.rules[0].matches[0].headers: duplicate entries for key [name="x: y"]`:                                               "spec.rules[0].matches[0].headers",
+	} {
+		if got := strings.Join(applyPaths(msg), " "); got != want {
+			t.Errorf("applyPaths(%q) = %q, want %q", msg, got, want)
 		}
 	}
 }

@@ -190,7 +190,7 @@ func TestPartlyUnknownRouteReportsTheKnownErrorAtThePathTheServerNames(t *testin
 			if err != nil {
 				t.Fatal(err)
 			}
-			refused, planPaths, text := validateVerdict(s, plan[0])
+			refused, planPaths, text := validateVerdict(s, plan[0], validate.ServerSideApply)
 			r, _ := s.Check(plan[0])
 			if !r.Waiting {
 				t.Errorf("at plan the route does not wait for its unknown backend")

@@ -67,10 +67,10 @@ func TestRun_readsOnlyRegularFilesWithinTheLimit(t *testing.T) {
 	}{
 		{[]string{"render", "pipe"}, "pipe:1:1: cannot read template: not a regular file but a named pipe (FIFO)\n"},
 		{[]string{"render", "/dev/zero"}, "/dev/zero:1:1: cannot read template: not a regular file but a device\n"},
-		{[]string{"render", "big.yaml"}, "big.yaml:1:1: template is 1073741824 bytes, more than MaxTemplateBytes (16777216); raise the engine option MaxTemplateBytes\n"},
+		{[]string{"render", "big.yaml"}, "big.yaml:1:1: template is 1073741824 bytes, more than MaxTemplateBytes (268435456); if this is intended, raise it with the command line's --max-template-bytes (reference §7)\n"},
 		{[]string{"render", "t.yaml", "-f", "pipe"}, "pipe:1:1: cannot read values file: not a regular file but a named pipe (FIFO)\n"},
 		{[]string{"render", "t.yaml", "-f", "/dev/urandom"}, "/dev/urandom:1:1: cannot read values file: not a regular file but a device\n"},
-		{[]string{"render", "t.yaml", "-f", "big.yaml"}, "big.yaml:1:1: cannot read values file: larger than 16777216 bytes (it is 1073741824 bytes)\n"},
+		{[]string{"render", "t.yaml", "-f", "big.yaml"}, "big.yaml:1:1: cannot read values file: larger than 268435456 bytes (it is 1073741824 bytes)\n"},
 		{[]string{"eval", "1", "-f", "pipe"}, "pipe:1:1: cannot read values file: not a regular file but a named pipe (FIFO)\n"},
 		{[]string{"eval", "1", "--set-file", "x=pipe"}, "pipe:1:1: cannot read the file of --set-file x: not a regular file but a named pipe (FIFO)\n"},
 		{[]string{"check", "pipe"}, "pipe:1:1: cannot read template: not a regular file but a named pipe (FIFO)\n"},
@@ -84,7 +84,7 @@ func TestRun_readsOnlyRegularFilesWithinTheLimit(t *testing.T) {
 	}
 	// Standard input is held to the limit too.
 	code, stderr := runIn(t, context.Background(), dir, io.LimitReader(zeros{}, 1<<30), "render", "-")
-	if want := "standard input: larger than 16777216 bytes\n"; code != exitProblem || stderr != want {
+	if want := "standard input: larger than 268435456 bytes\n"; code != exitProblem || stderr != want {
 		t.Errorf("render - of a gibibyte: exit %d\n got: %s\nwant: %s", code, stderr, want)
 	}
 }

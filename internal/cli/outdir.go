@@ -71,7 +71,7 @@ func (r *rendered) writeDir(ctx context.Context, dir, format string) error {
 				return err
 			}
 		}
-		if err := writeNew(filepath.Join(tmp, names[i]+"."+format), body); err != nil {
+		if err := writeNew(filepath.Join(tmp, names[i]+"."+format), endLine(body)); err != nil {
 			return fmt.Errorf("--output-dir: %w", err)
 		}
 	}

@@ -6,15 +6,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
 
 // renderFlags are render's own flags.
 type renderFlags struct {
-	output    string
-	outputDir string
-	baseDir   string
-	schemas   []string
-	namespace nsFlag // -n, namespace.go
+	output     string
+	outputDir  string
+	baseDir    string
+	schemas    []string
+	validateAs string // --validate-as: server-side-apply or create
+	namespace  nsFlag // -n, --keep-namespace: namespace.go
+	limits     limits // --max-…: limits.go
 }
 
 func newRenderCommand(in *inputs) *cobra.Command {
@@ -24,7 +27,7 @@ func newRenderCommand(in *inputs) *cobra.Command {
 		Short: "Render a template file (- reads standard input)",
 		Long: `Render a CEL-YAML template and print the documents, byte for byte what
 the provider's celyaml_render data source holds in "yaml" (or, with -o json,
-in "json"). Maps that come from values are written with their keys sorted,
+in "json", and a newline). Maps that come from values are written with their keys sorted,
 as Terraform's are, whatever order a values file writes them in.
 
 Values: -f files merge left to right, then the --set flags apply in
@@ -39,7 +42,9 @@ content the variable NAME.`,
   celyaml render - --base-dir ./templates -f base.yaml < app.yaml
   celyaml render app.yaml -f base.yaml --output-dir out/
   celyaml render widgets.yaml --schemas crds/
-  celyaml render chart.yaml -n apps`,
+  celyaml render chart.yaml -n apps
+  celyaml render chart.yaml -n apps --keep-namespace Pod/chart
+  celyaml render chart.yaml --max-nodes 20000000 --max-output-bytes 1Gi`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRender(cmd, in, f, args[0])
@@ -48,10 +53,13 @@ content the variable NAME.`,
 	in.addValuesFlags(cmd)
 	f.namespace.register(cmd)
 	fs := cmd.Flags()
+	f.limits.register(fs)
 	fs.StringVarP(&f.output, "output", "o", "yaml", "output format: yaml, json, or manifests (a JSON object keyed by manifest ID)")
 	fs.StringVar(&f.outputDir, "output-dir", "", "write one file per document into `DIR`, named after its manifest ID or its index")
 	fs.StringVar(&f.baseDir, "base-dir", "", "the `DIR` $include resolves against for a template read from standard input")
 	fs.StringArrayVar(&f.schemas, "schemas", nil, "validate the documents against the CRDs and OpenAPI documents in `PATH` (a file or a directory), as the provider's validate does; repeatable")
+	fs.StringVar(&f.validateAs, "validate-as", "server-side-apply", "the request --schemas checks the documents as: `server-side-apply` (kubectl apply --server-side, kubernetes_manifest, Flux, Argo CD) or create (kubectl create, kubectl apply)")
+	_ = cmd.RegisterFlagCompletionFunc("validate-as", cobra.FixedCompletions([]string{"server-side-apply", "create"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"yaml", "json", "manifests"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagDirname("output-dir")
 	_ = cmd.MarkFlagDirname("base-dir")
@@ -70,7 +78,18 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if f.baseDir != "" && template != "-" {
 		return fmt.Errorf("--base-dir applies only to a template read from standard input (-); a template file's $include resolves against the file's own directory")
 	}
-	opts, err := f.namespace.options(cmd)
+	var request validate.Request
+	switch f.validateAs {
+	case "server-side-apply":
+	case "create":
+		request = validate.Create
+	default:
+		return fmt.Errorf("--validate-as %q: want server-side-apply or create", f.validateAs)
+	}
+	if cmd.Flags().Changed("validate-as") && len(f.schemas) == 0 {
+		return fmt.Errorf("--validate-as chooses the request --schemas checks the documents as; give --schemas too")
+	}
+	opts, err := f.namespace.options(cmd, f.limits.apply(cmd, engine.DefaultOptions()))
 	if err != nil {
 		return err
 	}
@@ -94,7 +113,7 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if err != nil {
 		return problem(in.atValues(err))
 	}
-	if err := in.checkSchemas(schemas, docs); err != nil {
+	if err := in.checkSchemas(schemas, docs, validate.Options{Request: request}); err != nil {
 		return err
 	}
 	r, err := newRendered(docs, src.Text)
@@ -108,8 +127,19 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if err != nil {
 		return problem(err)
 	}
-	_, err = cmd.OutOrStdout().Write(out)
+	_, err = cmd.OutOrStdout().Write(endLine(out))
 	return err
+}
+
+// endLine ends text that is not empty with a newline, as kubectl and helm
+// end their output, so that a shell prompt or the next command's output
+// starts on a line of its own. The data source's attributes keep the
+// engine's bytes, which end a JSON value without one.
+func endLine(b []byte) []byte {
+	if len(b) == 0 || b[len(b)-1] == '\n' {
+		return b
+	}
+	return append(b[:len(b):len(b)], '\n') // never into a shared array's next bytes
 }
 
 // source reads the template: a file, or standard input for "-".

@@ -77,7 +77,7 @@ var directiveDocs = []directiveDoc{
 	{"$remove", "s8-remove", "In an overlay's list: removes every item for which the CEL expression (item bound) is true. At an overlay's root, true: removes the documents the overlay matches.",
 		map[string]any{"type": []string{"string", "boolean"}}, nil},
 	{"$append", "s8-append", "In an overlay's list: adds this template's value at the end.", anyNode, nil},
-	{"$transform", "s10-transform", "Makes this document a transform: namespace, labels, selectorLabels, annotations and images applied to every document after the overlays, as kustomize does.", anyNode, nil},
+	{"$transform", "s10-transform", "Makes this document a transform: namespace (keepNamespace leaving some objects where they are), labels, selectorLabels, annotations and images applied to every document after the overlays, as kustomize does.", anyNode, nil},
 }
 
 // templateSchema builds the schema.

@@ -56,14 +56,17 @@ func schemaFiles(paths []string) ([]string, error) {
 // loadSchemas reads every document of the schema files and indexes the
 // kinds they define; a kind's validators are built when a rendered document
 // of it is first checked. A .json file (a saved /openapi/v3 document, a
-// megabyte or more) is read as JSON, much faster than as YAML.
+// megabyte or more) is read as JSON, much faster than as YAML; a YAML file
+// seen before comes from the cache (schemacache.go), and of it only the
+// CRDs of the kinds checked are ever decoded.
 func (in *inputs) loadSchemas(paths []string) (*loadedSchemas, error) {
 	files, err := schemaFiles(paths)
 	if err != nil {
 		return nil, err
 	}
-	var docs []any
+	var docs []validate.Indexed
 	scopes := map[string]bool{}
+	cache := schemaCacheDir()
 	for _, f := range files {
 		text, err := in.readFile(f)
 		if err != nil {
@@ -71,12 +74,22 @@ func (in *inputs) loadSchemas(paths []string) (*loadedSchemas, error) {
 		}
 		if strings.EqualFold(filepath.Ext(f), ".json") {
 			if d, err := validate.DecodeJSON(text); err == nil {
-				docs = append(docs, d)
+				docs = append(docs, validate.Indexed{Value: d})
 				addScope(scopes, d)
 				continue
 			}
 			// Not one JSON value: read as YAML, for its positioned error.
 		}
+		if cached, ok := cachedSchemas(cache, text); ok {
+			for _, d := range cached {
+				if d.CRD != nil {
+					addIndexScope(scopes, d.CRD)
+				}
+			}
+			docs = append(docs, cached...)
+			continue
+		}
+		var plains []any
 		dec := yaml.NewDecoder(bytes.NewReader(text))
 		for {
 			var n yaml.Node
@@ -93,15 +106,27 @@ func (in *inputs) loadSchemas(paths []string) (*loadedSchemas, error) {
 			if err != nil {
 				return nil, problem(fmt.Errorf("--schemas: %w", err))
 			}
-			docs = append(docs, p)
+			plains = append(plains, p)
 			addScope(scopes, p)
 		}
+		docs = append(docs, indexedSchemas(cache, text, plains)...)
 	}
-	s, err := validate.LoadPlain(docs)
+	s, err := validate.LoadIndexed(docs)
 	if err != nil {
 		return nil, problem(fmt.Errorf("--schemas: %w", err))
 	}
 	return &loadedSchemas{Schemas: s, scopes: scopes}, nil
+}
+
+// addIndexScope records the scope of a CRD read from the cache, as
+// addScope records it from the document.
+func addIndexScope(scopes map[string]bool, ix *validate.CRDIndex) {
+	switch ix.Scope {
+	case "Namespaced":
+		scopes[ix.Group+"/"+ix.Kind] = true
+	case "Cluster":
+		scopes[ix.Group+"/"+ix.Kind] = false
+	}
 }
 
 // loadedSchemas are the --schemas documents: their validators, and the
@@ -137,7 +162,7 @@ func addScope(scopes map[string]bool, d any) {
 
 // checkSchemas validates the rendered documents: an error listing every
 // violation, or nil.
-func (in *inputs) checkSchemas(s *loadedSchemas, docs []engine.Document) error {
+func (in *inputs) checkSchemas(s *loadedSchemas, docs []engine.Document, o validate.Options) error {
 	if s == nil {
 		return nil
 	}
@@ -145,7 +170,7 @@ func (in *inputs) checkSchemas(s *loadedSchemas, docs []engine.Document) error {
 	for i, d := range docs {
 		values[i] = d.Value
 	}
-	lines, err := s.CheckAll(values)
+	lines, err := s.CheckAllWith(values, o)
 	if err != nil {
 		return problem(fmt.Errorf("--schemas: %w", err))
 	}

@@ -13,13 +13,22 @@ import (
 )
 
 // TestMain makes the test binary the celyaml command when
-// TestRun_SIGINTStopsTheCommand starts it as a process of its own.
+// TestRun_SIGINTStopsTheCommand starts it as a process of its own. The
+// tests' --schemas cache is a folder of their own, not the user's.
 func TestMain(m *testing.M) {
 	if os.Getenv("CELYAML_HELPER_PROCESS") == "1" {
 		args := strings.Split(os.Getenv("CELYAML_HELPER_ARGS"), "\x1f")
 		os.Exit(Run(args, os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	cache, err := os.MkdirTemp("", "celyaml-cli-test-cache")
+	if err == nil {
+		_ = os.Setenv("CELYAML_CACHE", cache)
+	}
+	code := m.Run()
+	if err == nil {
+		_ = os.RemoveAll(cache)
+	}
+	os.Exit(code)
 }
 
 // pending is how many bytes wait unread in the pipe whose end f is.

@@ -70,7 +70,7 @@ func TestInclude_readsOnlyRegularFilesWithinTheLimit(t *testing.T) {
 		{"fifo.yaml", `error: BASE/fifo.yaml:2:13: a.$include: cannot read included file "BASE/fifo": not a regular file but a named pipe (FIFO)`},
 		{"dir.yaml", `error: BASE/dir.yaml:2:13: a.$include: cannot read included file "BASE/parts": not a regular file but a directory`},
 		{"link.yaml", "a:\n  real: true\n"},
-		{"sparse.yaml", `error: BASE/sparse.yaml:2:13: a.$include: included file "BASE/big.yaml" is larger than MaxTemplateBytes (16777216 bytes); raise the engine option MaxTemplateBytes if this is intended`},
+		{"sparse.yaml", `error: BASE/sparse.yaml:2:13: a.$include: included file "BASE/big.yaml" is larger than MaxTemplateBytes (268435456 bytes); if this is intended, raise it with the command line's --max-template-bytes (reference §7)`},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			if got := renderWithin(t, e, filepath.Join(base, c.file), base); got != c.want {
@@ -98,7 +98,7 @@ func TestRenderFile_readsOnlyRegularFilesWithinTheLimit(t *testing.T) {
 		{"/dev/zero", "error: /dev/zero:1:1: cannot read template: not a regular file but a device"},
 		{fifo, "error: BASE/fifo:1:1: cannot read template: not a regular file but a named pipe (FIFO)"},
 		{base, "error: BASE:1:1: cannot read template: not a regular file but a directory"},
-		{big, "error: BASE/big.yaml:1:1: template is 1073741824 bytes, more than MaxTemplateBytes (16777216); raise the engine option MaxTemplateBytes"},
+		{big, "error: BASE/big.yaml:1:1: template is 1073741824 bytes, more than MaxTemplateBytes (268435456); if this is intended, raise it with the command line's --max-template-bytes (reference §7)"},
 	} {
 		if got := renderWithin(t, e, c.path, base); got != c.want {
 			t.Errorf("\n got: %s\nwant: %s", got, c.want)

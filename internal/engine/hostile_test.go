@@ -7,7 +7,7 @@ package engine
 // includes, optional vars.json and options.json, and exactly one of error
 // (the exact err.Error() text) and out.yaml. A case may instead carry a
 // `generate` section naming a generator below, for templates too large or
-// too binary to keep in a text file: the 50 MB template, 10,000-deep
+// too binary to keep in a text file: the 300 MB template, 10,000-deep
 // nesting, invalid UTF-8 and NUL bytes. The generated text becomes
 // template.yaml.
 //
@@ -295,6 +295,11 @@ func generateTemplate(spec string) ([]byte, error) {
 		b.WriteString("$transform:\n  namespace: edge\n  labels: {team: platform}\n  selectorLabels: {app: web}\n  annotations: {owner: platform}\n  images: [{name: nginx, newTag: '1.27'}]\n---\n")
 		fmt.Fprintf(&b, "$for: i in lists.range(%d)\n$do:\n  $if: i %% 100 == 0\n  $then: {apiVersion: apps/v1, kind: Deployment, metadata: {name: web}, spec: {template: {spec: {containers: [{name: web, image: nginx}]}}}}\n  $else: {apiVersion: v1, kind: ConfigMap, metadata: {name: settings}, data: {a: b}}\n---\n", n-2)
 		b.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: drop}\n---\napiVersion: x.io/v1\nkind: W\nmetadata: {name: last}\n")
+		return b.Bytes(), nil
+	case "keep-entries": // n ConfigMaps and a transform with n keepNamespace entries, each naming one by kind and name, and one more entry naming none
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "$for: i in lists.range(%d)\n$do: {apiVersion: v1, kind: ConfigMap, metadata: {name: {$eval: '${{ \"cm-\" + string(i) }}'}, namespace: upstream}}\n---\n", n)
+		fmt.Fprintf(&b, "$transform:\n  namespace: edge\n  keepNamespace:\n    $eval: '${{ lists.range(%d).map(i, {\"kind\": \"ConfigMap\", \"name\": \"cm-\" + string(i)}) + [{\"namespace\": \"elsewhere\"}] }}'\n", n)
 		return b.Bytes(), nil
 	case "deep-pod": // a Deployment whose pod template nests n levels deep, containers at each, then a transform
 		var b bytes.Buffer

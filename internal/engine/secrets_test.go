@@ -142,7 +142,9 @@ func TestSecrets_errorsNeverPrintVariableValues(t *testing.T) {
 		{"value position $for gives a secret", `v: {$for: "x in secret_list", $do: {$eval: "${{ x }}"}}`, Options{}},
 		{"stream $for gives a list", `{$for: "x in secret_list", $do: [1]}`, Options{}},
 
-		// $schema failures.
+		// $schema failures. A key of a variable is its structure, not a
+		// value, and is named (TestSecrets_schemaFailuresNameKeys); a
+		// render marked sensitive (HideKeys) hides it too.
 		{"$schema enum", `{$schema: {secret: {enum: [a, b]}}, a: 1}`, Options{}},
 		{"$schema pattern", `{$schema: {secret: {pattern: "^[0-9]+$"}}, a: 1}`, Options{}},
 		{"$schema const", `{$schema: {secret: {const: x}}, a: 1}`, Options{}},
@@ -152,10 +154,10 @@ func TestSecrets_errorsNeverPrintVariableValues(t *testing.T) {
 		{"$schema maxLength", `{$schema: {secret: {maxLength: 3}}, a: 1}`, Options{}},
 		{"$schema nested", `{$schema: {secret_map: {additionalProperties: {enum: [x]}}}, a: 1}`, Options{}},
 		{"$schema items", `{$schema: {secret_list: {items: {const: y}}}, a: 1}`, Options{}},
-		{"$schema additionalProperties false, secret key", `{$schema: {secret_keyed: {additionalProperties: false}}, a: 1}`, Options{}},
-		{"$schema propertyNames, secret key", `{$schema: {secret_keyed: {propertyNames: {maxLength: 2}}}, a: 1}`, Options{}},
-		{"$schema type under a secret key", `{$schema: {secret_keyed: {additionalProperties: {type: string}}}, a: 1}`, Options{}},
-		{"$schema required under a secret key", `{$schema: {secret_keyed: {additionalProperties: {type: object, required: [x]}}}, a: 1}`, Options{}},
+		{"$schema additionalProperties false, secret key", `{$schema: {secret_keyed: {additionalProperties: false}}, a: 1}`, Options{HideKeys: true}},
+		{"$schema propertyNames, secret key", `{$schema: {secret_keyed: {propertyNames: {maxLength: 2}}}, a: 1}`, Options{HideKeys: true}},
+		{"$schema type under a secret key", `{$schema: {secret_keyed: {additionalProperties: {type: string}}}, a: 1}`, Options{HideKeys: true}},
+		{"$schema required under a secret key", `{$schema: {secret_keyed: {additionalProperties: {type: object, required: [x]}}}, a: 1}`, Options{HideKeys: true}},
 
 		// A map literal whose computed keys repeat.
 		{"map literal repeats a secret key", `v: {$eval: "${{ {secret: 1, secret_map.k1: 2} }}"}`, Options{}},
@@ -169,6 +171,25 @@ func TestSecrets_errorsNeverPrintVariableValues(t *testing.T) {
 				t.Errorf("error text carries the secret (%q):\n%s", m, err)
 			}
 		})
+	}
+}
+
+// TestSecrets_schemaFailuresNameKeys: a $schema failure names every key
+// of the variable's path, the variable's structure, and never a value
+// (reference §6); with HideKeys, what the data source's sensitive = true
+// sets, a key its schema does not name is written […].
+func TestSecrets_schemaFailuresNameKeys(t *testing.T) {
+	tpl := `{$schema: {secret_keyed: {additionalProperties: {type: object, required: [x]}}}, a: 1}`
+	for _, c := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{}, "<inline>:1:12: $schema: the variables do not match the schema: secret_keyed.s3cr3t-ZQX-hunter2: expected object, got integer"},
+		{Options{HideKeys: true}, "<inline>:1:12: $schema: the variables do not match the schema: secret_keyed[…]: expected object, got integer"},
+	} {
+		if got := renderSecretCase(t, tpl, c.opts).Error(); got != c.want {
+			t.Errorf("HideKeys=%v:\n got: %s\nwant: %s", c.opts.HideKeys, got, c.want)
+		}
 	}
 }
 

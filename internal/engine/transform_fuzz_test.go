@@ -76,6 +76,11 @@ func FuzzTransform(f *testing.F) {
 		"$overlay: doc.kind == 'W'\n$remove: true\n---\n$transform: {namespace: edge}\n",
 		"$transform: {namepsace: x}\n",
 		"$transform: {images: [{newTag: x}]}\n",
+		"$transform: {namespace: edge, keepNamespace: [{namespace: up}, {kind: Service, name: web}]}\n",
+		"$transform: {namespace: edge, keepNamespace: [{kind: ServiceAccount, namespace: up, name: sa}]}\n",
+		"$transform: {namespace: edge, keepNamespace: [{knd: x}]}\n",
+		"$transform: {keepNamespace: [{namespace: up}]}\n",
+		"$transform: {images: [{name: ap, newTag: '3'}]}\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -85,7 +85,7 @@ func TestTransform_namespaceOption(t *testing.T) {
 			`{apiVersion:"v1",kind:"ServiceAccount",metadata:{name:"a",namespace:"cli",labels:{a:"b"}}}`},
 		{"a kind of unknown scope is an error that names the option and the document",
 			"apiVersion: x.io/v1\nkind: W\nmetadata: {name: w}\n",
-			"error: <inline>:1:1: the namespace option (-n): cannot tell whether kind x.io/W is namespaced: it is not a built-in kind of Kubernetes " + builtinVersionForTest() + " and no CustomResourceDefinition among the documents or given beside them (the command line's --schemas) defines it; render its CustomResourceDefinition with the objects, or set its namespace with an overlay\n  while editing document 1 (x.io/W/_/w)"},
+			"error: <inline>:1:1: the namespace option (-n): cannot tell whether kind x.io/W is namespaced: it is not a built-in kind of Kubernetes " + builtinVersionForTest() + " and no CustomResourceDefinition among the documents or given beside them defines it; give its CustomResourceDefinition: render it with the objects, or pass it to the command line's --schemas (a file or a directory); or leave the object where it is with --keep-namespace KIND/NAME\n  while editing document 1 (x.io/W/_/w)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

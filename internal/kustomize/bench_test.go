@@ -8,11 +8,14 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"runtime/metrics"
 	"syscall"
 	"testing"
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 // benchObjects is the size of the benchmark's bundle.
@@ -165,4 +168,82 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkPlatform renders the platform of TestPlatform_sixtyArgoCDCopiesFitTheDefaultLimits
+// under the default limits: fifteen copies of an argo-cd-sized bundle (where
+// the earlier limits stopped) and sixty, with every transform, output
+// encoded as YAML. Time and allocations grow linearly with the copies;
+// heap-MiB is the largest live heap seen while rendering (the bundle's
+// text, the parsed and compiled template, the documents, the output),
+// peak-MiB the process's peak resident memory once the render has run
+// (run it alone, as make bench does: the peak is the process's).
+func BenchmarkPlatform(b *testing.B) {
+	for _, copies := range []int{15, 60} {
+		b.Run(fmt.Sprintf("argocd=%d", copies), func(b *testing.B) {
+			bundle := argoCDPlatform(b, copies)
+			eng := platformEngine(bundle, engine.DefaultOptions())
+			ctx := context.Background()
+			b.ReportAllocs()
+			var out []byte
+			stop := sampleHeap()
+			cpu := cpuTime()
+			for b.Loop() {
+				var err error
+				if out, err = celyamlRender(ctx, eng, platformTemplate); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(stop())/(1<<20), "heap-MiB")
+			b.ReportMetric(float64(len(out))/(1<<20), "out-MiB")
+			b.ReportMetric(float64(peakRSS())/(1<<20), "peak-MiB")
+			if n := bytes.Count(out, []byte("\n---\n")) + 1; n != 41*copies {
+				b.Fatalf("got %d documents, want %d", n, 41*copies)
+			}
+		})
+	}
+}
+
+// peakRSS is the process's peak resident memory, in bytes.
+func peakRSS() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Maxrss * 1024 // kilobytes on Linux
+}
+
+// sampleHeap samples the live heap every 5 ms until the function it
+// returns is called, which gives the largest seen, in bytes.
+func sampleHeap() func() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	done := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		var most uint64
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(sample)
+			most = maxOf(most, sample[0].Value.Uint64())
+			select {
+			case <-done:
+				peak <- most
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		return <-peak
+	}
+}
+
+func maxOf(a, b uint64) uint64 {
+	if a > b {
+		return a
+	}
+	return b
 }

@@ -58,4 +58,49 @@ var deliberate = []deliberateDiff{
 		line: `_/Pod/probes/app: spec.ephemeralContainers[0].image: kustomize "registry.example.com/app:1.0", celyaml "registry.example.com/app:2.0"`,
 		why:  "ephemeral containers' images are rewritten too; kustomize leaves them alone",
 	},
+	{
+		in:   []string{"probes/all"},
+		line: `_/Pod/edge/app: spec.containers[1].image: kustomize "registry-example.com/app:2.0", celyaml "registry-example.com/app:1.0"`,
+		why:  "the image name compared as text, with every transform at once",
+	},
+	{
+		in:   []string{"probes/all"},
+		line: `_/Pod/edge/app: spec.ephemeralContainers[0].image: kustomize "registry.example.com/app:1.0", celyaml "registry.example.com/app:2.0"`,
+		why:  "ephemeral containers rewritten, with every transform at once",
+	},
+	{
+		in:   []string{"argocd/namespace", "argocd/all"},
+		line: `rbac.authorization.k8s.io/ClusterRoleBinding/_/argocd-application-controller: subjects[0].namespace: kustomize "argocd", celyaml "edge"`,
+		why:  "a ServiceAccount subject follows the ServiceAccount of the render it names, which writes no namespace (the file is applied with -n), whatever namespace the subject writes; kustomize leaves argocd there, and the controller loses its cluster permissions",
+	},
+	{
+		in:   []string{"argocd/namespace", "argocd/all"},
+		line: `rbac.authorization.k8s.io/ClusterRoleBinding/_/argocd-applicationset-controller: subjects[0].namespace: kustomize "argocd", celyaml "edge"`,
+		why:  "the same rule, the ApplicationSet controller",
+	},
+	{
+		in:   []string{"argocd/namespace", "argocd/all"},
+		line: `rbac.authorization.k8s.io/ClusterRoleBinding/_/argocd-server: subjects[0].namespace: kustomize "argocd", celyaml "edge"`,
+		why:  "the same rule, the API server",
+	},
+	{
+		in:   []string{"absent/selectorLabels"},
+		line: `_/Service/absent/external-db: spec.selector: kustomize {"app.kubernetes.io/part-of":"edge"}, celyaml absent`,
+		why:  "a Service without a selector has its endpoints given by hand (an EndpointSlice); kustomize gives it a selector of the labels alone, which selects every pod that has them and hands its endpoints to the control plane",
+	},
+	{
+		in:   []string{"absent/all"},
+		line: `_/Service/edge/external-db: spec.selector: kustomize {"app.kubernetes.io/part-of":"edge"}, celyaml absent`,
+		why:  "the same Service, with every transform at once",
+	},
+	{
+		in:   []string{"helmapp/selectorLabels"},
+		line: `_/Service/_/web-podinfo-backend: spec.selector: kustomize {"app.kubernetes.io/part-of":"edge"}, celyaml absent`,
+		why:  "an ExternalName Service selects no pods either: no selector is created for it",
+	},
+	{
+		in:   []string{"helmapp/all"},
+		line: `_/Service/edge/web-podinfo-backend: spec.selector: kustomize {"app.kubernetes.io/part-of":"edge"}, celyaml absent`,
+		why:  "the same Service, with every transform at once",
+	},
 }

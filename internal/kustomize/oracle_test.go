@@ -20,6 +20,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
+	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
 
 // A spec is one set of changes to a bundle, written once and turned into
@@ -306,9 +308,30 @@ var bundles = []bundle{
 		remove: object{"example.com/v1", "Widget", "widget-system", "widget-sample"},
 	},
 	{
+		file: "argocd.yaml",
+		images: []image{
+			{Name: "quay.io/argoproj/argocd", NewTag: "v3.1.1"},
+			{Name: "public.ecr.aws/docker/library/redis", NewName: "mirror.example.com/library/redis"},
+		},
+		remove: object{"networking.k8s.io/v1", "NetworkPolicy", "", "argocd-redis-network-policy"},
+	},
+	{
+		file:   "metricsserver.yaml",
+		images: []image{{Name: "registry.k8s.io/metrics-server/metrics-server", NewTag: "v0.8.1"}},
+		remove: object{"rbac.authorization.k8s.io/v1", "ClusterRole", "", "system:aggregated-metrics-reader"},
+	},
+	{
+		file: "absent.yaml",
+		images: []image{
+			{Name: "registry.example.com/app", NewTag: "1.1"},
+			{Name: "registry.example.com/cleanup", NewTag: "1.1"},
+		},
+		remove: object{"policy/v1", "PodDisruptionBudget", "absent", "all-pods"},
+	},
+	{
 		file:   "probes.yaml",
 		images: []image{{Name: "registry.example.com/app", NewTag: "2.0"}},
-		remove: object{"v1", "Pod", "probes", "app"},
+		remove: object{"v1", "ConfigMap", "probes", "app-settings"},
 	},
 	{
 		file: "helmapp.yaml",
@@ -440,8 +463,8 @@ spec:
 	}
 	_, err = celyamlRender(context.Background(), newEngine(data), s.template())
 	want := "app/template.yaml:4:5: $transform.namespace: cannot tell whether kind cert-manager.io/Certificate is namespaced: " +
-		"it is not a built-in kind of Kubernetes v1.37.2 and no CustomResourceDefinition among the documents or given beside them (the command line's --schemas) defines it; " +
-		"render its CustomResourceDefinition with the objects, or set its namespace with an overlay\n" +
+		"it is not a built-in kind of Kubernetes v1.37.2 and no CustomResourceDefinition among the documents or given beside them defines it; " +
+		"give its CustomResourceDefinition: render it with the objects, or pass it to the command line's --schemas (a file or a directory); or leave the object where it is with keepNamespace\n" +
 		"  while editing document 20 (cert-manager.io/Certificate/ingress-nginx/ingress-nginx-admission)"
 	if err == nil || err.Error() != want {
 		t.Errorf("celyaml render: got error %v\nwant %s", err, want)
@@ -489,5 +512,125 @@ func TestKustomize_namespaceOptionIsKustomizesNamespace(t *testing.T) {
 				t.Errorf("differences from kustomize build:\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(want, "\n      "))
 			}
 		})
+	}
+}
+
+// metrics-server's auth-reader RoleBinding binds kube-system's
+// extension-apiserver-authentication-reader Role, so it must stay in
+// kube-system when the rest moves; kustomize moves it and cannot be told
+// otherwise. keepNamespace (reference §10), in the $transform and as the
+// engine's KeepNamespace option (the command line's --keep-namespace),
+// leaves it there, and its subject follows the ServiceAccount that moved:
+// the only difference from kustomize build is where the RoleBinding is.
+func TestKustomize_keepNamespaceLeavesMetricsServerAuthReaderInKubeSystem(t *testing.T) {
+	data, err := os.ReadFile(path.Join("testdata", "metricsserver.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kout, err := kustomizeBuild(data, spec{namespace: "monitoring"}.kustomization())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kobj, err := objects(kout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"rbac.authorization.k8s.io/RoleBinding/kube-system/metrics-server-auth-reader: only in celyaml",
+		"rbac.authorization.k8s.io/RoleBinding/monitoring/metrics-server-auth-reader: only in kustomize",
+	}
+	template := []byte(`$include: bundle.yaml
+---
+$transform:
+  namespace: monitoring
+  keepNamespace:
+    - {kind: RoleBinding, name: metrics-server-auth-reader}
+`)
+	optionNS := engine.DefaultOptions()
+	optionNS.Loader = engine.FSLoader{FS: fstest.MapFS{"app/bundle.yaml": {Data: data}}}
+	optionNS.Namespace = "monitoring"
+	optionNS.KeepNamespace = []transform.Keep{{Kind: "RoleBinding", Name: "metrics-server-auth-reader"}}
+	for name, c := range map[string]struct {
+		eng      *engine.Engine
+		template []byte
+	}{
+		"transform": {newEngine(data), template},
+		"option":    {engine.New(optionNS), spec{}.template()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cout, err := celyamlRender(context.Background(), c.eng, c.template)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cobj, err := objects(cout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := differences(kobj, cobj); !reflect.DeepEqual(got, want) {
+				t.Errorf("differences from kustomize build:\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(want, "\n      "))
+			}
+			rb := cobj["rbac.authorization.k8s.io/RoleBinding/kube-system/metrics-server-auth-reader"].(map[string]any)
+			if got := js(rb["subjects"]); got != `[{"kind":"ServiceAccount","name":"metrics-server","namespace":"monitoring"}]` {
+				t.Errorf("the kept RoleBinding's subjects are %s; want the ServiceAccount in monitoring, where it moved", got)
+			}
+		})
+	}
+}
+
+// Kept by namespace, everything kube-system holds stays: the same render
+// as no namespace at all, so metrics-server needs the kind and name form.
+func TestKustomize_keepNamespaceByNamespaceKeepsEverythingThere(t *testing.T) {
+	data, err := os.ReadFile(path.Join("testdata", "metricsserver.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := newEngine(data)
+	plain, err := celyamlRender(context.Background(), eng, spec{}.template())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := celyamlRender(context.Background(), eng, []byte("$include: bundle.yaml\n---\n$transform: {namespace: monitoring, keepNamespace: [{namespace: kube-system}]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(plain, kept) {
+		t.Errorf("keepNamespace: [{namespace: kube-system}] changed the render:\n%s", kept)
+	}
+}
+
+// argo-cd's application controller is a StatefulSet without
+// volumeClaimTemplates: with every transform, the render passes the API
+// server's own validation of the built-in kinds (what --schemas runs),
+// where selectorLabels used to create volumeClaimTemplates as a mapping
+// and the StatefulSet was refused.
+func TestKustomize_argoCDWithEveryTransformPassesValidation(t *testing.T) {
+	data, err := os.ReadFile(path.Join("testdata", "argocd.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bundle
+	for _, x := range bundles {
+		if x.file == "argocd.yaml" {
+			b = x
+		}
+	}
+	docs, err := newEngine(data).RenderDocuments(context.Background(), engine.Source{Name: "app/template.yaml", Text: scenarios(b)["all"].template()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]engine.Value, len(docs))
+	for i, d := range docs {
+		vals[i] = d.Value
+	}
+	s, err := validate.Load(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := s.CheckAll(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) > 0 {
+		t.Errorf("the API server would refuse:\n%s", strings.Join(lines, "\n"))
 	}
 }

@@ -49,7 +49,7 @@ func TestLSP_badInputGetsAnErrorAndTheSessionGoesOn(t *testing.T) {
 
 	big := "a: " + strings.Repeat("x", 2000) + "\n"
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": big}})
-	expect(t, "a document over MaxTemplateBytes", c.next(), `textDocument/publishDiagnostics {"diagnostics":[{"message":"template is 2004 bytes, more than MaxTemplateBytes (1000); raise the engine option MaxTemplateBytes","range":{"end":{"character":2,"line":0},"start":{"character":0,"line":0}},"severity":1,"source":"celyaml"}],"uri":"file://DIR/a.yaml"}`)
+	expect(t, "a document over MaxTemplateBytes", c.next(), `textDocument/publishDiagnostics {"diagnostics":[{"message":"template is 2004 bytes, more than MaxTemplateBytes (1000); if this is intended, raise it with the command line's --max-template-bytes (reference §7)","range":{"end":{"character":2,"line":0},"start":{"character":0,"line":0}},"severity":1,"source":"celyaml"}],"uri":"file://DIR/a.yaml"}`)
 	expect(t, "completion far past the end", c.call("textDocument/completion", pos(uri, 99, 99)), `{"isIncomplete":false,"items":[]}`)
 	expect(t, "hover far past a line's end", c.call("textDocument/hover", pos(uri, 0, 5000)), "null")
 	expect(t, "shutdown", c.call("shutdown", nil), "null")

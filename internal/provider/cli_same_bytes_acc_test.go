@@ -134,6 +134,9 @@ tolerations:
 		if got := outs[name+" yaml"]; got != want {
 			t.Errorf("celyaml render with %s:\n%s\nwant:\n%s", name, got, want)
 		}
+		if j := outs[name+" json"]; !strings.HasSuffix(j, "}\n") {
+			t.Errorf("celyaml render -o json with %s does not end with the object and a newline: %q", name, j)
+		}
 		if outs[name+" json"] != outs["-f FILE json"] {
 			t.Errorf("celyaml render -o json with %s:\n%s\nwith -f FILE:\n%s", name, outs[name+" json"], outs["-f FILE json"])
 		}
@@ -164,7 +167,9 @@ output "render_file" {
 `,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownOutputValue("yaml", knownvalue.StringExact(want)),
-				statecheck.ExpectKnownOutputValue("json", knownvalue.StringExact(outs["-f FILE json"])),
+				// The attribute keeps the engine's bytes; the command adds
+				// the newline that ends text on a terminal or in a pipe.
+				statecheck.ExpectKnownOutputValue("json", knownvalue.StringExact(strings.TrimSuffix(outs["-f FILE json"], "\n"))),
 				statecheck.ExpectKnownOutputValue("render_file", knownvalue.StringExact(want)),
 			},
 		}},

@@ -18,8 +18,10 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 )
 
-// CLI.md: `celyaml render` prints what celyaml_render.yaml holds, and
-// `-o json` what json holds. Every successful golden case of the engine is
+// The CLI guide, "Byte identity with the provider": `celyaml render` prints
+// the documents celyaml_render.yaml holds, byte for byte, and `-o json`
+// those json holds, followed by the newline that ends text on a terminal or
+// in a pipe (the attribute keeps the engine's bytes, without one). Every successful golden case of the engine is
 // rendered both ways from files: the data source gets vars.json as its
 // context, the command the same variables from a values file (-f).
 func TestCLIRenderPrintsTheDataSourceBytes(t *testing.T) {
@@ -60,8 +62,8 @@ func TestCLIRenderPrintsTheDataSourceBytes(t *testing.T) {
 			if got := runCLI(t, args...); got != m.YAML.ValueString() {
 				t.Errorf("yaml:\ncelyaml render:\n%s\ndata source:\n%s", got, m.YAML.ValueString())
 			}
-			if got := runCLI(t, append(args, "-o", "json")...); got != m.JSON.ValueString() {
-				t.Errorf("json:\ncelyaml render -o json:\n%s\ndata source:\n%s", got, m.JSON.ValueString())
+			if got := runCLI(t, append(args, "-o", "json")...); got != m.JSON.ValueString()+"\n" {
+				t.Errorf("json:\ncelyaml render -o json:\n%q\ndata source, and a newline:\n%q", got, m.JSON.ValueString()+"\n")
 			}
 		})
 	}

@@ -26,6 +26,19 @@ var (
 // renderDataSource is the celyaml_render data source.
 type renderDataSource struct {
 	engine func(context.Context) *engine.Engine
+	// hidingKeys is the engine for sensitive = true, whose errors hide
+	// the variables' keys too; nil in a data source built without the
+	// provider, which then uses engine.
+	hidingKeys func(context.Context) *engine.Engine
+}
+
+// engineFor is the engine of a render: the one hiding keys when the
+// configuration sets sensitive = true.
+func (d *renderDataSource) engineFor(ctx context.Context, sensitive bool) *engine.Engine {
+	if sensitive && d.hidingKeys != nil {
+		return d.hidingKeys(ctx)
+	}
+	return d.engine(ctx)
 }
 
 func (d *renderDataSource) Metadata(_ context.Context, _ datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -332,6 +345,7 @@ type renderInputs struct {
 	vars                map[string]engine.Value  // the context's variables
 	at                  path.Path                // the attribute that rendering errors point at
 	text                []byte                   // the template's text, once rendered
+	sensitive           bool                     // sensitive = true: errors hide keys too
 }
 
 // decodeRender reads a configuration into the engine's inputs. A
@@ -359,6 +373,7 @@ func decodeRender(config tftypes.Value) (renderInputs, diag.Diagnostics) {
 	if in.file != nil {
 		in.at = path.Root("template_file")
 	}
+	in.sensitive = sensitiveOf(in.attrs)
 	var err error
 	if in.vars, _, err = contextVars(in.attrs["context"]); err != nil {
 		diags.AddAttributeError(path.Root("context"), "Invalid context", err.Error())
@@ -373,7 +388,7 @@ func decodeRender(config tftypes.Value) (renderInputs, diag.Diagnostics) {
 // render runs the engine on the decoded inputs: the file when template_file
 // is set, otherwise the inline template.
 func (d *renderDataSource) render(ctx context.Context, in *renderInputs) ([]engine.Document, error) {
-	eng := d.engine(ctx)
+	eng := d.engineFor(ctx, in.sensitive)
 	var docs []engine.Document
 	var err error
 	switch {

@@ -63,7 +63,7 @@ func decodeRawConfig(b []byte) (rawConfig, bool) {
 	}
 	switch sens := rc.raw["sensitive"]; {
 	case len(sens) == 1 && sens[0] == msgpcode.True:
-		rc.sensitive = true
+		rc.sensitive, rc.in.sensitive = true, true
 	case len(sens) == 1 && (sens[0] == msgpcode.False || sens[0] == msgpcode.Nil), sens == nil:
 	default:
 		return rc, false

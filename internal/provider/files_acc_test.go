@@ -77,7 +77,7 @@ data "celyaml_render" "big" {
   template_file = "` + big + `"
 }
 `,
-			ExpectError: errorRe(big + ":1:1: template is 1073741824 bytes, more than MaxTemplateBytes (16777216); raise the engine option MaxTemplateBytes"),
+			ExpectError: errorRe(big + ":1:1: template is 1073741824 bytes, more than MaxTemplateBytes (268435456); if this is intended, raise it with the command line's --max-template-bytes (reference §7)"),
 		}},
 	})
 }

@@ -29,27 +29,30 @@ func (f *validateFunction) Definition(_ context.Context, _ function.DefinitionRe
 	resp.Definition = function.Definition{
 		Summary: "Check Kubernetes manifests against CRD schemas and their CEL rules at plan time",
 		MarkdownDescription: "Checks documents, usually the result of `render` or `render_file`, as the " +
-			"Kubernetes API server checks a create, and returns them unchanged when every one passes. " +
+			"Kubernetes API server checks a server-side apply that creates them (what `kubernetes_manifest`, " +
+			"`kubectl apply --server-side`, Flux and Argo CD send), and returns them unchanged when every one passes. " +
 			"`schemas` holds CustomResourceDefinitions (`apiextensions.k8s.io/v1`), every served version " +
-			"of each, and OpenAPI v3 documents as the API server serves them under `/openapi/v3/` " +
+			"of each (other objects of a release bundle are ignored), and OpenAPI v3 documents as the API server serves them under `/openapi/v3/` " +
 			"(`kubectl get --raw /openapi/v3/apis/apps/v1`), whose kinds (those its paths serve in its own " +
 			"group-version) replace the provider's own. The provider carries the schemas of every built-in kind " +
 			"of the Kubernetes minor it is built against (1.37: Deployment, Service, ConfigMap, Role, ...), so " +
 			"built-in kinds are checked with `schemas = []`; a CRD or a saved document of the same group and " +
 			"kind overrides them. The API server's steps run in its order, " +
-			"with its own code, on a copy of each document: unknown fields are refused, `null`s the schema " +
-			"does not allow are dropped, the schema's `default`s are filled in (nested ones included; not " +
+			"with its own code, on a copy of each document: the field manager refuses unknown fields, values " +
+			"of the wrong type and list-type map items without or with repeated keys; a custom resource's `null` " +
+			"stays and is refused where the schema neither allows nor defaults it; the schema's `default`s are filled in (nested ones included; not " +
 			"for built-in kinds, which the server defaults in Go), then the structural schema (types, " +
-			"`required`, `enum`, `pattern`, `format`, bounds, metadata, list types) and the " +
+			"`required`, `enum`, `pattern`, `format`, bounds, metadata with each built-in kind's name rule, list types) and the " +
 			"`x-kubernetes-validations` rules, with `message` and `messageExpression`, Kubernetes' " +
 			"property-name escaping and cost limits, are checked on the defaulted object.\n\n" +
 			"When a document would be refused, the call fails with one error listing every violation, one per line: the " +
-			"document's manifest ID (`group/Kind/namespace/name`, as `manifests` keys it), the field " +
-			"path and the API server's message, never the offending value.\n\n" +
-			"Coverage is per group and kind: a document whose group and kind neither a given schema nor the built-in ones define is not checked. " +
+			"document's whole manifest ID (`group/Kind/namespace/name`, as `manifests` keys it), the field " +
+			"path with every key named and the API server's message, never the offending value.\n\n" +
+			"Coverage is per group: a document of a group no schema defines is not checked; a kind a group-version's " +
+			"schemas do not define is an error naming its kinds (`did you mean Deployment?`). " +
 			"A document whose group and kind have a schema, but not for its version (say `v1beta1` where " +
 			"only `v1` is served), is an error, and so is a CRD the API server would refuse (for example a " +
-			"rule over its cost limit). Transition rules (those reading `oldSelf`) are skipped, as at a create. " +
+			"rule over its cost limit). Transition rules (those reading `oldSelf`) are skipped: there is no old object. " +
 			"The documents come back as they went in: the server fills its defaults itself.\n\n" +
 			"**Unknown values.** Checks at or above a value not known yet wait for apply, when Terraform " +
 			"calls the function again; everything else is checked at plan. When `schemas`, or the list " +

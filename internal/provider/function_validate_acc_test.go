@@ -51,8 +51,8 @@ func TestAccValidateFunction_failsThePlanThenPasses(t *testing.T) {
 			PlanOnly: true,
 			ExpectError: errorRe("Invalid function argument", `Invalid value for "documents" parameter:`,
 				"the API server would refuse these documents (2 violations):",
-				"example.com/Widget/…/…: spec.replicas: Invalid value: spec.replicas in body should be less than or equal to 10",
-				"example.com/Widget/_/…: spec: Invalid value: minReplicas must not exceed replicas"),
+				"example.com/Widget/prod/a: spec.replicas: Invalid value: spec.replicas in body should be less than or equal to 10",
+				"example.com/Widget/_/b: spec: Invalid value: minReplicas must not exceed replicas"),
 		}, {
 			Config: validateConfig(t,
 				`{ image = "nginx", replicas = 10, minReplicas = 1 }`,
@@ -78,7 +78,7 @@ func TestAccValidateFunction_unknownImageLeavesOtherChecksAtPlan(t *testing.T) {
 				`{ image = terraform_data.image.output, replicas = 0, minReplicas = 0 }`),
 			PlanOnly: true,
 			ExpectError: errorRe("the API server would refuse these documents (1 violation):",
-				"example.com/Widget/_/…: spec.replicas: Invalid value: spec.replicas in body should be greater than or equal to 1"),
+				"example.com/Widget/_/b: spec.replicas: Invalid value: spec.replicas in body should be greater than or equal to 1"),
 		}, {
 			Config: validateConfig(t,
 				`{ image = terraform_data.image.output, replicas = 2, minReplicas = 1 }`,
@@ -110,7 +110,7 @@ output "docs" {
 `,
 			PlanOnly: true,
 			ExpectError: errorRe("the API server would refuse these documents (1 violation):",
-				"example.com/Widget/_/…: no schema for kind Widget in example.com/…: the schemas cover group example.com with example.com/v1 Widget"),
+				"example.com/Widget/_/a: no schema for kind Widget in example.com/v1beta1: the schemas cover group example.com with example.com/v1 Widget"),
 		}},
 	})
 }
@@ -134,7 +134,7 @@ output "docs" {
 `,
 			PlanOnly: true,
 			ExpectError: errorRe("the API server would refuse these documents (1 violation):",
-				`apps/Deployment/…/…: spec.template.spec.containers[0].imagePullPolicy: Unsupported value: supported values: "Always", "IfNotPresent", "Never"`),
+				`apps/Deployment/prod/cart: spec.template.spec.containers[0].imagePullPolicy: Unsupported value: supported values: "Always", "IfNotPresent", "Never"`),
 		}},
 	})
 }

@@ -71,8 +71,8 @@ func TestValidateFunction_listsEveryViolation(t *testing.T) {
                         {apiVersion: example.com/v1, kind: Widget, metadata: {name: b}, spec: {image: nginx, replicas: 2, minReplicas: 3}}]`)
 	_, ferr := (&validateFunction{}).call(context.Background(), []tftypes.Value{docs, widgetCRD(t)})
 	want := "the API server would refuse these documents (2 violations):\n" +
-		"example.com/Widget/…/…: spec.replicas: Invalid value: spec.replicas in body should be less than or equal to 10\n" +
-		"example.com/Widget/_/…: spec: Invalid value: minReplicas must not exceed replicas"
+		"example.com/Widget/prod/a: spec.replicas: Invalid value: spec.replicas in body should be less than or equal to 10\n" +
+		"example.com/Widget/_/b: spec: Invalid value: minReplicas must not exceed replicas"
 	if ferr == nil || ferr.Text != want || *ferr.FunctionArgument != 0 {
 		t.Fatalf("got %v, want\n%s", ferr, want)
 	}
@@ -82,7 +82,7 @@ func TestValidateFunction_versionMismatch(t *testing.T) {
 	docs := yamlArg(t, `{apiVersion: example.com/v1beta1, kind: Widget, metadata: {name: a}, spec: {}}`)
 	_, ferr := (&validateFunction{}).call(context.Background(), []tftypes.Value{docs, widgetCRD(t)})
 	want := "the API server would refuse these documents (1 violation):\n" +
-		"example.com/Widget/_/…: no schema for kind Widget in example.com/…: the schemas cover group example.com with example.com/v1 Widget"
+		"example.com/Widget/_/a: no schema for kind Widget in example.com/v1beta1: the schemas cover group example.com with example.com/v1 Widget"
 	if ferr == nil || ferr.Text != want {
 		t.Fatalf("got %v, want\n%s", ferr, want)
 	}
@@ -102,7 +102,7 @@ func TestValidateFunction_unknownSchemasOrDocumentsWait(t *testing.T) {
 func TestValidateFunction_badSchemas(t *testing.T) {
 	docs := yamlArg(t, `{apiVersion: example.com/v1, kind: Widget, metadata: {name: a}}`)
 	_, ferr := (&validateFunction{}).call(context.Background(), []tftypes.Value{docs, yamlArg(t, `{apiVersion: v1, kind: ConfigMap}`)})
-	want := `schemas: document 0: apiVersion "v1" kind "ConfigMap" is neither a CustomResourceDefinition (apiextensions.k8s.io/v1) nor an OpenAPI v3 document`
+	want := `schemas: no CustomResourceDefinition (apiextensions.k8s.io/v1) or OpenAPI v3 document: the document is another Kubernetes object`
 	if ferr == nil || ferr.Text != want || *ferr.FunctionArgument != 1 {
 		t.Fatalf("got %v, want %s", ferr, want)
 	}

@@ -16,7 +16,7 @@ func TestRenderFunction_resourceBombsNameTheirLimit(t *testing.T) {
 	sixDeep := "items:\n  - $for: a in lists.range(100)\n    $do:\n      $for: b in lists.range(100)\n      $do:\n        $for: c in lists.range(100)\n        $do:\n          $for: d in lists.range(100)\n          $do:\n            $for: e in lists.range(100)\n            $do:\n              $for: f in lists.range(100)\n              $do: x\n"
 	cases := []struct{ name, tmpl, limit string }{
 		{"alias bomb", aliasBomb, "MaxNodes"},
-		{"six-deep for", sixDeep, "MaxNodes"},
+		{"six-deep for", sixDeep, "MaxIterations"},
 		{"huge list", "big:\n  $eval: \"${{ lists.range(1000000).map(i, lists.range(1000000)) }}\"\n", "MaxCostPerExpression"},
 		{"deep nesting", strings.Repeat("[", 600) + strings.Repeat("]", 600) + "\n", "MaxDepth"},
 	}
@@ -32,7 +32,7 @@ func TestRenderFunction_resourceBombsNameTheirLimit(t *testing.T) {
 			if ferr == nil {
 				t.Fatal("rendered, want an error naming " + c.limit)
 			}
-			if msg := ferr.Text; !strings.Contains(msg, "engine option "+c.limit) {
+			if msg := ferr.Text; !strings.Contains(msg, c.limit+" (") || !strings.Contains(msg, "raise it with the command line's --max-") {
 				t.Fatalf("error does not name %s:\n%s", c.limit, msg)
 			}
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256<<20 {

@@ -184,7 +184,7 @@ func (d *renderDataSource) planCheck(ctx context.Context, config tftypes.Value) 
 	if err != nil || unknown || !partlyUnknown(vars) {
 		return diags
 	}
-	eng := d.engine(ctx)
+	eng := d.engineFor(ctx, sensitiveOf(attrs))
 	var src engine.Source
 	at := path.Root("template")
 	switch {

@@ -30,6 +30,9 @@ type celyamlProvider struct {
 
 	once sync.Once
 	eng  *engine.Engine
+
+	hiddenOnce sync.Once
+	hidden     *engine.Engine // HideKeys: for a data source with sensitive = true
 }
 
 // New returns a function that builds the provider, for providerserver.
@@ -50,6 +53,18 @@ func (p *celyamlProvider) engine(ctx context.Context) *engine.Engine {
 	return p.eng
 }
 
+// engineHidingKeys is the engine a data source with sensitive = true
+// renders with: its errors leave the keys of variables out (reference §6,
+// HideKeys), as they leave values out.
+func (p *celyamlProvider) engineHidingKeys(ctx context.Context) *engine.Engine {
+	p.hiddenOnce.Do(func() {
+		opts := engine.DefaultOptions()
+		opts.HideKeys = true
+		p.hidden = engine.New(opts)
+	})
+	return p.hidden
+}
+
 func (p *celyamlProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = "celyaml"
 	resp.Version = p.version
@@ -62,7 +77,7 @@ func (p *celyamlProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 			"[CEL](https://cel.dev), the expression language of Kubernetes validation rules.\n\n" +
 			"It needs no configuration: `provider \"celyaml\" {}` or no block at all.\n\n" +
 			"Use the `celyaml_render` data source, or the functions `provider::celyaml::render`, " +
-			"`render_file`, `eval` and `manifests` (Terraform 1.8+, OpenTofu 1.7+). The functions accept " +
+			"`render_file`, `eval` and `manifests` (Terraform 1.8+, OpenTofu 1.8+). The functions accept " +
 			"values that are unknown during plan and return as much as can be known, so `for_each` over " +
 			"`manifests(...)` works before the resources it reads from exist.",
 	}
@@ -73,7 +88,9 @@ func (p *celyamlProvider) Configure(context.Context, provider.ConfigureRequest, 
 
 func (p *celyamlProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
-		func() datasource.DataSource { return &renderDataSource{engine: p.engine} },
+		func() datasource.DataSource {
+			return &renderDataSource{engine: p.engine, hidingKeys: p.engineHidingKeys}
+		},
 	}
 }
 

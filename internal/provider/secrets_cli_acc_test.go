@@ -114,12 +114,13 @@ type cliErrorCase struct {
 	logged string   // in the TF_LOG file
 }
 
-// Errors about keys, names and manifest IDs that come from variables keep
-// the secret out of the plan output and out of the TF_LOG=TRACE file. The
+// Errors keep values out of the plan output and out of the TF_LOG=TRACE
+// file, and with sensitive = true keys, names and manifest IDs that come
+// from variables too (reference §6). The
 // secret reaches the provider through a file, read with jsondecode(file()),
 // so that Terraform itself, which prints the references of a failing call,
 // has none to print.
-func TestAccCLI_errorsHideKeysNamesAndIDsFromVariables(t *testing.T) {
+func TestAccCLI_errorsHideValuesAndSensitiveKeys(t *testing.T) {
 	tf := newCLITerraform(t)
 	widgetCRD := `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -157,6 +158,7 @@ data "celyaml_render" "x" {
     ok: true
   EOT
   context = jsondecode(file("${path.module}/ctx.json"))
+  sensitive = true
 }
 `, files: map[string]string{"ctx.json": `{"m": {"HUNTER2VAR": {"port": "eighty"}}}`},
 			logged: "property name does not match propertyNames",
@@ -180,7 +182,7 @@ data "celyaml_render" "x" {
 `, files: map[string]string{"ctx.json": `{"a": "HUNTER2VAR", "b": "HUNTER2VAR"}`},
 			logged: "have the same manifest ID",
 			want:   []string{"Duplicate manifest ID", `"_/Secret/_/…"`}},
-		{name: "validate", config: `
+		{name: "validate_names_keys_and_ids", config: `
 output "v" {
   value = provider::celyaml::validate(
     [jsondecode(file("${path.module}/doc.json"))],
@@ -188,9 +190,10 @@ output "v" {
   )
 }
 `, files: map[string]string{"crd.yaml": widgetCRD,
-			"doc.json": `{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "HUNTER2VAR", "namespace": "HUNTER2VAR"}, "spec": {"replicas": 1, "HUNTER2VAR": 1}}`},
+			"doc.json": `{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "web", "namespace": "prod"}, "spec": {"replicas": "HUNTER2VAR", "replicaz": 1}}`},
 			logged: "field not declared in schema",
-			want:   []string{"example.com/Widget/…/…: spec[…]: Invalid value: field not declared"}},
+			want: []string{"example.com/Widget/prod/web: spec.replicas: Invalid value: expected numeric (int or float), got string",
+				"example.com/Widget/prod/web: spec.replicaz: Invalid value: field not declared in schema"}},
 		{name: "validate_version", config: `
 output "v" {
   value = provider::celyaml::validate(
@@ -199,9 +202,9 @@ output "v" {
   )
 }
 `, files: map[string]string{"crd.yaml": widgetCRD,
-			"doc.json": `{"apiVersion": "example.com/HUNTER2VAR", "kind": "Widget", "metadata": {"name": "w"}}`},
+			"doc.json": `{"apiVersion": "example.com/v9", "kind": "Widget", "metadata": {"name": "w"}, "data": "HUNTER2VAR"}`},
 			logged: "no schema for kind",
-			want:   []string{"example.com/Widget/_/…: no schema for kind Widget in example.com/…"}},
+			want:   []string{"example.com/Widget/_/w: no schema for kind Widget in example.com/v9"}},
 		{name: "map_literal_repeats_a_computed_key", config: `
 output "v" {
   value = provider::celyaml::render("v: {$eval: \"$${{ {a: 1, b: 2} }}\"}", jsondecode(file("${path.module}/ctx.json")))

@@ -166,5 +166,5 @@ var builtinGroups = map[string]bool{
 
 // noBuiltinsText is the error of a document of a built-in group that no
 // given schema covers, in a build without the bundle.
-const noBuiltinsText = "this build carries no built-in schemas of the Kubernetes kinds (it was built without `make builtin-schemas`, as a plain `go install` builds it): " +
-	"install it with `make install` (`make install-cli` for the celyaml command), or pass the cluster's saved /openapi/v3 document of this group-version"
+const noBuiltinsText = "this build carries no built-in schemas of the Kubernetes kinds (it was built from a checkout without the committed internal/validate/builtin/data bundle): " +
+	"build it from a whole checkout (`make builtin-schemas` regenerates the bundle), or pass the cluster's saved /openapi/v3 document of this group-version"

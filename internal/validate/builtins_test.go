@@ -14,13 +14,13 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate/builtin"
 )
 
-// bundle is this build's bundle of built-in kinds; `make test` generates it
-// (`make builtin-schemas`) before it builds.
+// bundle is this build's bundle of built-in kinds, committed in
+// builtin/data/ (`make builtin-schemas` regenerates it).
 func bundle(t *testing.T) (string, []byte) {
 	t.Helper()
 	name, gz := builtin.Bundle()
 	if gz == nil {
-		t.Fatal("this build carries no built-in schemas: run `make builtin-schemas` (make test does) before go test")
+		t.Fatal("this build carries no built-in schemas: internal/validate/builtin/data/ lost its committed bundle; `make builtin-schemas` writes it")
 	}
 	return name, gz
 }
@@ -34,7 +34,7 @@ func freshBuiltins(t *testing.T) *builtinSet {
 
 func checkLines(t *testing.T, s *Schemas, doc string) ([]string, error) {
 	t.Helper()
-	lines, err := s.CheckAll(fromYAML(t, doc))
+	lines, err := createHidden(s).CheckAll(fromYAML(t, doc))
 	if lines == nil {
 		lines = []string{}
 	}
@@ -77,12 +77,12 @@ func TestCheckBuiltinDeploymentWithNoSchemasGiven(t *testing.T) {
 		})
 	}
 	// A version the built-in kinds do not serve is an error, as for a CRD.
-	_, err = none.Check(fromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}")[0])
+	_, err = createHidden(none).Check(fromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}")[0])
 	if want := "apps/Deployment/_/…: no schema for kind Deployment in apps/…: the schemas cover group apps with apps/v1 Deployment"; err == nil || err.Error() != want {
 		t.Errorf("apps/v1beta2: got %v, want %s", err, want)
 	}
 	// A kind no schema defines is still not checked.
-	if r, err := none.Check(fromYAML(t, "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c}\nbogus: 1")[0]); err != nil || r.Checked {
+	if r, err := createHidden(none).Check(fromYAML(t, "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c}\nbogus: 1")[0]); err != nil || r.Checked {
 		t.Errorf("a custom resource without its CRD: got %+v, %v; want unchecked", r, err)
 	}
 }
@@ -125,7 +125,7 @@ func TestCheckSavedDocumentOverridesTheBuiltinKind(t *testing.T) {
 	}
 }
 
-// A build without the bundle (a plain go install) checks what the given
+// A build without the bundle (a checkout that lost it) checks what the given
 // schemas cover, and says for a document of a built-in group that it
 // carries no built-in schemas, and how to get them.
 func TestCheckWithoutBuiltinsNamesTheBuild(t *testing.T) {
@@ -134,20 +134,20 @@ func TestCheckWithoutBuiltinsNamesTheBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "apps/…/…/…: no schema for a kind of the built-in group apps: this build carries no built-in schemas of the Kubernetes kinds " +
-		"(it was built without `make builtin-schemas`, as a plain `go install` builds it): install it with `make install` " +
-		"(`make install-cli` for the celyaml command), or pass the cluster's saved /openapi/v3 document of this group-version"
-	lines, err := s.CheckAll(fromYAML(t, deploymentHead+"spec: {replicas: two}"))
+		"(it was built from a checkout without the committed internal/validate/builtin/data bundle): build it from a whole checkout " +
+		"(`make builtin-schemas` regenerates the bundle), or pass the cluster's saved /openapi/v3 document of this group-version"
+	lines, err := createHidden(s).CheckAll(fromYAML(t, deploymentHead+"spec: {replicas: two}"))
 	if err != nil || strings.Join(lines, "\n") != want {
 		t.Errorf("a Deployment: got %q, %v; want %s", lines, err, want)
 	}
-	if r, err := s.Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nbogus: 1")[0]); err != nil || r.Checked {
+	if r, err := createHidden(s).Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nbogus: 1")[0]); err != nil || r.Checked {
 		t.Errorf("a custom resource without its CRD: got %+v, %v; want unchecked", r, err)
 	}
 	saved, err := loadSavedOpenAPIWith(noBuiltins())
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines, err = saved.CheckAll(fromYAML(t, deploymentHead+"spec: {replicas: two, selector: {}, template: {spec: {containers: [{name: c}]}}}"))
+	lines, err = createHidden(saved).CheckAll(fromYAML(t, deploymentHead+"spec: {replicas: two, selector: {}, template: {spec: {containers: [{name: c}]}}}"))
 	want = `apps/Deployment/…/…: spec.replicas: Invalid value: spec.replicas in body must be of type integer: "string"`
 	if err != nil || strings.Join(lines, "\n") != want {
 		t.Errorf("a Deployment with apps/v1 saved: got %q, %v; want %s", lines, err, want)
@@ -190,7 +190,7 @@ func TestCheckBuildsOnlyTheBuiltinKindsItChecks(t *testing.T) {
 	}
 	doc := fromYAML(t, benchDeployment)[0]
 	for range 3 {
-		if r, err := s.Check(doc); err != nil || !r.Checked || len(r.Violations) > 0 {
+		if r, err := createHidden(s).Check(doc); err != nil || !r.Checked || len(r.Violations) > 0 {
 			t.Fatalf("got %+v, %v", r, err)
 		}
 	}
@@ -213,7 +213,7 @@ func TestCheckBrokenBundleIsASchemaError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.CheckAll(fromYAML(t, benchDeployment))
+	_, err = createHidden(s).CheckAll(fromYAML(t, benchDeployment))
 	var se *SchemaError
 	want := "the built-in schemas (kubernetes-1.37.json.gz) cannot be read: gzip: invalid header; rebuild with `make builtin-schemas`"
 	if !errors.As(err, &se) || err.Error() != want {

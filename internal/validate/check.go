@@ -27,9 +27,42 @@ import (
 
 // Violation is one reason the API server would refuse a document.
 type Violation struct {
-	ID      string // the document's manifest ID, group/Kind/namespace/name, with what the schemas do not write hidden (redact.go)
-	Path    string // the field path, as the API server writes it ("" for the document), keys the schema does not declare hidden
+	ID      string // the document's manifest ID, group/Kind/namespace/name (with HideNames, what the schemas do not write hidden: redact.go)
+	Path    string // the field path, as the API server writes it ("" for the document), every key named (with HideNames, keys the schema does not declare hidden)
 	Message string // the API server's words, without the offending value
+}
+
+// Request is the request whose checks a document gets.
+type Request int
+
+const (
+	// ServerSideApply checks a document as the API server checks a
+	// server-side apply that creates it: what kubernetes_manifest,
+	// kubectl apply --server-side, Flux and Argo CD send.
+	ServerSideApply Request = iota
+	// Create checks it as a create (kubectl create, kubectl apply
+	// without --server-side, the Terraform kubernetes provider's typed
+	// resources).
+	Create
+)
+
+func (r Request) String() string {
+	if r == Create {
+		return "create"
+	}
+	return "server-side apply"
+}
+
+// Options are the options of a check; the zero Options check a
+// server-side apply and name every key and name.
+type Options struct {
+	Request Request
+	// HideNames leaves out of messages the keys, names and manifest-ID
+	// parts that no schema writes ([…] in a path, … in an ID), as a render
+	// the caller marked sensitive hides them (reference §6). By default
+	// they are named: they are the user's structure, which the API server
+	// prints at apply too; values never show.
+	HideNames bool
 }
 
 func (v Violation) String() string {
@@ -53,9 +86,14 @@ type Result struct {
 // used (a *SchemaError), found when a document of a kind it defines is
 // checked.
 func (s *Schemas) CheckAll(docs []value.Value) ([]string, error) {
+	return s.CheckAllWith(docs, Options{})
+}
+
+// CheckAllWith is CheckAll with options.
+func (s *Schemas) CheckAllWith(docs []value.Value, o Options) ([]string, error) {
 	var lines []string
 	for _, d := range docs {
-		r, err := s.Check(d)
+		r, err := s.CheckWith(d, o)
 		var se *SchemaError
 		if errors.As(err, &se) {
 			return nil, err
@@ -86,6 +124,11 @@ func RefusalText(lines []string) string {
 // kind whose version has no schema is an error; so is a schema document
 // that cannot be used (a *SchemaError).
 func (s *Schemas) Check(doc value.Value) (Result, error) {
+	return s.CheckWith(doc, Options{})
+}
+
+// CheckWith is Check with options.
+func (s *Schemas) CheckWith(doc value.Value, o Options) (Result, error) {
 	p, unknown := plain(doc)
 	m, ok := p.(map[string]any)
 	if !ok {
@@ -106,30 +149,39 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 		return Result{}, err
 	}
 	if versions == nil {
+		if err := s.unknownKind(m, group, version, kind, o); err != nil {
+			return Result{}, err
+		}
 		if builtinGroups[group] && !s.builtin.present() {
-			return Result{}, fmt.Errorf("%s: no schema for a kind of the built-in group %s: %s", s.shownID(m), shownGroup(group), noBuiltinsText)
+			return Result{}, fmt.Errorf("%s: no schema for a kind of the built-in group %s: %s", s.idOf(m, o), shownGroup(group), noBuiltinsText)
 		}
 		return Result{}, nil
 	}
 	if entry == nil {
 		return Result{}, fmt.Errorf("%s: no schema for kind %s in %s: the schemas cover group %s with %s",
-			s.shownID(m), kind, s.shownAPIVersion(group, version), group, strings.Join(servedIn(versions), ", "))
+			s.idOf(m, o), kind, s.apiVersionOf(group, version, o), group, strings.Join(servedIn(versions), ", "))
 	}
 	ks, err := entry.get()
 	if err != nil {
 		return Result{}, err
 	}
-	errs := ks.validateSafely(m, unknown)
+	errs := ks.validateSafely(m, unknown, o.Request)
 	r := Result{Checked: true}
-	id := s.shownID(m)
-	names := schemaNames(ks.structural)
+	id := s.idOf(m, o)
+	var names map[string]bool
+	if o.HideNames {
+		names = schemaNames(ks.structural)
+	}
 	for _, e := range errs {
 		path := fieldPath(e)
 		if dependsOnUnknown(path, unknown) {
 			r.Waiting = true
 			continue
 		}
-		shown, msg := shownPath(path, names), message(e)
+		shown, msg := path, message(e)
+		if o.HideNames {
+			shown = shownPath(path, names)
+		}
 		if shown != path && path != "" {
 			// kube-openapi's details repeat the path ("spec.x in body ...").
 			msg = strings.ReplaceAll(msg, path, shown)
@@ -151,24 +203,47 @@ func (s *Schemas) Check(doc value.Value) (Result, error) {
 }
 
 // validate does to a copy of the document what the API server does to a
-// created custom resource, in the server's order. Decoding: unknown fields
-// are pruned (and refused, as with kubectl's default strict field
-// validation, which refuses them before anything else is checked), nulls
-// the schema does not allow and gives no default are dropped, and the
-// schema's defaults are filled in, nested ones included. The create
-// strategy: a status subresource's status is reset, then object metadata,
-// the OpenAPI schema, embedded resources, list types and, when nothing
-// blocks them, the x-kubernetes-validations rules with the runtime cost
-// budget, on the defaulted object. Before metadata is checked, a name is
-// generated from generateName, as the create handler does. An error at a
-// path that reads an unknown value (at plan) does not block the rules: it
-// waits for apply, and the rules still check everything known.
-func (ks *kindSchema) validate(doc map[string]any, unknown []string) field.ErrorList {
+// new object, in the server's order, for the request req.
+//
+// A server-side apply (ssa.go): the field manager converts the applied
+// object to its schema's type, refusing undeclared fields, values of the
+// wrong shape and list-type map items without their keys or with the same
+// key; it gives back the object with its nulls, which only a built-in
+// kind's Go decoding drops; the schema's defaults are filled in (a null
+// the schema does not allow takes its default).
+//
+// A create: decoding prunes unknown fields (and refuses them, as with
+// kubectl's default strict field validation, which refuses them before
+// anything else is checked), drops the nulls the schema does not allow
+// and gives no default, and fills in the schema's defaults, nested ones
+// included.
+//
+// Then, for both: a status subresource's status is reset, then object
+// metadata (a document without metadata is refused: it has no name), the
+// OpenAPI schema, embedded resources, list types and, when nothing blocks
+// them, the x-kubernetes-validations rules with the runtime cost budget,
+// on the defaulted object. Before metadata is checked, a name is generated
+// from generateName, as the create handler does. An error at a path that
+// reads an unknown value (at plan) does not block the rules: it waits for
+// apply, and the rules still check everything known.
+func (ks *kindSchema) validate(doc map[string]any, unknown []string, req Request) field.ErrorList {
 	obj := deepCopy(doc)
 	var errs field.ErrorList
 	_, _, pruned, err := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{DropMalformedFields: true, ReturnUnknownFieldPaths: true})
 	if err != nil {
 		pruned = nil // metadata that is not an object: validateMeta says so
+	}
+	if req == ServerSideApply {
+		if name, _ := stringAt(obj, "metadata", "name"); name == "" {
+			if _, isMap := obj["metadata"].(map[string]any); isMap || obj["metadata"] == nil {
+				// An apply names the object in its URL (generateName cannot
+				// stand for it): kubectl and client-go refuse it unsent.
+				return field.ErrorList{field.Required(field.NewPath("metadata", "name"), "name is required for server-side apply")}
+			}
+		}
+		if errs = ks.applyErrors(deepCopy(obj)); len(errs) > 0 {
+			return errs
+		}
 	}
 	pruned = append(pruned, pruning.PruneWithOptions(obj, ks.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
 	for _, p := range pruned {
@@ -177,12 +252,16 @@ func (ks *kindSchema) validate(doc map[string]any, unknown []string) field.Error
 	if len(errs) > 0 {
 		return errs
 	}
-	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, ks.structural)
+	if req == Create || ks.goTyped() {
+		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(obj, ks.structural)
+	}
 	structuraldefaulting.Default(obj, ks.structural)
 	if ks.dropStatus {
 		delete(obj, "status")
 	}
-	generateName(obj)
+	if req == Create {
+		generateName(obj)
+	}
 	errs = append(errs, ks.validateMeta(obj)...)
 	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj, ks.openapi)...)
 	errs = append(errs, schemaobjectmeta.Validate(context.Background(), nil, obj, ks.structural, false)...)
@@ -200,21 +279,25 @@ func (ks *kindSchema) validate(doc map[string]any, unknown []string) field.Error
 
 // validateSafely is validate, turning a panic in the Kubernetes code into
 // an error of the document: a check never takes the provider down.
-func (ks *kindSchema) validateSafely(doc map[string]any, unknown []string) (errs field.ErrorList) {
+func (ks *kindSchema) validateSafely(doc map[string]any, unknown []string, req Request) (errs field.ErrorList) {
 	defer func() {
 		if r := recover(); r != nil {
 			errs = field.ErrorList{field.InternalError(nil, errors.New("the document could not be checked against its schema"))}
 		}
 	}()
-	return ks.validate(doc, unknown)
+	return ks.validate(doc, unknown, req)
 }
 
-// validateMeta checks metadata as a create does: the name (a DNS
-// subdomain), labels, annotations and the other ObjectMeta rules. A
+// validateMeta checks metadata as a create does: the name (by the kind's
+// rule, names.go), labels, annotations and the other ObjectMeta rules. A
 // namespaced document without a namespace is checked as if in the one
 // kubectl and Terraform providers default to; a cluster-scoped one's
 // namespace is cleared, as the API server clears it.
 func (ks *kindSchema) validateMeta(obj map[string]any) field.ErrorList {
+	if obj["metadata"] == nil {
+		// No metadata at all: every request refuses it, for want of a name.
+		return field.ErrorList{field.Required(field.NewPath("metadata", "name"), "name or generateName is required")}
+	}
 	if _, ok := obj["metadata"].(map[string]any); !ok {
 		return nil
 	}
@@ -225,7 +308,7 @@ func (ks *kindSchema) validateMeta(obj map[string]any) field.ErrorList {
 	case !ks.namespaced:
 		u.SetNamespace("") // the API server clears a cluster-scoped object's namespace
 	}
-	return metavalidation.ValidateObjectMetaAccessor(u, ks.namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	return metavalidation.ValidateObjectMetaAccessor(u, ks.namespaced, ks.nameRule(obj), field.NewPath("metadata"))
 }
 
 // generateName gives a document with generateName and no name the name

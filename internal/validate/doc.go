@@ -1,9 +1,12 @@
 // Package validate checks Kubernetes manifests against CustomResourceDefinition
 // schemas and saved /openapi/v3 documents the way the API server checks a
-// create, in the server's order and with Kubernetes' own code from
-// k8s.io/apiextensions-apiserver: on a copy of the document, unknown fields
-// are pruned (and refused, as strict field validation refuses them), nulls
-// the schema does not allow are dropped, the schema's defaults are filled in
+// server-side apply that creates them (Options.Request: or a create), in
+// the server's order and with Kubernetes' own code from
+// k8s.io/apiextensions-apiserver and the field manager's structured-merge-diff
+// (ssa.go): on a copy of the document, an apply's shape is checked by the
+// field manager first; under a create unknown fields are pruned (and
+// refused, as strict field validation refuses them) and nulls the schema
+// does not allow are dropped; the schema's defaults are filled in
 // (nested ones included; not for built-in kinds, which the server defaults
 // in Go), a status subresource's status is reset, and then the structural
 // schema (types, required, enum, pattern, format, bounds), metadata, list
@@ -20,6 +23,8 @@
 // the built-in kinds are indexed when a document first needs them; a
 // kind's validators are built the first time a document of it is checked.
 //
-// Transition rules (those reading oldSelf) are skipped: there is no old
-// object at create. The caller's documents are never changed.
+// Messages name the whole manifest ID and every key of a field path, never
+// a value (Options.HideNames hides the names too, redact.go). Transition
+// rules (those reading oldSelf) are skipped: there is no old object. The
+// caller's documents are never changed.
 package validate

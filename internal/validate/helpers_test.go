@@ -75,7 +75,7 @@ func widgetSchemas(t *testing.T) *Schemas {
 func violations(t *testing.T, s *Schemas, doc string) []string {
 	t.Helper()
 	docs := fromYAML(t, doc)
-	r, err := s.Check(docs[0])
+	r, err := createHidden(s).Check(docs[0])
 	if err != nil {
 		t.Fatalf("Check: %v", err)
 	}
@@ -84,4 +84,22 @@ func violations(t *testing.T, s *Schemas, doc string) []string {
 		lines = append(lines, v.String())
 	}
 	return lines
+}
+
+// oldRules checks as a create, with the keys and names no schema writes
+// hidden (Options{Request: Create, HideNames: true}): the tests written
+// before server-side apply and named keys became the default keep
+// testing those options exactly.
+type oldRules struct{ s *Schemas }
+
+func createHidden(s *Schemas) oldRules { return oldRules{s} }
+
+var createHiddenOptions = Options{Request: Create, HideNames: true}
+
+func (o oldRules) Check(doc value.Value) (Result, error) {
+	return o.s.CheckWith(doc, createHiddenOptions)
+}
+
+func (o oldRules) CheckAll(docs []value.Value) ([]string, error) {
+	return o.s.CheckAllWith(docs, createHiddenOptions)
 }

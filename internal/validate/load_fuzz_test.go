@@ -5,9 +5,11 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
@@ -27,7 +29,33 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("kind: CustomResourceDefinition\napiVersion: apiextensions.k8s.io/v1\nspec: 1\n"))
 	f.Add([]byte("openapi: 3.0.0\ncomponents: {schemas: {a: {$ref: '#/components/schemas/a'}}}\n"))
 	f.Fuzz(func(t *testing.T, text []byte) {
-		_, _ = Load(decodeAll(text))
+		s, err := Load(decodeAll(text))
+		if err != nil {
+			return
+		}
+		// Load reads only each CRD's index: build the kinds of the CRDs
+		// it found (at most four, so that a saved OpenAPI document of a
+		// whole group-version does not slow every input), as a document
+		// of each does, under both requests.
+		built := 0
+		for gk, versions := range s.kinds {
+			if !s.crdGroups[gk.Group] {
+				continue
+			}
+			for v := range versions {
+				if built++; built > 4 {
+					return
+				}
+				doc := value.NewMap(3)
+				doc.Set("apiVersion", schema.GroupVersion{Group: gk.Group, Version: v}.String())
+				doc.Set("kind", gk.Kind)
+				meta := value.NewMap(1)
+				meta.Set("name", "x")
+				doc.Set("metadata", meta)
+				_, _ = s.Check(doc)
+				_, _ = s.CheckWith(doc, Options{Request: Create})
+			}
+		}
 	})
 }
 
@@ -56,13 +84,15 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte("apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec: {schedule: '* * * * *', concurrencyPolicy: Never}\n"))
 	f.Fuzz(func(t *testing.T, text []byte) {
 		for _, d := range decodeAll(text) {
-			r, err := s.Check(d)
-			if err != nil {
-				continue
-			}
-			for _, v := range r.Violations {
-				if v.ID == "" {
-					t.Fatalf("a violation without a document ID: %s", v)
+			for _, o := range []Options{{}, {Request: Create}, {HideNames: true}} {
+				r, err := s.CheckWith(d, o)
+				if err != nil {
+					continue
+				}
+				for _, v := range r.Violations {
+					if v.ID == "" {
+						t.Fatalf("a violation without a document ID: %s", v)
+					}
 				}
 			}
 		}
@@ -82,4 +112,26 @@ func decodeAll(text []byte) []value.Value {
 		out = append(out, toValue(v))
 	}
 	return out
+}
+
+// FuzzApplyPath reads any structured-merge-diff path and key against a
+// document, the surface of the field manager's refusals. Properties:
+// nothing panics; a key is written with its fields' names and never their
+// values.
+func FuzzApplyPath(f *testing.F) {
+	f.Add(`.spec.ports[port=80,protocol="TCP"].targtPort`, `[name="web",x=1]`)
+	f.Add(`.spec.hostnames[="a.example"]`, `[="a.example"]`)
+	f.Add(`.a[0].b[k="x\"]y"]`, `[k="x\"]y"]`)
+	doc := map[string]any{"spec": map[string]any{
+		"ports":     []any{map[string]any{"port": int64(80)}, map[string]any{"port": int64(443), "protocol": "UDP"}},
+		"hostnames": []any{"a.example", "b.example"},
+	}}
+	f.Fuzz(func(t *testing.T, path, key string) {
+		_ = smdPath(path, doc)
+		_ = valueAt(doc, path)
+		k := keyFields(key)
+		if strings.Count(k, "=") != strings.Count(k, "=…") {
+			t.Fatalf("keyFields(%q) = %q shows a value", key, k)
+		}
+	})
 }

@@ -43,7 +43,13 @@ func (s *Schemas) addOpenAPI(doc map[string]any) error {
 		v, ok := schemas[name]
 		return v, ok
 	}
+	served := pathKinds(doc) != nil
 	for _, k := range openAPIKinds(doc) {
+		if served {
+			// A document the server serves for a group-version lists
+			// every kind of it: one it does not list does not exist.
+			s.complete[k.gvk.GroupVersion()] = true
+		}
 		s.put(k.gvk, func() (*kindSchema, error) {
 			return inlinedKindSchema(k, resolve)
 		})
@@ -310,12 +316,18 @@ func openAPIKindSchema(gvk schema.GroupVersionKind, sch map[string]any) (*kindSc
 	if err != nil {
 		return nil, fmt.Errorf("schema is not structural: %w", err)
 	}
+	withDefaults := st.DeepCopy()
 	stripDefaults(st)
 	ks, err := buildKindSchema(internal, st)
 	if err != nil {
 		return nil, err
 	}
 	ks.gvk = gvk
+	ks.fromOpenAPI = true
+	// The field manager's type keeps the document's defaults: a list-type
+	// map item may leave out a key field that has one (a Service port's
+	// protocol).
+	ks.applySchema = withDefaults
 	return ks, nil
 }
 

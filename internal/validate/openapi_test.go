@@ -58,7 +58,7 @@ func TestCheckOpenAPIDeployment(t *testing.T) {
 			}
 		})
 	}
-	if _, err := s.Check(fromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: cart}")[0]); err == nil ||
+	if _, err := createHidden(s).Check(fromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: cart}")[0]); err == nil ||
 		err.Error() != "apps/Deployment/_/…: no schema for kind Deployment in apps/…: the schemas cover group apps with apps/v1 Deployment" {
 		t.Errorf("version mismatch: got %v", err)
 	}
@@ -70,7 +70,7 @@ func TestCheckOpenAPIRefusesMissingRefWhenItsKindIsChecked(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load: %v (a kind's schema is read when a document of it is checked)", err)
 	}
-	_, err = s.Check(fromYAML(t, "apiVersion: apps/v1\nkind: D\nmetadata: {name: d}")[0])
+	_, err = createHidden(s).Check(fromYAML(t, "apiVersion: apps/v1\nkind: D\nmetadata: {name: d}")[0])
 	var se *SchemaError
 	if want := "schemas: document 0: components.schemas[D]: $ref #/components/schemas/Missing: no such schema in components.schemas"; !errors.As(err, &se) || err.Error() != want {
 		t.Errorf("got %v, want the schema error %s", err, want)

@@ -10,11 +10,33 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 )
 
-// What a violation may show of the document (the language reference, §6):
-// what the schemas write (the group, a kind they define, the property names
-// they declare) and nothing the document alone gives, since the document's
-// strings may come from variables. A hidden key keeps its place in a field
-// path as […]; a hidden part of a manifest ID is written "…".
+// What a violation shows of the document (the language reference, §6):
+// its manifest ID whole and every key of a field path, the user's own
+// structure, which the API server prints at apply too; never a value.
+// With Options.HideNames (a render the caller marked sensitive), only what
+// the schemas write (the group, a kind they define, the property names
+// they declare) and nothing the document alone gives: a hidden key keeps
+// its place in a field path as […]; a hidden part of a manifest ID is
+// written "…".
+
+// idOf is the manifest ID a message names the document by.
+func (s *Schemas) idOf(doc map[string]any, o Options) string {
+	if o.HideNames {
+		return s.shownID(doc)
+	}
+	return manifestID(doc)
+}
+
+// apiVersionOf is group/version as a message names it.
+func (s *Schemas) apiVersionOf(group, version string, o Options) string {
+	if o.HideNames {
+		return s.shownAPIVersion(group, version)
+	}
+	if group == "" {
+		return version
+	}
+	return group + "/" + version
+}
 
 // objectMetaFields are the fields of ObjectMeta, which every kind has
 // whether or not its schema lists them.

@@ -110,7 +110,7 @@ func TestCheckLeavesTheDocumentAsGiven(t *testing.T) {
 	s := routeSchemas(t)
 	doc := fromYAML(t, routeHead+"spec: {hostnames: null, rules: [{backendRefs: [{name: web, port: 80}]}]}")[0]
 	before, _ := plain(doc)
-	if _, err := s.Check(doc); err != nil {
+	if _, err := createHidden(s).Check(doc); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := plain(doc)
@@ -127,11 +127,11 @@ func TestCheckLeavesTheDocumentAsGiven(t *testing.T) {
 // metadata, so a document with generateName and no name passes.
 func TestCheckGenerateNameGivesTheName(t *testing.T) {
 	s := widgetSchemas(t)
-	r, err := s.Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {generateName: w-}\nspec: {maxDesired: 1}")[0])
+	r, err := createHidden(s).Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {generateName: w-}\nspec: {maxDesired: 1}")[0])
 	if err != nil || !r.Checked || len(r.Violations) != 0 {
 		t.Errorf("generateName: got %+v, %v; want checked and passing", r, err)
 	}
-	r, err = s.Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {}\nspec: {maxDesired: 1}")[0])
+	r, err = createHidden(s).Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {}\nspec: {maxDesired: 1}")[0])
 	if err != nil || len(r.Violations) != 2 || r.Violations[1].String() != "example.com/Widget/_/_: metadata.name: Required value: name or generateName is required" {
 		t.Errorf("no name: got %+v, %v", r, err)
 	}

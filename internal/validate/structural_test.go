@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -77,14 +78,20 @@ func TestCheckStructural(t *testing.T) {
 
 func TestCheckCoverage(t *testing.T) {
 	s := widgetSchemas(t)
-	for _, doc := range []string{
-		"apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c}\nspec: {nonsense: 1}",
-		// Coverage is per group and kind: another kind of a covered group is not checked.
-		"apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: w}\nspec: {nonsense: 1}",
+	doc := "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c}\nspec: {nonsense: 1}"
+	if r, err := createHidden(s).Check(fromYAML(t, doc)[0]); err != nil || r.Checked || len(r.Violations) != 0 {
+		t.Errorf("%q: got %+v, %v; want unchecked", doc, r, err)
+	}
+	// A kind that no given CRD of the group defines is refused, saying
+	// that the CRDs may define the group only in part.
+	for doc, want := range map[string]string{
+		"apiVersion: example.com/v1\nkind: Sprocket\nmetadata: {name: w}\nspec: {nonsense: 1}": "example.com/Sprocket/_/w: kind Sprocket is not defined by the CustomResourceDefinitions given for group example.com, which define Widget; " +
+			"they may define the group only in part: if it has such a kind, give its CustomResourceDefinition too",
+		"apiVersion: example.com/v1\nkind: Widgte\nmetadata: {name: w}": "example.com/Widgte/_/w: kind Widgte is not defined by the CustomResourceDefinitions given for group example.com, which define Widget: did you mean Widget?; " +
+			"they may define the group only in part: if it has such a kind, give its CustomResourceDefinition too",
 	} {
-		r, err := s.Check(fromYAML(t, doc)[0])
-		if err != nil || r.Checked || len(r.Violations) != 0 {
-			t.Errorf("%q: got %+v, %v; want unchecked", doc, r, err)
+		if _, err := s.Check(fromYAML(t, doc)[0]); err == nil || err.Error() != want {
+			t.Errorf("%q: got %v, want %s", doc, err, want)
 		}
 	}
 	// A version that no schema writes may come from a variable, and is
@@ -93,7 +100,7 @@ func TestCheckCoverage(t *testing.T) {
 		"apiVersion: example.com/v1beta1\nkind: Widget\nmetadata: {name: w}": "example.com/Widget/_/…: no schema for kind Widget in example.com/…",
 		"apiVersion: example.com/v0\nkind: Widget\nmetadata: {name: w}":      "example.com/Widget/_/…: no schema for kind Widget in example.com/…",
 	} {
-		_, err := s.Check(fromYAML(t, doc)[0])
+		_, err := createHidden(s).Check(fromYAML(t, doc)[0])
 		want += ": the schemas cover group example.com with example.com/v1 Widget, example.com/v2 Widget"
 		if err == nil || err.Error() != want {
 			t.Errorf("%q: got error %v, want %s", doc, err, want)
@@ -101,7 +108,7 @@ func TestCheckCoverage(t *testing.T) {
 	}
 }
 
-func TestLoadRefusesOverCostRule(t *testing.T) {
+func TestCheckRefusesACRDWithARuleOverItsCostLimit(t *testing.T) {
 	crd := `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: costly.example.com}
@@ -124,9 +131,14 @@ spec:
             x-kubernetes-validations:
             - rule: "self.words.all(a, self.words.all(b, a == b || a != b))"
 `
-	_, err := Load(fromYAML(t, crd))
-	if err == nil {
-		t.Fatal("Load accepted a rule over its cost limit")
+	s, err := Load(fromYAML(t, crd))
+	if err != nil {
+		t.Fatalf("Load reads only the CRD's group and kinds, and should not refuse it yet: %v", err)
+	}
+	_, err = createHidden(s).Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Costly\nmetadata: {name: a}")[0])
+	var se *SchemaError
+	if !errors.As(err, &se) {
+		t.Fatalf("checking a Costly accepted a rule over its cost limit: %v", err)
 	}
 	want := "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x"
 	if !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "schemas: document 0: CustomResourceDefinition costly.example.com is invalid: ") {
@@ -140,7 +152,7 @@ func TestCheckWaitsForUnknownValues(t *testing.T) {
 	spec, _ := doc.(*value.Map).Get("spec")
 	spec.(*value.Map).Set("contact", value.Unknown{})
 	spec.(*value.Map).Set("minReplicas", value.Unknown{})
-	r, err := s.Check(doc)
+	r, err := createHidden(s).Check(doc)
 	if err != nil {
 		t.Fatal(err)
 	}

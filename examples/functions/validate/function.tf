@@ -1,6 +1,7 @@
 # validate(documents, schemas) checks documents as the Kubernetes API server
-# would check a create: the CRD's structural schema and its
-# x-kubernetes-validations CEL rules. It returns the documents unchanged, so
+# would check a server-side apply that creates them (what kubernetes_manifest
+# sends): the CRD's structural schema and its x-kubernetes-validations CEL
+# rules. It returns the documents unchanged, so
 # it sits in front of manifests() and for_each; a document the API server
 # would refuse fails the plan instead of the apply.
 locals {
@@ -20,4 +21,4 @@ output "manifest_ids" {
 #
 #   Invalid value for "documents" parameter: the API server would refuse
 #   these documents (1 violation):
-#   example.com/Widget/_/…: spec: Invalid value: minReplicas must not exceed replicas
+#   example.com/Widget/_/small: spec: Invalid value: minReplicas must not exceed replicas

@@ -436,7 +436,7 @@ func TestCELEnv_concurrentCompileAndEval(t *testing.T) {
 		{`xs.map(x, x * 2).sum()`, map[string]value.Value{"xs": []value.Value{int64(1), int64(2), int64(3)}}, `12`},
 		{`json.encode({'b': 1, 'a': [u]})`, map[string]value.Value{"u": value.Unknown{}}, `unknown`},
 		{`{'b': 1, 'a': 2, 'c': 3}.map(k, k)`, nil, `["a", "b", "c"]`},
-		{`lists.range(50000).map(x, x).size()`, nil, `error: the expression costs more than MaxCostPerExpression (50000); it can be raised through the engine option MaxCostPerExpression`},
+		{`lists.range(50000).map(x, x).size()`, nil, `error: the expression costs more than MaxCostPerExpression (50000); if this is intended, raise it with the command line's --max-cost-per-expression (reference §7)`},
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, 32)
@@ -471,7 +471,7 @@ func TestCELEnv_mapLiteralsIterateInSortedKeyOrder(t *testing.T) {
 }
 
 func TestCELEnv_costLimitPerExpression(t *testing.T) {
-	const msg = "error: the expression costs more than MaxCostPerExpression (1000000); it can be raised through the engine option MaxCostPerExpression"
+	const msg = "error: the expression costs more than MaxCostPerExpression (1000000); if this is intended, raise it with the command line's --max-cost-per-expression (reference §7)"
 	bombs := []string{
 		// Long comprehensions.
 		`lists.range(1000000).map(x, x).size()`,
@@ -512,7 +512,7 @@ func TestCELEnv_costLimitPerExpression(t *testing.T) {
 	}
 	// The limit follows the engine option.
 	small := NewCache(100)
-	if got := celResult(small, `lists.range(200).map(x, x).size()`, nil); got != "error: the expression costs more than MaxCostPerExpression (100); it can be raised through the engine option MaxCostPerExpression" {
+	if got := celResult(small, `lists.range(200).map(x, x).size()`, nil); got != "error: the expression costs more than MaxCostPerExpression (100); if this is intended, raise it with the command line's --max-cost-per-expression (reference §7)" {
 		t.Errorf("small limit: %s", got)
 	}
 	if got := celResult(small, `lists.range(10).map(x, x).size()`, nil); got != "10" {
@@ -549,7 +549,7 @@ func TestCELEnv_costBudgetPerRender(t *testing.T) {
 	budget = cost - 1
 	_, xerr = p.Eval(context.Background(), sc, &budget)
 	if xerr == nil || xerr.Limit != "MaxCostPerRender" ||
-		xerr.Msg != "the render's CEL cost budget is used up (MaxCostPerRender); it can be raised through the engine option MaxCostPerRender" {
+		xerr.Msg != "the render's CEL cost budget is used up (MaxCostPerRender); if this is intended, raise it with the command line's --max-cost-per-render (reference §7)" {
 		t.Fatalf("got %+v, want the render budget error", xerr)
 	}
 	if budget != 0 {

@@ -37,7 +37,7 @@ func (p *Program) Eval(ctx context.Context, act interpreter.Activation, budget *
 		if r.cost > *budget || (limitHit && limit < p.cache.costLimit) {
 			*budget = 0
 			return nil, &Error{
-				Msg:    "the render's CEL cost budget is used up (MaxCostPerRender); it can be raised through the engine option MaxCostPerRender",
+				Msg:    "the render's CEL cost budget is used up (MaxCostPerRender)" + hint.RaiseLimit("MaxCostPerRender"),
 				Offset: -1, Limit: "MaxCostPerRender",
 			}
 		}
@@ -55,7 +55,7 @@ func (p *Program) Eval(ctx context.Context, act interpreter.Activation, budget *
 	if limitHit {
 		return nil, &Error{
 			Msg: "the expression costs more than MaxCostPerExpression (" + strconv.FormatUint(p.cache.costLimit, 10) +
-				"); it can be raised through the engine option MaxCostPerExpression",
+				")" + hint.RaiseLimit("MaxCostPerExpression"),
 			Offset: -1, Limit: "MaxCostPerExpression",
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
@@ -39,7 +40,7 @@ func includePathProblem(v *yaml.Node, path string) string {
 // file shown.
 func includeReadMsg(e *walk.Engine, shown string, err error) string {
 	if errors.Is(err, fileread.ErrTooLarge) {
-		return "included file " + tree.Quote(filepath.ToSlash(shown)) + " is larger than MaxTemplateBytes (" + tree.Itoa(e.Options().MaxTemplateBytes) + " bytes); raise the engine option MaxTemplateBytes if this is intended"
+		return "included file " + tree.Quote(filepath.ToSlash(shown)) + " is larger than MaxTemplateBytes (" + tree.Itoa(e.Options().MaxTemplateBytes) + " bytes)" + hint.RaiseLimit("MaxTemplateBytes")
 	}
 	return "cannot read included file " + tree.Quote(filepath.ToSlash(shown)) + ": " + loader.ErrText(err)
 }

@@ -33,7 +33,7 @@ func checkSchema(r tree.Renderer, d *schemaDir, sc *tree.Scope, fr *tree.Frame) 
 	if err != nil {
 		return nil, err
 	}
-	defaults, failures, at := set.Check(func(name string) (tree.Value, bool) {
+	defaults, failures, at := set.CheckWith(func(name string) (tree.Value, bool) {
 		v, ok := sc.Lookup(name)
 		if !ok {
 			return nil, false
@@ -43,7 +43,7 @@ func checkSchema(r tree.Renderer, d *schemaDir, sc *tree.Scope, fr *tree.Frame) 
 			return nil, true
 		}
 		return out, true
-	})
+	}, r.Options().HideKeys)
 	if len(failures) > 0 {
 		msg := "the variables do not match the schema:"
 		if len(failures) == 1 {

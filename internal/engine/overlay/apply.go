@@ -41,24 +41,8 @@ const (
 // once per cache.
 func (g *guarded) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, cache *patchCache) (d decision, patch tree.Value, patched bool, err error) {
 	body := g.body
-	if m, ok := body.(*tree.MapNode); ok {
-		var unknown bool
-		if sc, unknown, err = r.RunPreludes(m, sc, fr); err != nil || unknown {
-			return undecided, nil, false, err
-		}
-	}
-	yes := false
-	if g.constCond != nil {
-		yes = *g.constCond
-	} else {
-		v, unknown, err := r.EvalBool(g.cond, sc, fr, g.dir)
-		if err != nil || unknown {
-			return undecided, nil, false, err
-		}
-		yes = v
-	}
-	if !yes {
-		return decidedNo, nil, false, nil
+	if d, sc, err = g.decide(r, sc, fr); d != decidedYes || err != nil {
+		return d, nil, false, err
 	}
 	if g.static && cache.ready {
 		// Each document gets the patch's nodes: count them at each use.
@@ -80,6 +64,65 @@ func (g *guarded) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, cache *pa
 	}
 	patch, patched, err = r.Value(body, sc, fr)
 	return decidedYes, patch, patched, err
+}
+
+// decide decides the guard in scope sc, and gives the scope its preludes
+// leave for the patch.
+func (g *guarded) decide(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (decision, *tree.Scope, error) {
+	if m, ok := g.body.(*tree.MapNode); ok {
+		var unknown bool
+		var err error
+		if sc, unknown, err = r.RunPreludes(m, sc, fr); err != nil || unknown {
+			return undecided, sc, err
+		}
+	}
+	yes := false
+	if g.constCond != nil {
+		yes = *g.constCond
+	} else {
+		v, unknown, err := r.EvalBool(g.cond, sc, fr, g.dir)
+		if err != nil || unknown {
+			return undecided, sc, err
+		}
+		yes = v
+	}
+	if !yes {
+		return decidedNo, sc, nil
+	}
+	return decidedYes, sc, nil
+}
+
+// matchesAfterTransforms counts the documents the overlay would match
+// once the transforms of the render (and the Namespace option) have
+// changed them: for the error of an overlay that matches nothing, written
+// against what the transforms make of the documents. Any error gives 0.
+func (p pendingOverlay) matchesAfterTransforms(r tree.Renderer, docs []tree.Value) int {
+	late := r.Late()
+	ns := r.Options().Namespace
+	if len(late) == 0 && ns == "" {
+		return 0
+	}
+	out := append([]tree.Value(nil), docs...)
+	var err error
+	for _, t := range late {
+		if out, err = t.Apply(r, out); err != nil {
+			return 0
+		}
+	}
+	if ns != "" {
+		if out, err = applyNamespace(r, out, p.fr, ns); err != nil {
+			return 0
+		}
+	}
+	sc := tree.NewScope(p.sc, 1)
+	n := 0
+	for _, doc := range out {
+		sc.BindValue("doc", doc)
+		if d, _, err := p.o.guard.decide(r, sc, p.fr); err == nil && d == decidedYes {
+			n++
+		}
+	}
+	return n
 }
 
 // Apply applies the overlay to docs, every document the render gave.
@@ -109,6 +152,11 @@ func (p pendingOverlay) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Value,
 		docs[i] = next
 	}
 	if err := p.o.checkExpects(r, p.fr, matched, unsure, len(docs)); err != nil {
+		if matched == 0 && unsure == 0 {
+			if n := p.matchesAfterTransforms(r, docs); n > 0 {
+				return nil, afterTransformsHint(err, n)
+			}
+		}
 		return nil, err
 	}
 	if p.o.remove && unsure > 0 {

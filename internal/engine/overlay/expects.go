@@ -3,6 +3,7 @@ package overlay
 import (
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
@@ -84,6 +85,17 @@ func (o *overlayNode) checkExpects(r tree.Renderer, fr *tree.Frame, matched, uns
 	}
 	return r.ErrAt(fr, at, "$overlay", "this overlay expects "+o.expect.String()+" matching "+plural(o.expect.n, "document")+
 		", and "+strconv.Itoa(matched)+" of the "+strconv.Itoa(docCount)+" rendered documents matched"+expectsHint(o.expect))
+}
+
+// afterTransformsHint adds to the error of an overlay that matched no
+// document that n would match once the transforms have applied.
+func afterTransformsHint(err error, n int) error {
+	if e, ok := err.(*tree.Error); ok {
+		e.Msg = strings.TrimSuffix(e.Msg, `; write $expects: "0+" if matching none is fine`)
+		e.Msg += "; overlays apply before the transforms ($transform, and the command line's -n), and " + strconv.Itoa(n) + " " + plural(n, "document") +
+			" would match after them: write the condition against the documents as they are rendered, before any transform (the namespace the upstream file writes, or none)"
+	}
+	return err
 }
 
 // expectsHint says how to allow an overlay or edit to match nothing.

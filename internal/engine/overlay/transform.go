@@ -59,13 +59,13 @@ func compileTransform(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tr
 // its fields literally, so that it is found before rendering (and by
 // check); computed fields are checked once rendered.
 func checkTransformFields(v *yaml.Node) *tree.CompileError {
-	literal := func(n *yaml.Node, path string, image bool) *tree.CompileError {
+	literal := func(n *yaml.Node, path string, list string) *tree.CompileError {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := tree.Deref(n.Content[i])
 			if k.Kind != yaml.ScalarNode || tree.IsDirectiveLike(k.Value) || strings.HasPrefix(k.Value, "$$") {
 				continue
 			}
-			if msg := transform.CheckFields(k.Value, image); msg != "" {
+			if msg := transform.CheckFields(k.Value, list); msg != "" {
 				return tree.CompileErrorAt(k, tree.JoinPath(path, k.Value), msg)
 			}
 		}
@@ -74,17 +74,18 @@ func checkTransformFields(v *yaml.Node) *tree.CompileError {
 	if v.Kind != yaml.MappingNode {
 		return nil
 	}
-	if err := literal(v, "$transform", false); err != nil {
+	if err := literal(v, "$transform", ""); err != nil {
 		return err
 	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		if k := tree.Deref(v.Content[i]); k.Value != "images" {
+		k := tree.Deref(v.Content[i])
+		if k.Value != "images" && k.Value != "keepNamespace" {
 			continue
 		}
 		if seq := tree.Deref(v.Content[i+1]); seq.Kind == yaml.SequenceNode {
 			for j, item := range seq.Content {
 				if item = tree.Deref(item); item.Kind == yaml.MappingNode {
-					if err := literal(item, "$transform.images["+tree.Itoa(j)+"]", true); err != nil {
+					if err := literal(item, "$transform."+k.Value+"["+tree.Itoa(j)+"]", k.Value); err != nil {
 						return err
 					}
 				}

@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -49,23 +50,35 @@ func (p pendingTransform) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Valu
 		}
 		docs[i] = out
 	}
+	if ferr := prep.Unmatched(); ferr != nil {
+		return nil, r.ErrAt(p.fr, p.t.nodeAt(ferr.Path), "$transform."+transform.PathString(ferr.Path), ferr.Msg)
+	}
 	return docs, nil
 }
 
 // applyNamespace applies the engine's Namespace option ns, after the
 // template's own transforms; fr is the file rendered.
 func applyNamespace(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error) {
-	prep := transform.Prepare(docs, transform.Spec{Namespace: ns, Scopes: r.Options().Scopes}, lazyWritten(r))
+	opts := r.Options()
+	prep := transform.Prepare(docs, transform.Spec{Namespace: ns, Keep: opts.KeepNamespace, Scopes: opts.Scopes}, lazyWritten(r))
 	for i, d := range docs {
 		if err := r.Step(fr, nil, ""); err != nil {
 			return nil, err
 		}
 		out, err := prep.Doc(i, d)
 		if err != nil {
-			e := r.ErrAt(fr, nil, "", "the namespace option (-n): "+transformMsg(err))
+			msg := strings.Replace(transformMsg(err), "with keepNamespace", "with --keep-namespace KIND/NAME", 1)
+			e := r.ErrAt(fr, nil, "", "the namespace option (-n): "+msg)
 			return nil, editingErr(e, docs, i, r.Written)
 		}
 		docs[i] = out
+	}
+	if ferr := prep.Unmatched(); ferr != nil {
+		entry := ""
+		if i, ok := ferr.Path[1].(int); ok && i >= 0 && i < len(opts.KeepNamespace) {
+			entry = opts.KeepNamespace[i].String() + ": "
+		}
+		return nil, r.ErrAt(fr, nil, "", "the namespace option (-n): --keep-namespace "+entry+ferr.Msg)
 	}
 	return docs, nil
 }

@@ -30,6 +30,13 @@ type Binding struct {
 // counts as absent when its schema has a default: Terraform passes null
 // for an optional input that was not set. A nil Set checks nothing.
 func (s *Set) Check(lookup func(name string) (value.Value, bool)) (defaults []Binding, failures []string, at *yaml.Node) {
+	return s.CheckWith(lookup, false)
+}
+
+// CheckWith is Check; hideKeys (a render the caller marked sensitive)
+// writes the keys of a variable that its schema does not name as […] in
+// the failures' paths, instead of naming them (reference §6).
+func (s *Set) CheckWith(lookup func(name string) (value.Value, bool), hideKeys bool) (defaults []Binding, failures []string, at *yaml.Node) {
 	if s == nil {
 		return nil, nil, nil
 	}
@@ -57,7 +64,7 @@ func (s *Set) Check(lookup func(name string) (value.Value, bool)) (defaults []Bi
 	if len(all) == 0 {
 		defaults = append(defaults, retyped...)
 	}
-	failures = formatFailures(all)
+	failures = formatFailures(all, hideKeys)
 	if len(failures) > 0 {
 		at = s.entry(all[0].name)
 	}
@@ -76,7 +83,7 @@ func (s *Set) entry(name string) *yaml.Node {
 
 // validate checks one value and formats its failures.
 func (sv *variable) validate(v value.Value) []string {
-	return formatFailures(sv.failures(v))
+	return formatFailures(sv.failures(v), false)
 }
 
 // failures checks one value. Of a value that holds an Unknown, only what

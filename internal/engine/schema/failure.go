@@ -20,15 +20,16 @@ type pathSeg struct {
 }
 
 // formatFailures sorts failures by variable, path and message, drops
-// duplicates and formats them as "PATH: MESSAGE".
-func formatFailures(fs []failure) []string {
+// duplicates and formats them as "PATH: MESSAGE"; hide leaves out the
+// keys the schema does not name (formatPath).
+func formatFailures(fs []failure, hide bool) []string {
 	if len(fs) == 0 {
 		return nil
 	}
 	slices.SortFunc(fs, compareFailures)
 	out := make([]string, 0, len(fs))
 	for _, f := range fs {
-		line := formatPath(f.name, f.path, f.names) + ": " + f.msg
+		line := formatPath(f.name, f.path, f.names, hide) + ": " + f.msg
 		if len(out) > 0 && out[len(out)-1] == line {
 			continue
 		}
@@ -67,10 +68,12 @@ func compareFailures(a, b failure) int {
 }
 
 // formatPath writes `name.key[1].other`. A key that is not an identifier
-// (letters, digits, _ and -) is written as ["key"]. A key that the schema
-// does not name (names) is the variable's own, and may be a secret: it is
-// written as […], so the path keeps its place (reference §6).
-func formatPath(name string, path []pathSeg, names map[string]bool) string {
+// (letters, digits, _ and -) is written as ["key"]. Keys are the
+// structure of the variable, never its values, and are named (reference
+// §6); with hide (a render the caller marked sensitive), a key that the
+// schema does not name (names) is written as […], so the path keeps its
+// place.
+func formatPath(name string, path []pathSeg, names map[string]bool, hide bool) string {
 	var b strings.Builder
 	b.WriteString(name)
 	for _, s := range path {
@@ -79,7 +82,7 @@ func formatPath(name string, path []pathSeg, names map[string]bool) string {
 			b.WriteByte('[')
 			b.WriteString(strconv.Itoa(s.index))
 			b.WriteByte(']')
-		case !names[s.key]:
+		case hide && !names[s.key]:
 			b.WriteString("[…]")
 		case isPathIdent(s.key):
 			b.WriteByte('.')

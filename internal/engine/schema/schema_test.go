@@ -75,6 +75,24 @@ func expectFailures(t *testing.T, schema string, vars map[string]value.Value, wa
 	}
 }
 
+// With hideKeys (the data source's sensitive = true), a key the schema
+// does not name is written […] and a key it names still shows (reference
+// §6).
+func TestSchema_hideKeysWritesKeysTheSchemaDoesNotNameHidden(t *testing.T) {
+	s := mustCompile(t, `v: {properties: {a: {}}, additionalProperties: {properties: {port: {type: integer}}, required: [name]}}`)
+	vars := map[string]value.Value{"v": mapOf("a", int64(1), "HUNTER2VAR", mapOf("port", "x"), "zz", value.NewMap(0))}
+	_, got, _ := s.CheckWith(lookupIn(vars), true)
+	want := []string{`v[…]: missing required property "name"`, "v[…].port: expected integer, got string", `v[…]: missing required property "name"`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("hidden:\n got: %q\nwant: %q", got, want)
+	}
+	_, got, _ = s.CheckWith(lookupIn(vars), false)
+	want = []string{`v.HUNTER2VAR: missing required property "name"`, "v.HUNTER2VAR.port: expected integer, got string", `v.zz: missing required property "name"`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("named:\n got: %q\nwant: %q", got, want)
+	}
+}
+
 func TestSchema_typeMismatchNamesPathAndBothTypes(t *testing.T) {
 	schema := `
 services:
@@ -156,13 +174,13 @@ func TestSchema_keywordMessages(t *testing.T) {
 		{"required", `v: {type: object, required: [name, port, host]}`, mapOf("port", int64(1)),
 			[]string{`v: missing required property "host"`, `v: missing required property "name"`}},
 		{"additionalProperties false", `v: {properties: {a: {}}, additionalProperties: false}`, mapOf("a", int64(1), "zz", int64(2), "b", int64(3)),
-			[]string{"v[…]: property is not allowed"}}, // keys the schema does not name are hidden (reference §6)
+			[]string{"v.b: property is not allowed", "v.zz: property is not allowed"}}, // keys are named, values never (reference §6)
 		{"additionalProperties schema", `v: {additionalProperties: {type: string}}`, mapOf("a", "x", "b", int64(2)),
-			[]string{"v[…]: expected string, got integer"}},
+			[]string{"v.b: expected string, got integer"}},
 		{"additionalProperties, a nested key the schema names", `v: {additionalProperties: {properties: {port: {type: integer}}}}`, mapOf("HUNTER2VAR", mapOf("port", "x")),
-			[]string{"v[…].port: expected integer, got string"}},
+			[]string{"v.HUNTER2VAR.port: expected integer, got string"}},
 		{"required under a key of the variable", `v: {additionalProperties: {required: [name]}}`, mapOf("HUNTER2VAR", value.NewMap(0)),
-			[]string{`v[…]: missing required property "name"`}},
+			[]string{`v.HUNTER2VAR: missing required property "name"`}},
 		{"minItems", `v: {minItems: 2}`, []value.Value{"x"},
 			[]string{"v: must have at least 2 items, got 1"}},
 		{"maxItems", `v: {maxItems: 1}`, []value.Value{"x", "y"},
@@ -196,7 +214,7 @@ func TestSchema_keywordMessages(t *testing.T) {
 		{"dependencies of draft 7", "v:\n  $schema: http://json-schema.org/draft-07/schema#\n  dependencies: {tls: [cert, key]}\n", mapOf("tls", true),
 			[]string{`v: property "cert" is required when "tls" is present`, `v: property "key" is required when "tls" is present`}},
 		{"propertyNames", `v: {propertyNames: {pattern: "^[a-z]+$"}}`, mapOf("Bad", int64(1)),
-			[]string{"v[…]: property name does not match propertyNames"}},
+			[]string{"v.Bad: property name does not match propertyNames"}},
 		{"false schema", `v: {properties: {legacy: false}}`, mapOf("legacy", int64(1)),
 			[]string{"v.legacy: is not allowed"}},
 		{"if then", `v: {if: {properties: {tls: {const: true}}}, then: {required: [cert]}}`, mapOf("tls", true),
@@ -270,7 +288,7 @@ func TestSchema_integersKeepFullPrecision(t *testing.T) {
 func TestSchema_infinityComparesAndNaNIsReported(t *testing.T) {
 	expectFailures(t, `v: {maximum: 1.0e308}`, map[string]value.Value{"v": math.Inf(1)}, "v: must be at most 1e+308")
 	expectFailures(t, `v: {minimum: -5}`, map[string]value.Value{"v": math.Inf(-1)}, "v: must be at least -5")
-	expectFailures(t, `v: {type: object}`, map[string]value.Value{"v": mapOf("a", []value.Value{math.NaN()})}, "v[…][0]: NaN is not a JSON number and cannot be checked")
+	expectFailures(t, `v: {type: object}`, map[string]value.Value{"v": mapOf("a", []value.Value{math.NaN()})}, "v.a[0]: NaN is not a JSON number and cannot be checked")
 }
 
 func TestSchema_everyFailureIsListedInPathOrder(t *testing.T) {
@@ -387,7 +405,7 @@ s: {type: string}
 		"l: must have at least 3 items, got 1",
 		`m: missing required property "name"`,
 		`m: missing required property "port"`,
-		"m[…]: property is not allowed",
+		"m.extra: property is not allowed",
 		"s: expected string, got object")
 }
 

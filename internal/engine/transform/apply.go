@@ -51,6 +51,13 @@ type Prepared struct {
 	crdsUnset bool // some CustomResourceDefinition's group or kind is not known yet
 	sas       refSet
 	services  refSet
+	keepHits  []int           // the objects each keepNamespace entry matched
+	keepIndex map[Keep][]int  // the keepNamespace entries by what they give
+	keepNS    bool            // some entry gives a namespace
+	keepName  bool            // some entry gives a name
+	imageHits []int           // the images each images entry rewrote
+	held      map[string]bool // the image references met, for the error of an entry that matched none
+	undecided bool            // some document became unknown: an entry's hits may be short
 	own       *owner
 	setNS     leafFn
 	labels    [3]leafFn // selectorLabels, labels, annotations
@@ -68,11 +75,17 @@ const (
 )
 
 // refSet holds the objects of one kind (ServiceAccount, Service) among the
-// documents, by name: their namespaces as the API server reads them ("" is
-// "default").
+// documents, by name: where each is, and whether the namespace moves it.
 type refSet struct {
-	byName  map[string][]string
-	unknown bool // some object's name or namespace is not known yet
+	byName  map[string][]refTarget
+	unknown bool // some object's name, namespace or keeping is not known yet
+}
+
+// refTarget is one object a reference may name.
+type refTarget struct {
+	ns    string // its namespace as the API server reads it ("" is "default")
+	bare  bool   // it writes no namespace of its own
+	moved bool   // the namespace moves it (it is not kept)
 }
 
 func effectiveNS(ns string) string {
@@ -82,10 +95,10 @@ func effectiveNS(ns string) string {
 	return ns
 }
 
-func (r *refSet) add(m *value.Map) {
+func (r *refSet) add(m *value.Map, moved, unknown bool) {
 	name, ok, unk := getString(m, "metadata", "name")
 	ns, hasNS, nsUnk := getString(m, "metadata", "namespace")
-	if unk || nsUnk {
+	if unk || nsUnk || unknown {
 		r.unknown = true
 		return
 	}
@@ -96,46 +109,53 @@ func (r *refSet) add(m *value.Map) {
 		ns = ""
 	}
 	if r.byName == nil {
-		r.byName = map[string][]string{}
+		r.byName = map[string][]refTarget{}
 	}
-	r.byName[name] = append(r.byName[name], effectiveNS(ns))
+	r.byName[name] = append(r.byName[name], refTarget{ns: effectiveNS(ns), bare: ns == "", moved: moved})
 }
 
 // refers decides whether reference ref (a mapping with name and an
-// optional namespace) names an object of r: by name, and by namespace when
-// it gives one.
-func (r *refSet) refers(ref *value.Map) (yes, undecided bool) {
+// optional namespace) names an object of r that the namespace moves: by
+// name, and by namespace when both the reference and the object give
+// one. An object that writes no namespace of its own is named whatever
+// namespace the reference writes: it is in the namespace it is applied
+// to, which is what the upstream file's references name. kept reports a
+// reference that names only objects of r that stay where they are.
+func (r *refSet) refers(ref *value.Map) (yes, kept, undecided bool) {
 	name, ok, unk := getString(ref, "name")
 	if unk {
-		return false, true
+		return false, false, true
 	}
 	if !ok {
-		return false, false
+		return false, false, false
 	}
-	nss := r.byName[name]
+	targets := r.byName[name]
 	ns, hasNS, nsUnk := getString(ref, "namespace")
-	switch {
-	case nsUnk:
-		return false, len(nss) > 0 || r.unknown
-	case !hasNS:
-		yes = len(nss) > 0
-	default:
-		for _, n := range nss {
-			yes = yes || n == effectiveNS(ns)
+	if nsUnk {
+		return false, false, len(targets) > 0 || r.unknown
+	}
+	named := false
+	for _, t := range targets {
+		if !hasNS || t.bare || t.ns == effectiveNS(ns) {
+			named = true
+			yes = yes || t.moved
 		}
 	}
-	return yes, !yes && r.unknown
+	return yes, named && !yes, !yes && r.unknown
 }
 
 // Prepare readies s for docs; written is as for Apply.
 func Prepare(docs []value.Value, s Spec, written func(string) bool) *Prepared {
-	p := &Prepared{s: s, written: written, own: newOwner()}
+	p := &Prepared{s: s, written: written, own: newOwner(), keepHits: make([]int, len(s.Keep)), imageHits: make([]int, len(s.Images))}
 	if s.NamespaceUnknown {
 		p.ns = value.UnknownOf(value.TypeString)
 	} else if s.Namespace != "" {
 		p.ns = s.Namespace
 	}
 	p.setNS = setValue(p.ns)
+	if len(s.Images) > 0 {
+		p.held = map[string]bool{}
+	}
 	for i, entries := range [][]Entry{s.SelectorLabels, s.Labels, s.Annotations} {
 		p.labels[i] = p.own.setEntries(entries)
 	}
@@ -151,9 +171,11 @@ func Prepare(docs []value.Value, s Spec, written func(string) bool) *Prepared {
 		case group == "apiextensions.k8s.io" && kind == "CustomResourceDefinition":
 			p.addCRD(m)
 		case p.ns != nil && apiVersion == "v1" && kind == "ServiceAccount":
-			p.sas.add(m)
+			kept, unk := p.kept(m, kind, nil)
+			p.sas.add(m, !kept, unk)
 		case p.ns != nil && apiVersion == "v1" && kind == "Service":
-			p.services.add(m)
+			kept, unk := p.kept(m, kind, nil)
+			p.services.add(m, !kept, unk)
 		}
 	}
 	return p
@@ -233,9 +255,11 @@ func (p *Prepared) Doc(i int, doc value.Value) (value.Value, error) {
 		return doc, nil
 	}
 	if _, ok := doc.(value.Unknown); ok {
+		p.undecided = true
 		return doc, nil
 	}
 	if s.Unknown {
+		p.undecided = true
 		return value.Unknown{}, nil
 	}
 	m, ok := doc.(*value.Map)
@@ -245,6 +269,7 @@ func (p *Prepared) Doc(i int, doc value.Value) (value.Value, error) {
 	apiVersion, _, avUnk := getString(m, "apiVersion")
 	kind, _, kindUnk := getString(m, "kind")
 	if (avUnk || kindUnk) && p.needsKind() {
+		p.undecided = true
 		return value.Unknown{}, nil
 	}
 	group, version := splitAPIVersion(apiVersion)
@@ -264,6 +289,7 @@ func (p *Prepared) Doc(i int, doc value.Value) (value.Value, error) {
 			return fail("namespace", err)
 		}
 		if unknown {
+			p.undecided = true
 			return value.Unknown{}, nil
 		}
 	}
@@ -341,22 +367,31 @@ func (p *Prepared) rewriteImage(v value.Value) (value.Value, bool, error) {
 	ref, ok := v.(string)
 	if !ok {
 		switch v.(type) {
-		case nil, value.Unknown:
+		case value.Unknown:
+			p.undecided = true
+			return v, false, nil
+		case nil:
 			return v, false, nil
 		}
 		return nil, false, &shapeError{want: "an image reference (a string)", got: v}
 	}
 	out := ref
-	for _, im := range p.s.Images {
+	for i, im := range p.s.Images {
 		if im.nameUnknown {
+			p.undecided = true
 			return value.UnknownOf(value.TypeString), true, nil
 		}
 		if imageMatches(out, im.Name) {
+			p.imageHits[i]++
 			if im.restUnknown {
+				p.undecided = true
 				return value.UnknownOf(value.TypeString), true, nil
 			}
 			out = im.rewrite(out)
 		}
+	}
+	if p.held != nil {
+		p.held[ref] = true
 	}
 	return out, out != ref, nil
 }

@@ -7,7 +7,8 @@ package transform
 // the documents whose kind is Kind and whose apiVersion has Group and
 // Version, each where set. Its path is walked key by key; a sequence on the
 // way is walked item by item. With create, missing mappings on the path
-// are created.
+// are created, never a sequence (a key marked "[]", as kustomize marks
+// it): an absent list stays absent.
 
 type fieldSpec struct {
 	group, version, kind string
@@ -59,7 +60,10 @@ func affinityTerms(group, kind string) []fieldSpec {
 // selectors and volume claim templates.
 var selectorLabels = func() []fieldSpec {
 	out := []fieldSpec{
-		{path: p("spec", "selector"), create: true, version: "v1", kind: "Service"},
+		// not created: a Service without a selector has its endpoints given
+		// by hand, and one made of the labels alone would select every pod
+		// that has them (kustomize creates it)
+		{path: p("spec", "selector"), version: "v1", kind: "Service"},
 		{path: p("spec", "selector"), create: true, version: "v1", kind: "ReplicationController"},
 		{path: p("spec", "selector", "matchLabels"), create: true, kind: "Deployment"},
 	}
@@ -80,7 +84,7 @@ var selectorLabels = func() []fieldSpec {
 	)
 	out = append(out, metadataLabels...)
 	out = append(out, templateLabels...)
-	return append(out, fieldSpec{path: p("spec", "volumeClaimTemplates", "metadata", "labels"), create: true, group: "apps", kind: "StatefulSet"})
+	return append(out, fieldSpec{path: p("spec", "volumeClaimTemplates[]", "metadata", "labels"), create: true, group: "apps", kind: "StatefulSet"})
 }()
 
 // annotations: kustomize's commonAnnotations, metadata and pod templates.

@@ -11,7 +11,18 @@ func (p *Prepared) namespace(doc value.Value, group, kind, apiVersion string) (o
 	if kind == "" {
 		return nil, false, &Error{Field: "namespace", Msg: "this document has no kind, so whether it is namespaced cannot be told; a transform with a namespace changes Kubernetes objects only"}
 	}
-	switch p.scope(group, kind) {
+	kept := false
+	if m, ok := doc.(*value.Map); ok {
+		var unk bool
+		if kept, unk = p.kept(m, kind, p.keepHits); unk {
+			return nil, true, nil
+		}
+	}
+	st := p.scope(group, kind)
+	if kept && (st == scopeUnknown || st == scopeUntold) {
+		st = scopeCluster // left where it is: its scope does not matter
+	}
+	switch st {
 	case scopeUnknown:
 		return nil, true, nil
 	case scopeUntold:
@@ -20,8 +31,11 @@ func (p *Prepared) namespace(doc value.Value, group, kind, apiVersion string) (o
 			gk = p.shown(group) + "/" + gk
 		}
 		return nil, false, &Error{Field: "namespace", Msg: "cannot tell whether kind " + gk + " is namespaced: it is not a built-in kind of Kubernetes " + builtinVersion +
-			" and no CustomResourceDefinition among the documents or given beside them (the command line's --schemas) defines it; render its CustomResourceDefinition with the objects, or set its namespace with an overlay"}
+			" and no CustomResourceDefinition among the documents or given beside them defines it; give its CustomResourceDefinition: render it with the objects, or pass it to the command line's --schemas (a file or a directory); or leave the object where it is with keepNamespace"}
 	case scopeNamespaced:
+		if kept {
+			break
+		}
 		if doc, _, err = p.own.edit(doc, metadataNamespace, true, p.setNS); err != nil {
 			return nil, false, err
 		}
@@ -29,21 +43,23 @@ func (p *Prepared) namespace(doc value.Value, group, kind, apiVersion string) (o
 	set := p.setNS
 	switch {
 	case kind == "Namespace" && apiVersion == "v1":
-		doc, _, err = p.own.edit(doc, metadataName, true, set)
+		if !kept {
+			doc, _, err = p.own.edit(doc, metadataName, true, set)
+		}
 	case kind == "RoleBinding" || kind == "ClusterRoleBinding":
 		doc, _, err = p.own.edit(doc, []string{"subjects"}, false, p.subjects)
 	case group == "admissionregistration.k8s.io" && (kind == "ValidatingWebhookConfiguration" || kind == "MutatingWebhookConfiguration"):
 		doc, _, err = p.own.edit(doc, []string{"webhooks", "clientConfig", "service"}, false, p.serviceRef)
 	case group == "apiregistration.k8s.io" && kind == "APIService":
 		doc, _, err = p.own.edit(doc, p2("spec", "service"), false, func(v value.Value) (value.Value, bool, error) {
-			if _, ok := v.(*value.Map); !ok {
+			if m, ok := v.(*value.Map); !ok || p.namesKeptService(m) {
 				return v, false, nil
 			}
 			return p.own.edit(v, []string{"namespace"}, true, set)
 		})
 	case group == "apiextensions.k8s.io" && kind == "CustomResourceDefinition":
 		doc, _, err = p.own.edit(doc, []string{"spec", "conversion", "webhook", "clientConfig", "service"}, false, func(v value.Value) (value.Value, bool, error) {
-			if m, ok := v.(*value.Map); !ok || !m.Has("namespace") {
+			if m, ok := v.(*value.Map); !ok || !m.Has("namespace") || p.namesKeptService(m) {
 				return v, false, nil
 			}
 			return p.own.edit(v, []string{"namespace"}, true, set)
@@ -55,7 +71,9 @@ func (p *Prepared) namespace(doc value.Value, group, kind, apiVersion string) (o
 // subjects sets the namespace of the subjects of a (Cluster)RoleBinding
 // that refer to an object of the render: those named "default" (the
 // namespace's default ServiceAccount, whatever their kind, as kustomize
-// does) and ServiceAccounts among the documents.
+// does) and ServiceAccounts among the documents that the namespace moves,
+// whatever namespace the subject writes when the ServiceAccount writes
+// none (refSet.refers).
 func (p *Prepared) subjects(v value.Value) (value.Value, bool, error) {
 	list, ok := v.([]value.Value)
 	if !ok {
@@ -82,7 +100,7 @@ func (p *Prepared) subjects(v value.Value) (value.Value, bool, error) {
 		case name == "default":
 			nv = p.ns
 		case kind == "ServiceAccount" || kindUnk:
-			yes, undecided := p.sas.refers(sub)
+			yes, _, undecided := p.sas.refers(sub)
 			switch {
 			case undecided || (yes && kindUnk):
 				nv = value.UnknownOf(value.TypeString)
@@ -106,6 +124,13 @@ func (p *Prepared) subjects(v value.Value) (value.Value, bool, error) {
 	return out, true, nil
 }
 
+// namesKeptService reports whether a service reference names only
+// Services of the render that keepNamespace leaves where they are.
+func (p *Prepared) namesKeptService(ref *value.Map) bool {
+	_, kept, _ := p.services.refers(ref)
+	return kept
+}
+
 // serviceRef sets the namespace of a webhook's service reference when it
 // names a Service among the documents.
 func (p *Prepared) serviceRef(v value.Value) (value.Value, bool, error) {
@@ -113,7 +138,7 @@ func (p *Prepared) serviceRef(v value.Value) (value.Value, bool, error) {
 	if !ok {
 		return v, false, nil
 	}
-	yes, undecided := p.services.refers(ref)
+	yes, _, undecided := p.services.refers(ref)
 	var nv value.Value
 	switch {
 	case undecided:

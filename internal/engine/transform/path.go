@@ -118,7 +118,9 @@ type leafFn func(v value.Value) (value.Value, bool, error)
 // sequence on the way is walked item by item with the same path; a value
 // not known yet stays as it is (an unknown mapping holds unknown keys); a
 // missing or null key ends the walk, unless create, which puts an empty
-// mapping there.
+// mapping there. A key written with a "[]" suffix names a sequence, which
+// is never created: Kubernetes wants a list there, and an absent list
+// (a StatefulSet without volumeClaimTemplates) stays absent.
 func (o *owner) edit(v value.Value, path []string, create bool, leaf leafFn) (value.Value, bool, error) {
 	if len(path) == 0 {
 		return leaf(v)
@@ -145,10 +147,13 @@ func (o *owner) edit(v value.Value, path []string, create bool, leaf leafFn) (va
 		}
 		return out, true, nil
 	case *value.Map:
-		key := path[0]
+		key, seq := path[0], false
+		if strings.HasSuffix(key, "[]") {
+			key, seq = key[:len(key)-2], true
+		}
 		child, ok := x.Get(key)
 		if !ok || child == nil {
-			if !create {
+			if !create || seq {
 				return v, false, nil
 			}
 			child = o.newMap(1)

@@ -14,6 +14,9 @@ type Spec struct {
 	// transformer follows. NamespaceUnknown says it is not known yet.
 	Namespace        string
 	NamespaceUnknown bool
+	// Keep are the objects the namespace leaves where they are
+	// (keepNamespace).
+	Keep []Keep
 	// Labels go into every object's metadata; SelectorLabels also into
 	// selectors and pod templates; Annotations into metadata and pod
 	// templates. Applied in this order after the namespace, then Images.
@@ -36,7 +39,7 @@ type Entry struct {
 }
 
 // Fields are the fields of a transform, in the order they apply.
-var Fields = []string{"namespace", "selectorLabels", "labels", "annotations", "images"}
+var Fields = []string{"namespace", "keepNamespace", "selectorLabels", "labels", "annotations", "images"}
 
 var imageFields = []string{"name", "newName", "newTag", "digest"}
 
@@ -85,6 +88,9 @@ func Parse(v value.Value) (Spec, *FieldError) {
 				return Spec{}, err
 			}
 		}
+		if len(s.Keep) > 0 && !x.Has("namespace") {
+			return Spec{}, &FieldError{Path: []any{"keepNamespace"}, Msg: "keepNamespace tells the namespace of this transform what to leave where it is, and this transform sets no namespace: add namespace, or remove keepNamespace"}
+		}
 		return s, nil
 	}
 	return Spec{}, &FieldError{Msg: "$transform takes a mapping of " + fieldList(Fields) + ", got " + kindName(v)}
@@ -107,12 +113,15 @@ func fieldList(fs []string) string {
 
 // CheckFields finds an unknown field where a transform's value is written
 // literally: name is a key of the transform's mapping, or of an item of
-// images when image is set. It gives the error's message, or "" for a
-// field that exists.
-func CheckFields(name string, image bool) string {
+// list (images, keepNamespace) when list is set. It gives the error's
+// message, or "" for a field that exists.
+func CheckFields(name, list string) string {
 	fields, path := Fields, []any{name}
-	if image {
+	switch list {
+	case "images":
 		fields, path = imageFields, []any{"images", 0, name}
+	case "keepNamespace":
+		fields, path = keepFields, []any{"keepNamespace", 0, name}
 	}
 	for _, f := range fields {
 		if f == name {
@@ -127,6 +136,9 @@ func unknownField(path []any, k string, fields []string) *FieldError {
 	msg := "unknown field " + strconv.Quote(k) + " of a transform"
 	if len(path) > 1 {
 		msg = "unknown field " + strconv.Quote(k) + " of an image"
+		if path[0] == "keepNamespace" {
+			msg = "unknown field " + strconv.Quote(k) + " of a keepNamespace entry"
+		}
 	}
 	if s := hint.Nearest(k, fields, hint.TypoLimit(k), true); s != "" {
 		msg += ": did you mean " + s + "?"
@@ -168,6 +180,23 @@ func (s *Spec) field(k string, v value.Value) *FieldError {
 			s.SelectorLabels = entries
 		default:
 			s.Annotations = entries
+		}
+	case "keepNamespace":
+		list, ok := v.([]value.Value)
+		if !ok && v != nil {
+			return &FieldError{Path: at, Msg: "keepNamespace must be a sequence of mappings with namespace, kind and name (at least one), got " + kindName(v)}
+		}
+		for i, el := range list {
+			k, err := parseKeep(append(at, i), el)
+			if err != nil {
+				return err
+			}
+			if k.unknown {
+				// which objects stay is not known yet: neither is any
+				// document the namespace would move
+				s.Unknown = true
+			}
+			s.Keep = append(s.Keep, k)
 		}
 	case "images":
 		list, ok := v.([]value.Value)
@@ -212,6 +241,41 @@ func parseEntries(field string, v value.Value) ([]Entry, *FieldError) {
 		out = append(out, Entry{Key: k, Value: ev})
 	}
 	return out, nil
+}
+
+func parseKeep(at []any, v value.Value) (Keep, *FieldError) {
+	var k Keep
+	m, ok := v.(*value.Map)
+	if !ok {
+		return k, &FieldError{Path: at, Msg: "an entry of keepNamespace must be a mapping with namespace, kind and name (at least one), got " + kindName(v)}
+	}
+	for i := 0; i < m.Len(); i++ {
+		f, fv := m.At(i)
+		var dst *string
+		switch f {
+		case "namespace":
+			dst = &k.Namespace
+		case "kind":
+			dst = &k.Kind
+		case "name":
+			dst = &k.Name
+		default:
+			return k, unknownField(append(at, f), f, keepFields)
+		}
+		if _, unk := fv.(value.Unknown); unk {
+			k.unknown = true
+			continue
+		}
+		str, ok := fv.(string)
+		if !ok && fv != nil {
+			return k, &FieldError{Path: append(at, f), Msg: f + " must be a string, got " + kindName(fv)}
+		}
+		*dst = str
+	}
+	if k == (Keep{}) {
+		return k, &FieldError{Path: at, Msg: "an entry of keepNamespace needs namespace, kind or name: it keeps the objects that have all it gives"}
+	}
+	return k, nil
 }
 
 func parseImage(at []any, v value.Value) (Image, *FieldError) {

@@ -269,7 +269,7 @@ func (c *Compiler) sequence(n *yaml.Node, path string) (Node, *CompileError) {
 		return &SeqNode{Node: n, Path: path, Elems: elems}, nil
 	}
 	out := make([]Value, len(consts))
-	cn := &ConstNode{Node: n, Path: path, Nodes: 1, Bytes: 2}
+	cn := &ConstNode{Node: detached(n), Path: path, Nodes: 1, Bytes: 2}
 	for i, k := range consts {
 		out[i] = k.Value
 		cn.Nodes = addSat(cn.Nodes, k.Nodes)
@@ -277,6 +277,17 @@ func (c *Compiler) sequence(n *yaml.Node, path string) (Node, *CompileError) {
 	}
 	cn.Value = out
 	return cn, nil
+}
+
+// detached is n without the nodes below it: all a constant needs of its
+// node is where it is written, and keeping the parsed YAML below it would
+// hold every node of a large included file (a vendored bundle) in memory
+// for as long as the compiled file is kept, beside the values made of it.
+func detached(n *yaml.Node) *yaml.Node {
+	if n == nil || len(n.Content) == 0 {
+		return n
+	}
+	return &yaml.Node{Kind: n.Kind, Style: n.Style, Tag: n.Tag, Line: n.Line, Column: n.Column}
 }
 
 // suggest returns the directive closest to an unknown $-key, if any is

@@ -169,7 +169,7 @@ func (c *Compiler) plainMapping(n *yaml.Node, path string, regular []KVPair) (No
 		return m, nil
 	}
 	out := NewMap(len(m.Entries))
-	cn := &ConstNode{Node: n, Path: path, Nodes: 1, Bytes: 2}
+	cn := &ConstNode{Node: detached(n), Path: path, Nodes: 1, Bytes: 2}
 	for i, e := range m.Entries {
 		k := consts[i]
 		out.Set(e.Name, k.Value)

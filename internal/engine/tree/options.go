@@ -1,6 +1,9 @@
 package tree
 
-import "github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
+)
 
 // Options configure an Engine. Zero fields take the defaults shown in
 // DefaultOptions.
@@ -34,25 +37,38 @@ type Options struct {
 	// §10), applied to every render after the template's own transforms:
 	// the command line's --namespace/-n.
 	Namespace string
+	// KeepNamespace are the objects the Namespace option leaves where
+	// they are (reference §10 keepNamespace): the command line's
+	// --keep-namespace.
+	KeepNamespace []transform.Keep
 	// Scopes tells transforms the scope of custom kinds whose
 	// CustomResourceDefinitions were given beside the template (the
 	// command line's --schemas), keyed "group/Kind", true for namespaced
 	// (reference §10).
 	Scopes map[string]bool
+	// HideKeys leaves the keys of variables out of errors (reference §6):
+	// a $schema failure writes a key its schema does not name as […].
+	// The data source sets it with sensitive = true; by default keys,
+	// the variables' structure and never their values, are named.
+	HideKeys bool
 }
 
-// DefaultOptions returns the limits the provider uses.
+// DefaultOptions returns the limits the provider uses. Those that grow
+// with the output are sized for a platform of real bundles: sixty copies
+// of argo-cd's install.yaml in one stream (about 4,000,000 nodes and
+// 135 MB) render, with room to spare (internal/kustomize's
+// TestPlatform_sixtyArgoCDCopiesFitTheDefaultLimits).
 func DefaultOptions() Options {
 	return Options{
 		Loader:               loader.OSLoader{},
 		MaxCostPerExpression: 1_000_000,
 		MaxCostPerRender:     100_000_000,
 		MaxIncludeDepth:      64,
-		MaxNodes:             1_000_000,
+		MaxNodes:             10_000_000,
 		MaxIterations:        2_000_000,
 		MaxDepth:             500,
-		MaxOutputBytes:       64 << 20,
-		MaxTemplateBytes:     16 << 20,
+		MaxOutputBytes:       256 << 20,
+		MaxTemplateBytes:     256 << 20,
 	}
 }
 

@@ -68,6 +68,8 @@ type Renderer interface {
 	// overlay.
 	AddPending(p Pending)
 	AddLate(p Pending)
+	// Late are the transforms queued so far, in stream order.
+	Late() []Pending
 	// DropRemoved drops the documents an overlay removed.
 	DropRemoved(docs []Value) []Value
 }

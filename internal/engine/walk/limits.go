@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
@@ -133,7 +134,7 @@ func (r *Renderer) pulse(fr *tree.Frame, n *yaml.Node, path string) error {
 
 // LimitErr is the error for a render that passes the engine option limit.
 func (r *Renderer) LimitErr(fr *tree.Frame, n *yaml.Node, path, limit, msg string) error {
-	e := r.ErrAt(fr, n, path, msg+"; raise the engine option "+limit+" if this is intended")
+	e := r.ErrAt(fr, n, path, msg+hint.RaiseLimit(limit))
 	e.Limit = limit
 	return e
 }

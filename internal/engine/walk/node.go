@@ -62,6 +62,9 @@ func (r *Renderer) AddPending(p tree.Pending) { r.pending = append(r.pending, p)
 // (reference §10).
 func (r *Renderer) AddLate(p tree.Pending) { r.late = append(r.late, p) }
 
+// Late are the transforms queued so far, in stream order.
+func (r *Renderer) Late() []tree.Pending { return r.late }
+
 // Splice renders a body written as a YAML sequence in item or stream
 // position: its items are added in place.
 func (r *Renderer) Splice(body tree.Node, key *yaml.Node, path string, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {

@@ -3,6 +3,7 @@ package walk
 import (
 	"context"
 	"errors"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"path/filepath"
 	"strconv"
 
@@ -128,7 +129,7 @@ func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
 			size = strconv.FormatInt(fe.Size, 10) + " bytes, more than"
 		}
 		return Source{}, &tree.Error{Pos: tree.Pos{File: path, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
-			Msg: "template is " + size + " MaxTemplateBytes (" + tree.Itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
+			Msg: "template is " + size + " MaxTemplateBytes (" + tree.Itoa(e.opts.MaxTemplateBytes) + ")" + hint.RaiseLimit("MaxTemplateBytes")}
 	}
 	if err != nil {
 		return Source{}, &tree.Error{Pos: tree.Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + loader.ErrText(err), Offset: -1}
@@ -141,7 +142,7 @@ func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
 func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars map[string]tree.Value, origins bool) ([]tree.Value, []tree.Pos, error) {
 	if len(text) > e.opts.MaxTemplateBytes {
 		return nil, nil, &tree.Error{Pos: tree.Pos{File: fr.File, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
-			Msg: "template is " + tree.Itoa(len(text)) + " bytes, more than MaxTemplateBytes (" + tree.Itoa(e.opts.MaxTemplateBytes) + "); raise the engine option MaxTemplateBytes"}
+			Msg: "template is " + tree.Itoa(len(text)) + " bytes, more than MaxTemplateBytes (" + tree.Itoa(e.opts.MaxTemplateBytes) + ")" + hint.RaiseLimit("MaxTemplateBytes")}
 	}
 	r := e.newRenderer(ctx)
 	f := e.files.Get(text)

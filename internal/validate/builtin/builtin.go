@@ -1,8 +1,8 @@
 // Package builtin embeds the bundle of the built-in Kubernetes kinds'
 // OpenAPI schemas that `make builtin-schemas` generates into data/ from the
 // k8s.io/kubernetes module (gen/, the validating guide's "Built-in kinds").
-// The bundle is not committed: a build from a plain `go install` has none,
-// and Bundle then reports so.
+// The bundle is committed, so that a plain `go install` carries it; a build
+// from a checkout without it has none, and Bundle then reports so.
 package builtin
 
 import (
@@ -12,8 +12,7 @@ import (
 	"strings"
 )
 
-// data holds README.md, which is always there, and the generated bundle
-// when `make builtin-schemas` has run.
+// data holds README.md and the bundle `make builtin-schemas` generated.
 //
 //go:embed data
 var data embed.FS
