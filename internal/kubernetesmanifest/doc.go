@@ -10,9 +10,10 @@
 // Each scenario (scenarios_test.go) is a template whose inputs come from
 // terraform_data outputs, unknown until apply: as Terraform typed them
 // (typed inputs) or through jsondecode (dynamic), each with and without a
-// $schema that declares them. One root configuration holds every scenario
-// that plans, as its own resources, so the whole matrix is six CLI runs per
-// CLI, and one more plan for a configuration of those that cannot. Those
+// $schema that declares them. A root configuration holds many scenarios,
+// each as its own resources, so the whole matrix is six CLI runs per
+// configuration: two configurations of the scenarios that plan per CLI,
+// both CLIs at once, and one plan of those that cannot. Those
 // are listed once, in cannotPlan, and the test asserts exactly that list;
 // the twin-* scenarios write their shapes in plain HCL, to show which
 // limits are kubernetes_manifest's own.
