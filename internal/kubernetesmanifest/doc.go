@@ -10,10 +10,13 @@
 // Each scenario (scenarios_test.go) is a template whose inputs come from
 // terraform_data outputs, unknown until apply: as Terraform typed them
 // (typed inputs) or through jsondecode (dynamic), each with and without a
-// $schema that declares them. One root configuration holds every scenario
-// as its own resources, so a whole matrix is six CLI runs per CLI. The
-// scenarios that cannot plan are listed once, in cannotPlan, and the test
-// asserts exactly that list.
+// $schema that declares them. A root configuration holds many scenarios,
+// each as its own resources, so the whole matrix is six CLI runs per
+// configuration: two configurations of the scenarios that plan per CLI,
+// both CLIs at once, and one plan of those that cannot. Those
+// are listed once, in cannotPlan, and the test asserts exactly that list;
+// the twin-* scenarios write their shapes in plain HCL, to show which
+// limits are kubernetes_manifest's own.
 //
 // The tests carry the build tag kubernetesmanifest and need a server:
 //
@@ -23,4 +26,6 @@
 // scripts/build-kubernetes-provider.sh, OpenTofu with scripts/build-tofu.sh),
 // starts kube-apiserver with etcd on 127.0.0.1 and runs them with KUBECONFIG
 // set. Run without one they skip, except under CI=true, where they fail.
+// KUBERNETES_MANIFEST_RUN, a regular expression, runs only the scenarios
+// whose name it matches (KUBERNETES_MANIFEST_RUN='^list-').
 package kubernetesmanifest

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The steps every variant goes through, under each CLI, in this order; a
@@ -54,9 +55,20 @@ func (v variant) name() string {
 	return s + "-n"
 }
 
+// variants are every scenario's variants, or, when KUBERNETES_MANIFEST_RUN
+// is set (a regular expression), those of the scenarios whose name it
+// matches: KUBERNETES_MANIFEST_RUN='^if-' for the $if family alone.
 func variants() []variant {
 	var out []variant
+	only := regexp.MustCompile(os.Getenv("KUBERNETES_MANIFEST_RUN"))
 	for i := range scenarios {
+		if !only.MatchString(scenarios[i].name) {
+			continue
+		}
+		if scenarios[i].twin != "" {
+			out = append(out, variant{&scenarios[i], false, false})
+			continue
+		}
 		for _, j := range []bool{false, true} {
 			for _, s := range []bool{true, false} {
 				out = append(out, variant{&scenarios[i], j, s})
@@ -66,8 +78,29 @@ func variants() []variant {
 	return out
 }
 
+// keepsFixed: the variant renders fixedConfigMap.
+func (v variant) keepsFixed() bool { return !v.json && v.schema }
+
+// docs are the manifest IDs the variant's template gives; changed those a
+// new input updates.
+func (v variant) docs() []string    { return v.ids(v.scenario.docs) }
+func (v variant) changed() []string { return v.ids(v.scenario.changed) }
+
+func (v variant) ids(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if v.keepsFixed() || !strings.HasSuffix(id, "@NAME@-fixed") {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 // subst fills the placeholders of a template, a file or an ID.
 func (v variant) subst(text, ns string) string {
+	if !v.keepsFixed() {
+		text = strings.ReplaceAll(text, fixedConfigMap, "\n")
+	}
 	text = strings.ReplaceAll(text, "@NS@", ns)
 	text = strings.ReplaceAll(text, "@NAME@", v.name())
 	var schema string
@@ -97,6 +130,11 @@ func (v variant) hcl() string {
 			input = "jsonencode(" + input + ")"
 		}
 		fmt.Fprintf(&b, "resource \"terraform_data\" %q {\n  input = %s\n}\n\n", id+"_"+in.name, input)
+	}
+	if v.twin != "" {
+		manifest := inRef.ReplaceAllString(v.twin, "terraform_data."+id+"_$1.output")
+		fmt.Fprintf(&b, "resource \"kubernetes_manifest\" %q {\n  manifest = %s\n}\n", id, manifest)
+		return b.String()
 	}
 	ctx := inRef.ReplaceAllStringFunc(v.context, func(m string) string {
 		out := "terraform_data." + id + "_" + m[3:] + ".output"
@@ -172,6 +210,10 @@ type event struct {
 	} `json:"change"`
 }
 
+// parallelism is the CLI's -parallelism: most of a resource's time is
+// spent waiting for the API server, so more than the default 10 at once.
+const parallelism = "24"
+
 // matrix runs every variant under one CLI.
 type matrix struct {
 	t       *testing.T
@@ -216,8 +258,10 @@ provider "kubernetes" {}
 		if _, ok := m.active[v.id()]; !ok {
 			continue
 		}
-		write(t, filepath.Join(m.cli.dir, v.id()+".tf"), v.hcl())
-		write(t, filepath.Join(m.cli.dir, v.id(), "template.yaml"), v.subst(v.template, m.cli.ns))
+		write(t, filepath.Join(m.cli.dir, v.id()+".tf"), v.subst(v.hcl(), m.cli.ns))
+		if v.twin == "" {
+			write(t, filepath.Join(m.cli.dir, v.id(), "template.yaml"), v.subst(v.template, m.cli.ns))
+		}
 		for name, text := range v.files {
 			write(t, filepath.Join(m.cli.dir, v.id(), name), v.subst(text, m.cli.ns))
 		}
@@ -308,20 +352,25 @@ func (m *matrix) errorsByVariant(evs []event) (map[string]string, []string) {
 			stray = append(stray, text)
 			continue
 		}
-		if _, ok := errs[id]; !ok {
+		// kubernetes_manifest heads its errors with one that says the
+		// details follow: the first of those is the one to show.
+		if prev, ok := errs[id]; !ok || strings.HasPrefix(prev, manifestHeader) && !strings.HasPrefix(text, manifestHeader) {
 			errs[id] = text
 		}
 	}
 	return errs, stray
 }
 
+const manifestHeader = "Manifest configuration incompatible with resource schema"
+
+// firstLines is the first line of a diagnostic's detail, cut at 160
+// bytes (kubernetes_manifest's details dump whole tftypes values).
 func firstLines(s string) string {
-	s = strings.TrimSpace(s)
-	lines := strings.Split(s, "\n")
-	if len(lines) > 3 {
-		lines = lines[:3]
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 160 {
+		s = s[:160] + "..."
 	}
-	return strings.Join(lines, " | ")
+	return s
 }
 
 // plan plans with the round's variables into file; a variant whose
@@ -333,7 +382,7 @@ func (m *matrix) plan(step string, round int, file string) map[string][]string {
 	t := m.t
 	for {
 		m.write()
-		args := []string{"plan", "-json", "-input=false", "-var-file=" + fmt.Sprintf("round%d.tfvars.json", round)}
+		args := []string{"plan", "-json", "-input=false", "-parallelism=" + parallelism, "-var-file=" + fmt.Sprintf("round%d.tfvars.json", round)}
 		if file != "" {
 			args = append(args, "-out="+file)
 		}
@@ -366,7 +415,7 @@ func (m *matrix) plan(step string, round int, file string) map[string][]string {
 
 // apply applies a saved plan; a variant an error names fails step.
 func (m *matrix) apply(step, file string) {
-	out, err := m.cli.run("apply", "-json", "-input=false", "-auto-approve", file)
+	out, err := m.cli.run("apply", "-json", "-input=false", "-auto-approve", "-parallelism="+parallelism, file)
 	if err == nil {
 		return
 	}
@@ -420,6 +469,9 @@ func (m *matrix) checkLive(step string, round int) {
 			}
 		}
 		for _, c := range v.checks {
+			if !v.keepsFixed() && strings.HasSuffix(c.id, "@NAME@-fixed") {
+				continue
+			}
 			key := v.subst(c.id, m.cli.ns)
 			exp := c.round1
 			if round == 2 {
@@ -465,14 +517,14 @@ func (m *matrix) expectChanges(step string, changes map[string][]string, kind st
 			for _, in := range v.inputs {
 				want = append(want, fmt.Sprintf("create terraform_data.%s_%s", id, in.name))
 			}
-			for _, d := range v.docs {
+			for _, d := range v.docs() {
 				want = append(want, fmt.Sprintf("create kubernetes_manifest.%s[%q]", id, v.subst(d, m.cli.ns)))
 			}
 		case "update":
 			for _, in := range v.inputs {
 				want = append(want, fmt.Sprintf("update terraform_data.%s_%s", id, in.name))
 			}
-			for _, d := range v.changed {
+			for _, d := range v.changed() {
 				want = append(want, fmt.Sprintf("update kubernetes_manifest.%s[%q]", id, v.subst(d, m.cli.ns)))
 			}
 		}
@@ -485,20 +537,29 @@ func (m *matrix) expectChanges(step string, changes map[string][]string, kind st
 	}
 }
 
-// runMatrix takes every variant through every step under one CLI.
-func runMatrix(t *testing.T, c *cli, cl *cluster) map[string]string {
-	m := &matrix{t: t, cli: c, cluster: cl, all: variants(), active: map[string]variant{}, result: map[string]string{}}
+// runMatrix takes variants through every step under one CLI, in one root
+// configuration; a step with no variant left is not run.
+func runMatrix(t *testing.T, c *cli, cl *cluster, vs []variant) map[string]string {
+	m := &matrix{t: t, cli: c, cluster: cl, all: vs, active: map[string]variant{}, result: map[string]string{}}
 	for _, v := range m.all {
 		m.active[v.id()] = v
 	}
-	m.expectChanges(stepPlan, m.plan(stepPlan, 1, "round1.tfplan"), "create")
-	m.apply(stepApply, "round1.tfplan")
-	m.checkLive(stepLive, 1)
-	m.expectChanges(stepEmpty, m.plan(stepEmpty, 1, ""), "none")
-	m.expectChanges(stepUpdate, m.plan(stepUpdate, 2, "round2.tfplan"), "update")
-	m.apply(stepApply2, "round2.tfplan")
-	m.checkLive(stepLive2, 2)
-	m.expectChanges(stepEmpty2, m.plan(stepEmpty2, 2, ""), "none")
+	timed := func(step string, f func()) {
+		if len(m.active) == 0 {
+			return
+		}
+		start, n := time.Now(), len(m.active)
+		f()
+		t.Logf("%s: %-7s %5.1fs (%d scenarios)", c.name, step, time.Since(start).Seconds(), n)
+	}
+	timed(stepPlan, func() { m.expectChanges(stepPlan, m.plan(stepPlan, 1, "round1.tfplan"), "create") })
+	timed(stepApply, func() { m.apply(stepApply, "round1.tfplan") })
+	timed(stepLive, func() { m.checkLive(stepLive, 1) })
+	timed(stepEmpty, func() { m.expectChanges(stepEmpty, m.plan(stepEmpty, 1, ""), "none") })
+	timed(stepUpdate, func() { m.expectChanges(stepUpdate, m.plan(stepUpdate, 2, "round2.tfplan"), "update") })
+	timed(stepApply2, func() { m.apply(stepApply2, "round2.tfplan") })
+	timed(stepLive2, func() { m.checkLive(stepLive2, 2) })
+	timed(stepEmpty2, func() { m.expectChanges(stepEmpty2, m.plan(stepEmpty2, 2, ""), "none") })
 	for id := range m.active {
 		if _, failed := m.result[id]; !failed {
 			m.result[id] = resultPassed

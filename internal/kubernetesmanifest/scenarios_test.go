@@ -33,6 +33,11 @@ type scenario struct {
 	// checks are fields of the live objects, as the server holds them,
 	// after each round.
 	checks []check
+	// twin, when set, makes this no template but its hand-written HCL
+	// twin: the manifest of one kubernetes_manifest, IN_name standing for
+	// the input `name` as Terraform types it. Twins run once (typed, no
+	// $schema) and show what kubernetes_manifest itself accepts.
+	twin string
 }
 
 // input is a value known only after apply: a terraform_data whose input is
@@ -51,17 +56,34 @@ type check struct {
 }
 
 // cannotPlan lists the scenarios whose first plan fails, in every variant
-// and under both CLIs, and the error they must fail with; every other
-// scenario must pass every step. A document-root $if whose condition is
-// unknown leaves the number of documents unknown, so manifests() is
-// unknown as a whole and for_each cannot know its keys: no typing can fix
-// that (the unknown-values guide says so, and what to write instead).
+// and under both CLIs, and the error they must fail with (a regular
+// expression); every other scenario must pass every step. The
+// unknown-values guide lists them with what the user sees.
+//
+//   - if-doc: a document-root $if whose condition is unknown leaves the
+//     number of documents unknown, so manifests() is unknown as a whole
+//     and for_each cannot know its keys; no typing can fix that.
+//   - twin-*: not templates but the same shapes written by hand in HCL,
+//     which kubernetes_manifest itself refuses: an unknown list(string)
+//     inside a list (a container's args), a container or its args decided
+//     by a condition, an unknown number where the kind has an
+//     int-or-string. The templates of those shapes (list-args,
+//     list-args-for, if-field-container, if-list-container, port-number)
+//     plan, because the functions return such an unknown as the whole
+//     outermost list around it, of dynamic type, which kubernetes_manifest
+//     accepts.
 var cannotPlan = map[string]string{
-	"if-doc": "Invalid for_each argument",
+	"if-doc":                  "Invalid for_each argument",
+	"twin-list-args":          "Failed to extract value of List attribute",
+	"twin-if-field-container": "can't use tftypes.DynamicPseudoType as tftypes.Object",
+	"twin-if-list-container":  "Failed to extract value of List attribute",
+	"twin-port-number":        "Invalid Number value",
 }
 
 // fixedConfigMap is a document that reads no input: the second round must
-// leave it alone.
+// leave it alone. Only the typed variant with $schema keeps it (the other
+// variants' objects are what else must not change), so that the matrix
+// applies a third fewer objects.
 const fixedConfigMap = `
 ---
 apiVersion: v1
@@ -86,6 +108,23 @@ spec:
       labels: {app: @NAME@}
     spec:
 `
+
+// serviceHead is a Service up to its one port's targetPort, an
+// int-or-string inside the list ports.
+const serviceHead = `apiVersion: v1
+kind: Service
+metadata:
+  name: @NAME@
+  namespace: @NS@
+spec:
+  selector: {app: @NAME@}
+  ports:
+    - port: 80
+`
+
+// podDNS opens the pod's dnsConfig: its nameservers are a list of
+// strings outside any list.
+const podDNS = "      containers:\n        - name: app\n          image: registry.example/app:1\n      dnsConfig:\n"
 
 var scenarios = []scenario{
 	{
@@ -131,6 +170,46 @@ spec:
 	{
 		name:     "list-bare",
 		family:   "lists",
+		template: "@SCHEMA@\n" + deploymentHead + podDNS + "        nameservers:\n          $eval: \"${{ servers }}\"\n" + fixedConfigMap,
+		schema:   "servers: {type: array, items: {type: string}}",
+		inputs:   []input{{"servers", "list(string)", []string{"10.0.0.1"}, []string{"10.0.0.2", "10.0.0.3"}}},
+		context:  "{ servers = IN_servers }",
+		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
+		checks: []check{
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.dnsConfig.nameservers", `["10.0.0.1"]`, `["10.0.0.2","10.0.0.3"]`},
+		},
+	},
+	{
+		name:     "list-for",
+		family:   "lists",
+		template: "@SCHEMA@\n" + deploymentHead + podDNS + "        nameservers:\n          - $for: s in servers\n            $do:\n              $eval: \"10.0.0.${{ s }}\"\n" + fixedConfigMap,
+		schema:   "servers: {type: array, items: {type: string}}",
+		inputs:   []input{{"servers", "list(string)", []string{"1"}, []string{"2", "3"}}},
+		context:  "{ servers = IN_servers }",
+		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
+		checks: []check{
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.dnsConfig.nameservers", `["10.0.0.1"]`, `["10.0.0.2","10.0.0.3"]`},
+		},
+	},
+	{
+		name:     "list-in-object",
+		family:   "lists",
+		template: "@SCHEMA@\n" + deploymentHead + podDNS + "        nameservers:\n          $eval: \"${{ dns.servers }}\"\n        searches:\n          - $eval: \"${{ dns.domain }}\"\n" + fixedConfigMap,
+		schema:   "dns:\n  type: object\n  properties:\n    servers: {type: array, items: {type: string}}\n    domain: {type: string}",
+		inputs:   []input{{"servers", "list(string)", []string{"10.0.0.1"}, []string{"10.0.0.2"}}},
+		context:  `{ dns = { servers = IN_servers, domain = "shop.internal" } }`,
+		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
+		checks: []check{
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.dnsConfig.nameservers", `["10.0.0.1"]`, `["10.0.0.2"]`},
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.dnsConfig.searches", `["shop.internal"]`, `["shop.internal"]`},
+		},
+	},
+	{
+		name:     "list-args",
+		family:   "lists",
 		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n          args:\n            $eval: \"${{ args }}\"\n" + fixedConfigMap,
 		schema:   "args: {type: array, items: {type: string}}",
 		inputs:   []input{{"args", "list(string)", []string{"--level=1"}, []string{"--level=2", "--verbose"}}},
@@ -142,7 +221,7 @@ spec:
 		},
 	},
 	{
-		name:     "list-for",
+		name:     "list-args-for",
 		family:   "lists",
 		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n          args:\n            - $for: a in args\n              $do:\n                $eval: \"--${{ a }}\"\n" + fixedConfigMap,
 		schema:   "args: {type: array, items: {type: string}}",
@@ -155,18 +234,21 @@ spec:
 		},
 	},
 	{
-		name:     "list-in-object",
-		family:   "lists",
-		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n          args:\n            $eval: \"${{ cfg.args }}\"\n          env:\n            - name: LEVEL\n              value:\n                $eval: \"${{ cfg.level }}\"\n" + fixedConfigMap,
-		schema:   "cfg:\n  type: object\n  properties:\n    args: {type: array, items: {type: string}}\n    level: {type: string}",
-		inputs:   []input{{"args", "list(string)", []string{"--a"}, []string{"--b"}}},
-		context:  `{ cfg = { args = IN_args, level = "info" } }`,
-		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
-		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
-		checks: []check{
-			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].args", `["--a"]`, `["--b"]`},
-			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].env[0].value", `"info"`, `"info"`},
-		},
+		name:   "twin-list-args",
+		family: "lists",
+		twin: `{
+    apiVersion = "apps/v1"
+    kind       = "Deployment"
+    metadata   = { name = "@NAME@", namespace = "@NS@" }
+    spec = {
+      selector = { matchLabels = { app = "@NAME@" } }
+      template = {
+        metadata = { labels = { app = "@NAME@" } }
+        spec     = { containers = [{ name = "app", image = "registry.example/app:1", args = IN_args }] }
+      }
+    }
+  }`,
+		inputs: []input{{"args", "list(string)", []string{"--level=1"}, []string{"--level=2"}}},
 	},
 	{
 		name:   "map-bare",
@@ -237,6 +319,43 @@ data:
 		},
 	},
 	{
+		name:     "port-string",
+		family:   "int-or-string",
+		template: "@SCHEMA@\n" + serviceHead + "      targetPort:\n        $eval: \"${{ string(port) }}\"\n" + fixedConfigMap,
+		schema:   "port: {type: integer}",
+		inputs:   []input{{"port", "number", 8080, 8081}},
+		context:  "{ port = IN_port }",
+		docs:     []string{"_/Service/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"_/Service/@NS@/@NAME@"},
+		checks: []check{
+			{"_/Service/@NS@/@NAME@", "spec.ports[0].targetPort", `8080`, `8081`},
+		},
+	},
+	{
+		name:     "port-number",
+		family:   "int-or-string",
+		template: "@SCHEMA@\n" + serviceHead + "      targetPort:\n        $eval: \"${{ port }}\"\n" + fixedConfigMap,
+		schema:   "port: {type: integer}",
+		inputs:   []input{{"port", "number", 8080, 8081}},
+		context:  "{ port = IN_port }",
+		docs:     []string{"_/Service/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"_/Service/@NS@/@NAME@"},
+		checks: []check{
+			{"_/Service/@NS@/@NAME@", "spec.ports[0].targetPort", `8080`, `8081`},
+		},
+	},
+	{
+		name:   "twin-port-number",
+		family: "int-or-string",
+		twin: `{
+    apiVersion = "v1"
+    kind       = "Service"
+    metadata   = { name = "@NAME@", namespace = "@NS@" }
+    spec       = { selector = { app = "@NAME@" }, ports = [{ port = 80, targetPort = IN_port }] }
+  }`,
+		inputs: []input{{"port", "number", 8080, 8081}},
+	},
+	{
 		name:   "values-object",
 		family: "values object",
 		template: "@SCHEMA@\n" + `apiVersion: apps/v1
@@ -286,6 +405,33 @@ spec:
 	{
 		name:     "if-field",
 		family:   "$if",
+		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n      $if: flag\n      $then:\n        hostname: web\n" + fixedConfigMap,
+		schema:   "flag: {type: boolean}",
+		inputs:   []input{{"flag", "bool", false, true}},
+		context:  "{ flag = IN_flag }",
+		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
+		checks: []check{
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.hostname", `null`, `"web"`},
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].image", `"registry.example/app:1"`, `"registry.example/app:1"`},
+		},
+	},
+	{
+		name:     "if-list",
+		family:   "$if",
+		template: "@SCHEMA@\n" + deploymentHead + podDNS + "        nameservers:\n          $if: flag\n          $then: [10.0.0.1, 10.0.0.2]\n          $else: [10.0.0.3]\n" + fixedConfigMap,
+		schema:   "flag: {type: boolean}",
+		inputs:   []input{{"flag", "bool", false, true}},
+		context:  "{ flag = IN_flag }",
+		docs:     []string{"apps/Deployment/@NS@/@NAME@", "_/ConfigMap/@NS@/@NAME@-fixed"},
+		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
+		checks: []check{
+			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.dnsConfig.nameservers", `["10.0.0.3"]`, `["10.0.0.1","10.0.0.2"]`},
+		},
+	},
+	{
+		name:     "if-field-container",
+		family:   "$if",
 		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n          $if: flag\n          $then:\n            workingDir: /srv\n" + fixedConfigMap,
 		schema:   "flag: {type: boolean}",
 		inputs:   []input{{"flag", "bool", false, true}},
@@ -294,11 +440,10 @@ spec:
 		changed:  []string{"apps/Deployment/@NS@/@NAME@"},
 		checks: []check{
 			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].workingDir", `null`, `"/srv"`},
-			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].image", `"registry.example/app:1"`, `"registry.example/app:1"`},
 		},
 	},
 	{
-		name:     "if-list",
+		name:     "if-list-container",
 		family:   "$if",
 		template: "@SCHEMA@\n" + deploymentHead + "      containers:\n        - name: app\n          image: registry.example/app:1\n          args:\n            $if: flag\n            $then: [--verbose, --trace]\n            $else: [--quiet]\n" + fixedConfigMap,
 		schema:   "flag: {type: boolean}",
@@ -309,6 +454,40 @@ spec:
 		checks: []check{
 			{"apps/Deployment/@NS@/@NAME@", "spec.template.spec.containers[0].args", `["--quiet"]`, `["--verbose","--trace"]`},
 		},
+	},
+	{
+		name:   "twin-if-field-container",
+		family: "$if",
+		twin: `{
+    apiVersion = "apps/v1"
+    kind       = "Deployment"
+    metadata   = { name = "@NAME@", namespace = "@NS@" }
+    spec = {
+      selector = { matchLabels = { app = "@NAME@" } }
+      template = {
+        metadata = { labels = { app = "@NAME@" } }
+        spec     = { containers = [merge({ name = "app", image = "registry.example/app:1" }, IN_flag ? { workingDir = "/srv" } : {})] }
+      }
+    }
+  }`,
+		inputs: []input{{"flag", "bool", false, true}},
+	},
+	{
+		name:   "twin-if-list-container",
+		family: "$if",
+		twin: `{
+    apiVersion = "apps/v1"
+    kind       = "Deployment"
+    metadata   = { name = "@NAME@", namespace = "@NS@" }
+    spec = {
+      selector = { matchLabels = { app = "@NAME@" } }
+      template = {
+        metadata = { labels = { app = "@NAME@" } }
+        spec     = { containers = [{ name = "app", image = "registry.example/app:1", args = IN_flag ? ["--verbose", "--trace"] : ["--quiet"] }] }
+      }
+    }
+  }`,
+		inputs: []input{{"flag", "bool", false, true}},
 	},
 	{
 		name:   "if-doc",
