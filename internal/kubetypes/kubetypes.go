@@ -66,7 +66,7 @@ func Documents(docs []value.Value, lookup Lookup) ([]value.Value, error) {
 	pathBuf := make([]step, 0, 32)
 	for i, d := range docs {
 		m, ok := d.(*value.Map)
-		if !ok || !hasUnknown(m) { // one pass, and no schema read, for a document all known
+		if !ok || !value.HasUnknown(m) { // one pass, and no schema read, for a document all known
 			continue
 		}
 		var typed value.Value = m
@@ -564,27 +564,6 @@ func pathText(path []step) string {
 		}
 	}
 	return b.String()
-}
-
-// hasUnknown reports whether v holds an unknown anywhere.
-func hasUnknown(v value.Value) bool {
-	switch x := v.(type) {
-	case value.Unknown:
-		return true
-	case *value.Map:
-		for i := 0; i < x.Len(); i++ {
-			if _, e := x.At(i); hasUnknown(e) {
-				return true
-			}
-		}
-	case []value.Value:
-		for _, e := range x {
-			if hasUnknown(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // stringAt gives the string stored under key.

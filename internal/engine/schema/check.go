@@ -96,7 +96,7 @@ func (sv *variable) failures(v value.Value) []failure {
 // check is failures, and whether v holds an Unknown.
 func (sv *variable) check(v value.Value) ([]failure, bool) {
 	var unknown value.Value // v when it holds an Unknown: failures about one are dropped
-	if hasUnknown(v) {
+	if value.HasUnknown(v) {
 		unknown = v
 	}
 	var fs []failure

@@ -55,31 +55,10 @@ func unknownAt(v value.Value, loc []string, inside bool) bool {
 		}
 	}
 	if inside {
-		return hasUnknown(v)
+		return value.HasUnknown(v)
 	}
 	_, unknown := v.(value.Unknown)
 	return unknown
-}
-
-// hasUnknown reports whether v holds an Unknown anywhere.
-func hasUnknown(v value.Value) bool {
-	switch x := v.(type) {
-	case value.Unknown:
-		return true
-	case *value.Map:
-		for i := 0; i < x.Len(); i++ {
-			if _, val := x.At(i); hasUnknown(val) {
-				return true
-			}
-		}
-	case []value.Value:
-		for _, item := range x {
-			if hasUnknown(item) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // maxTypedDepth bounds how deep Typed follows a value and its schema.

@@ -216,6 +216,28 @@ func (m *Map) Delete(k string) {
 // unknownStream marks a document stream whose length is not known.
 type unknownStream struct{}
 
+// HasUnknown reports whether v holds an Unknown anywhere: itself, or a
+// value of a Map or an item of a list at any depth.
+func HasUnknown(v Value) bool {
+	switch x := v.(type) {
+	case Unknown:
+		return true
+	case *Map:
+		for i := 0; i < x.Len(); i++ {
+			if _, e := x.At(i); HasUnknown(e) {
+				return true
+			}
+		}
+	case []Value:
+		for _, e := range x {
+			if HasUnknown(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // UnknownStream is the only element of the document list Render returns when
 // the number of documents is not known yet: a document-root $for over an
 // unknown collection, or a stream-position $if whose condition is unknown.

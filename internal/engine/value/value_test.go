@@ -68,3 +68,29 @@ func TestMap_cloneIsApart(t *testing.T) {
 		t.Errorf("a clone of nil has %d entries", c.Len())
 	}
 }
+
+func TestHasUnknown_findsAnUnknownAtAnyDepth(t *testing.T) {
+	inner := NewMap(1)
+	inner.Set("image", UnknownOf(TypeString))
+	outer := NewMap(2)
+	outer.Set("name", "web")
+	outer.Set("spec", []Value{int64(1), inner})
+	known := NewMap(1)
+	known.Set("name", "web")
+	for _, c := range []struct {
+		name string
+		v    Value
+		want bool
+	}{
+		{"a bare unknown", Unknown{}, true},
+		{"an unknown in a map in a list in a map", outer, true},
+		{"a known map", known, false},
+		{"a known list", []Value{"a", int64(2), nil}, false},
+		{"a scalar", "text", false},
+		{"null", nil, false},
+	} {
+		if got := HasUnknown(c.v); got != c.want {
+			t.Errorf("%s: HasUnknown = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
