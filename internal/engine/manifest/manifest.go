@@ -170,8 +170,9 @@ func Split(id string) (parts [4]string, ok bool) {
 // Written reports the strings that templates' texts write as whole YAML
 // scalars (keys and values, directive text included), and the group of
 // each, as apiVersion gives it: an ID part that is one of them is template
-// text, for Shown, and so is a value that a transform's error may quote. A text that does not parse writes nothing after the
-// point where it stops parsing.
+// text, for Shown, as is a value that a transform's error may quote. A
+// text that does not parse writes nothing after the point where it stops
+// parsing.
 func Written(texts ...string) func(string) bool {
 	written := map[string]bool{}
 	var walk func(*yaml.Node)

@@ -10,8 +10,8 @@ import (
 // among the documents, Field the transform's field that was being applied.
 // Msg never holds a value from the document or the transform (reference
 // §6): it names a document's group and kind, parts of its manifest ID,
-// and an image name only where the caller's written says that the
-// templates write it; with Spec.HideNames, a group and kind too.
+// whole; an image name, and with Spec.HideNames a group and kind, only
+// where the caller's written says that the templates write it.
 type Error struct {
 	Doc   int
 	Field string
