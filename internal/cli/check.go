@@ -113,7 +113,7 @@ func runCheck(cmd *cobra.Command, in *inputs, f checkFlags, files []string) erro
 			continue // checked as part of the template that includes it
 		}
 		found, texts1 := eng.CheckRender(in.ctx, src, vars, func(docs []engine.Document) error {
-			_, err := newRendered(docs, src.Text)
+			_, err := newRendered(docs)
 			return err
 		})
 		for _, p := range found {

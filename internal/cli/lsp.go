@@ -29,8 +29,8 @@ Neovim and Helix.`,
 			srv := lsp.New(lsp.Options{
 				Engine:  engine.DefaultOptions(),
 				Version: Version,
-				After: func(docs []engine.Document, text []byte) error {
-					_, err := newRendered(docs, text)
+				After: func(docs []engine.Document, _ []byte) error {
+					_, err := newRendered(docs)
 					return err
 				},
 			})

@@ -13,9 +13,9 @@ import (
 
 // manifestIDs returns each document's ID, "" for a document that has none.
 // origins, when given, say where the template produced each document. A
-// duplicate ID's error shows only the parts the template's text writes
-// (reference §6), as the data source's does.
-func manifestIDs(docs []engine.Value, origins []engine.Pos, text []byte) ([]string, error) {
+// duplicate ID's error names the ID whole (reference §6), as the data
+// source's does.
+func manifestIDs(docs []engine.Value, origins []engine.Pos) ([]string, error) {
 	ids := make([]string, len(docs))
 	first := make(map[string]int, len(docs))
 	for i, d := range docs {
@@ -28,7 +28,7 @@ func manifestIDs(docs []engine.Value, origins []engine.Pos, text []byte) ([]stri
 		}
 		if j, dup := first[id]; dup {
 			return nil, fmt.Errorf("documents %s and %s have the same manifest ID %q (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)",
-				docAt(j, origins), docAt(i, origins), shownID(id, text))
+				docAt(j, origins), docAt(i, origins), id)
 		}
 		first[id], ids[i] = i, id
 	}
@@ -49,13 +49,4 @@ func manifestID(d engine.Value) (string, error) {
 		return "", err
 	}
 	return id, nil
-}
-
-// shownID is id with every part that text does not write hidden.
-func shownID(id string, text []byte) string {
-	parts, ok := manifest.Split(id)
-	if !ok {
-		return manifest.Shown([4]string{}, nil)
-	}
-	return manifest.Shown(parts, manifest.Written(string(text)))
 }

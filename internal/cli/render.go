@@ -116,7 +116,7 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if err := in.checkSchemas(schemas, docs, validate.Options{Request: request}); err != nil {
 		return err
 	}
-	r, err := newRendered(docs, src.Text)
+	r, err := newRendered(docs)
 	if err != nil {
 		return problem(err)
 	}
@@ -166,9 +166,7 @@ type rendered struct {
 	ids    []string
 }
 
-// text is the template's text: the ID parts it writes may be shown in an
-// error, as the data source shows them (reference §6).
-func newRendered(docs []engine.Document, text []byte) (*rendered, error) {
+func newRendered(docs []engine.Document) (*rendered, error) {
 	r := &rendered{docs: make([]engine.Value, len(docs))}
 	origins := make([]engine.Pos, len(docs))
 	for i, d := range docs {
@@ -178,7 +176,7 @@ func newRendered(docs []engine.Document, text []byte) (*rendered, error) {
 	if r.stream, r.spans, err = engine.EncodeYAMLStreamSpans(r.docs); err != nil {
 		return nil, err
 	}
-	if r.ids, err = manifestIDs(r.docs, origins, text); err != nil {
+	if r.ids, err = manifestIDs(r.docs, origins); err != nil {
 		return nil, err
 	}
 	return r, nil

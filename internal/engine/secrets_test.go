@@ -241,3 +241,39 @@ func TestSecrets_evalErrorsNeverPrintValues(t *testing.T) {
 		}
 	}
 }
+
+// TestSecrets_manifestIDsShownWholeUnlessHidden: an error about a document
+// names it by its whole manifest ID, a name that a variable gives included
+// (reference §6), as the API server names an object it refuses; with
+// HideKeys (the data source's sensitive = true) a part the templates do not
+// write is "…". The Secret's data, a value, is never shown.
+func TestSecrets_manifestIDsShownWholeUnlessHidden(t *testing.T) {
+	tpl := `kind: Secret
+metadata:
+  name: {$eval: "${{ name }}"}
+stringData:
+  password: {$eval: "${{ secret }}"}
+---
+$overlay: "true"
+data:
+  port: {$eval: "${{ doc.data.port }}"}
+`
+	vars := map[string]Value{"name": "db-credentials", "secret": secretText}
+	const msg = "<inline>:9:17: data.port.$eval: no such key 'data'; test for it with has(doc.data), or give a default with doc.?data.orValue(…)\n" +
+		"  | ${{ doc.data.port }}\n  | .......^\n  while editing document 1 "
+	for _, c := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{}, msg + "(_/Secret/_/db-credentials)"},
+		{Options{HideKeys: true}, msg + "(_/Secret/_/…)"},
+	} {
+		_, err := New(c.opts).Render(context.Background(), Source{Text: []byte(tpl)}, vars)
+		if err == nil {
+			t.Fatalf("HideKeys=%v: rendered, want an error", c.opts.HideKeys)
+		}
+		if got := err.Error(); got != c.want {
+			t.Errorf("HideKeys=%v:\n got: %s\nwant: %s", c.opts.HideKeys, got, c.want)
+		}
+	}
+}

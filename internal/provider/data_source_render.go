@@ -452,7 +452,9 @@ func renderState(ctx context.Context, in renderInputs, docs []engine.Value, orig
 		if errors.As(err, &dup) {
 			summary = "Duplicate manifest ID"
 			dup.Origins = [2]string{origins[dup.First], origins[dup.Second]}
-			dup.Written = templateScalars(in.text)
+			if in.sensitive {
+				dup.Hide, dup.Written = true, templateScalars(in.text)
+			}
 		}
 		return fail(summary, err.Error())
 	}

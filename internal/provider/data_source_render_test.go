@@ -291,15 +291,25 @@ func TestRenderDataSource_duplicateManifestIsAnError(t *testing.T) {
 	}
 }
 
-// A part of a duplicate manifest ID that a variable gave is hidden; the
-// parts the template writes stay.
-func TestRenderDataSource_duplicateManifestHidesPartsFromVariables(t *testing.T) {
-	tmpl := "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {$eval: \"${{ a }}\"}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: {$eval: \"${{ b }}\"}\n"
-	_, d := read(t, map[string]tftypes.Value{"template": str(tmpl),
-		"context": ctxObject(map[string]tftypes.Value{"a": str("HUNTER2VAR"), "b": str("HUNTER2VAR")})})
-	want := `documents 0 (from <inline>:1:1) and 1 (from <inline>:6:1) have the same manifest ID "_/Secret/_/…" (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)`
-	if len(d) != 1 || d[0].Detail() != want {
-		t.Fatalf("got %v\nwant %s", d, want)
+// A duplicate manifest ID is shown whole, a name that a variable gave
+// included (reference §6); the Secret's data, a value, is not. With
+// sensitive = true, the parts the template does not write are hidden.
+func TestRenderDataSource_duplicateManifestNamesTheWholeID(t *testing.T) {
+	tmpl := "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {$eval: \"${{ a }}\"}\nstringData: {password: {$eval: \"${{ pw }}\"}}\n---\n" +
+		"apiVersion: v1\nkind: Secret\nmetadata:\n  name: {$eval: \"${{ b }}\"}\nstringData: {password: {$eval: \"${{ pw }}\"}}\n"
+	ctx := ctxObject(map[string]tftypes.Value{"a": str("db-credentials"), "b": str("db-credentials"), "pw": str("HUNTER2VAR")})
+	const msg = `documents 0 (from <inline>:1:1) and 1 (from <inline>:7:1) have the same manifest ID %q (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)`
+	for _, c := range []struct {
+		sensitive bool
+		id        string
+	}{
+		{false, "_/Secret/_/db-credentials"},
+		{true, "_/Secret/_/…"},
+	} {
+		_, d := read(t, map[string]tftypes.Value{"template": str(tmpl), "context": ctx, "sensitive": tftypes.NewValue(tftypes.Bool, c.sensitive)})
+		if want := fmt.Sprintf(msg, c.id); len(d) != 1 || d[0].Summary() != "Duplicate manifest ID" || d[0].Detail() != want {
+			t.Errorf("sensitive = %v: got %v\nwant %s", c.sensitive, d, want)
+		}
 	}
 }
 

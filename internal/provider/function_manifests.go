@@ -28,9 +28,7 @@ func (f *manifestsFunction) Definition(_ context.Context, _ function.DefinitionR
 			"- `namespace` is `metadata.namespace`, or `_` when absent.\n\n" +
 			"Examples: `apps/Deployment/prod/cart`, `_/Service/_/cart`. Documents without `kind` or " +
 			"`metadata.name` are left out. Two documents with the same key are an error that names both " +
-			"documents' indexes (counted from 0) and the key with every part but `_` written `…`: the function " +
-			"gets the documents without their template, so any part may come from a variable. `null` gives " +
-			"an empty object.\n\n" +
+			"documents' indexes (counted from 0) and the key. `null` gives an empty object.\n\n" +
 			"The keys are stable, so `for_each` over the result maps each manifest to one resource " +
 			"instance, e.g. `kubernetes_manifest`.\n\n" +
 			"**Unknown values.** The keys are known whenever every `kind`, `metadata.name`, " +

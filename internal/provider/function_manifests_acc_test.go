@@ -126,7 +126,7 @@ output "dup" {
   ])
 }
 `,
-			ExpectError: errorRe("Invalid function argument", `documents 0 and 1 have the same manifest ID "_/…/_/…" (apiVersion group, kind, metadata.namespace and metadata.name)`),
+			ExpectError: errorRe("Invalid function argument", `documents 0 and 1 have the same manifest ID "_/Service/_/cart" (apiVersion group, kind, metadata.namespace and metadata.name)`),
 		}},
 	})
 }

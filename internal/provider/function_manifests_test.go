@@ -65,9 +65,9 @@ func TestManifestsFunction_duplicateIsAnArgumentError(t *testing.T) {
 		doc(t, "kind", "Service", "metadata.name", "cart"),
 		doc(t, "kind", "Service", "metadata.name", "cart"),
 	))
-	// manifests() gets values without their template, so it cannot tell
-	// which parts a variable gave: it shows none (reference §6).
-	want := `documents 0 and 1 have the same manifest ID "_/…/_/…" (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)`
+	// The ID is shown whole (reference §6): the documents' names are the
+	// user's structure, as the API server names them.
+	want := `documents 0 and 1 have the same manifest ID "_/Service/_/cart" (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)`
 	if ferr == nil || ferr.Text != want || ferr.FunctionArgument == nil || *ferr.FunctionArgument != 0 {
 		t.Fatalf("got %v", ferr)
 	}

@@ -125,28 +125,25 @@ func manifestID(d tftypes.Value) (id string, skip, unknown bool, err error) {
 
 // duplicateManifestError reports two documents with the same manifest ID.
 // It names the documents' indexes and, when the documents were rendered
-// here, where the template produced each, and the ID with only the parts
-// that the template writes (reference §6): the others may come from a
-// variable, and are written "…".
+// here, where the template produced each, and the ID whole (reference §6);
+// a data source with sensitive = true shows only the parts that the
+// template writes, the others written "…".
 type duplicateManifestError struct {
 	First, Second int    // indexes in the document list, from 0
 	ID            string // the manifest ID both have
 	// Origins are the template positions that produced the two documents,
 	// or empty when the documents were not rendered here.
 	Origins [2]string
-	// Written reports whether the template writes a string itself; nil
-	// when the documents were not rendered here, and then every part of
-	// the ID but "_" is hidden.
+	// Hide says the render hides names (sensitive = true); Written then
+	// reports whether the template writes a string itself (nil: every
+	// part of the ID but "_" is hidden).
+	Hide    bool
 	Written func(string) bool
 }
 
 // shownID is the ID as the message may show it.
 func (e *duplicateManifestError) shownID() string {
-	parts, ok := manifest.Split(e.ID)
-	if !ok {
-		return manifest.Shown([4]string{"", "", "", ""}, nil)
-	}
-	return manifest.Shown(parts, e.Written)
+	return manifest.ForError(e.ID, e.Hide, func() func(string) bool { return e.Written })
 }
 
 // templateScalars reports the strings a template's text writes, as

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -122,10 +123,11 @@ func TestBuildManifests_zeroDocumentsIsEmptyObject(t *testing.T) {
 	}
 }
 
-// The error names both indexes and the parts of the manifest ID that the
-// template writes, which reference §6 lets an error show, and nothing else
-// of the documents; without a template, no part but "_".
-func TestBuildManifests_duplicateNamesBothIndexesAndTheWrittenParts(t *testing.T) {
+// The error names both indexes and the whole manifest ID, which reference
+// §6 lets an error show, and nothing else of the documents; hiding names
+// (sensitive = true), only the parts the template writes, and without a
+// template no part but "_".
+func TestBuildManifests_duplicateNamesBothIndexesAndTheID(t *testing.T) {
 	docs := []attr.Value{
 		doc(t, "apiVersion", "apps/v1", "kind", "Deployment", "metadata.name", "web", "spec.token", "s3cr3t"),
 		doc(t, "kind", "ConfigMap", "metadata.name", "other"),
@@ -136,14 +138,17 @@ func TestBuildManifests_duplicateNamesBothIndexesAndTheWrittenParts(t *testing.T
 	if !errors.As(err, &dup) {
 		t.Fatalf("got %v", err)
 	}
-	want := `documents 0 and 2 have the same manifest ID "…/…/_/…" (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)`
-	if err.Error() != want {
+	const msg = `documents 0 and 2 have the same manifest ID %q (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)`
+	if want := fmt.Sprintf(msg, "apps/Deployment/_/web"); err.Error() != want {
 		t.Fatalf("got  %s\nwant %s", err, want)
 	}
+	dup.Hide = true
+	if want := fmt.Sprintf(msg, "…/…/_/…"); err.Error() != want {
+		t.Fatalf("hiding, without the template:\ngot  %s\nwant %s", err, want)
+	}
 	dup.Written = templateScalars([]byte("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {$eval: \"${{ name }}\"}\n"))
-	want = `documents 0 and 2 have the same manifest ID "apps/Deployment/_/…" (apiVersion group, kind, metadata.namespace and metadata.name); every manifest must be unique (documents are counted from 0)`
-	if err.Error() != want {
-		t.Fatalf("with the template's text:\ngot  %s\nwant %s", err, want)
+	if want := fmt.Sprintf(msg, "apps/Deployment/_/…"); err.Error() != want {
+		t.Fatalf("hiding, with the template's text:\ngot  %s\nwant %s", err, want)
 	}
 }
 

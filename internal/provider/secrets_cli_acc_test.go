@@ -104,6 +104,20 @@ output "yaml" {
 	}
 }
 
+// overlaySecretTemplate renders a Secret named by the variable name, with
+// the password pw, and an overlay that fails on it.
+const overlaySecretTemplate = `apiVersion: v1
+kind: Secret
+metadata:
+  name: {$eval: "${{ name }}"}
+stringData:
+  password: {$eval: "${{ pw }}"}
+---
+$overlay: "true"
+data:
+  port: {$eval: "${{ doc.data.port }}"}
+`
+
 // cliErrorCase is a configuration whose plan fails with an error that
 // would print the secret if keys, names and IDs were not hidden.
 type cliErrorCase struct {
@@ -115,8 +129,9 @@ type cliErrorCase struct {
 }
 
 // Errors keep values out of the plan output and out of the TF_LOG=TRACE
-// file, and with sensitive = true keys, names and manifest IDs that come
-// from variables too (reference §6). The
+// file; they name keys and whole manifest IDs, a name that a variable
+// gives included, and with sensitive = true hide the keys, names and
+// manifest-ID parts that come from variables too (reference §6). The
 // secret reaches the provider through a file, read with jsondecode(file()),
 // so that Terraform itself, which prints the references of a failing call,
 // has none to print.
@@ -182,6 +197,45 @@ data "celyaml_render" "x" {
 `, files: map[string]string{"ctx.json": `{"a": "HUNTER2VAR", "b": "HUNTER2VAR"}`},
 			logged: "have the same manifest ID",
 			want:   []string{"Duplicate manifest ID", `"_/Secret/_/…"`}},
+		{name: "duplicate_manifest_id_names_the_id", config: `
+data "celyaml_render" "x" {
+  template = <<-EOT
+    apiVersion: v1
+    kind: Secret
+    metadata:
+      name: {$eval: "$${{ name }}"}
+    stringData:
+      password: {$eval: "$${{ pw }}"}
+    ---
+    apiVersion: v1
+    kind: Secret
+    metadata:
+      name: {$eval: "$${{ name }}"}
+    stringData:
+      password: {$eval: "$${{ pw }}"}
+  EOT
+  context = jsondecode(file("${path.module}/ctx.json"))
+}
+`, files: map[string]string{"ctx.json": `{"name": "db-credentials", "pw": "HUNTER2VAR"}`},
+			logged: "have the same manifest ID",
+			want:   []string{"Duplicate manifest ID", `"_/Secret/_/db-credentials"`}},
+		{name: "overlay_names_the_document", config: `
+data "celyaml_render" "x" {
+  template = file("${path.module}/overlay.yaml")
+  context  = jsondecode(file("${path.module}/ctx.json"))
+}
+`, files: map[string]string{"overlay.yaml": overlaySecretTemplate, "ctx.json": `{"name": "db-credentials", "pw": "HUNTER2VAR"}`},
+			logged: "while editing document 1",
+			want:   []string{"while editing document 1 (_/Secret/_/db-credentials)"}},
+		{name: "overlay_sensitive_hides_the_name", config: `
+data "celyaml_render" "x" {
+  template  = file("${path.module}/overlay.yaml")
+  context   = jsondecode(file("${path.module}/ctx.json"))
+  sensitive = true
+}
+`, files: map[string]string{"overlay.yaml": overlaySecretTemplate, "ctx.json": `{"name": "HUNTER2VAR", "pw": "HUNTER2VAR"}`},
+			logged: "while editing document 1",
+			want:   []string{"while editing document 1 (_/Secret/_/…)"}},
 		{name: "validate_names_keys_and_ids", config: `
 output "v" {
   value = provider::celyaml::validate(

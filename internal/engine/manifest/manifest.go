@@ -122,11 +122,28 @@ func kindName(v value.Value) string {
 	return fmt.Sprintf("a value of type %T", v)
 }
 
-// Shown writes an ID for an error message from its parts (group, kind,
-// namespace, name). A part may come from a variable and be a secret, so it
-// is written only when written reports that the template writes it (or
-// it is the placeholder "_"); any other part is written "…" in its place
-// (reference §6). A nil written hides every part.
+// ForError is a document's ID as an error message names the document
+// (reference §6): whole, as the API server names an object it refuses. In
+// a render the caller marked sensitive (hide: the engine's HideKeys, the
+// data source's sensitive = true), it is as Shown writes its parts with
+// the strings written gives; written is called only then, and may be nil
+// (every part but "_" hidden).
+func ForError(id string, hide bool, written func() func(string) bool) string {
+	if !hide {
+		return id
+	}
+	parts, ok := Split(id)
+	if !ok || written == nil {
+		return Shown(parts, nil)
+	}
+	return Shown(parts, written())
+}
+
+// Shown writes an ID for the error message of a render the caller marked
+// sensitive, from its parts (group, kind, namespace, name): a part is
+// written only when written reports that the template writes it (or it is
+// the placeholder "_"); any other part is written "…" in its place
+// (reference §6). A nil written hides every part but "_".
 func Shown(parts [4]string, written func(string) bool) string {
 	out := make([]string, len(parts))
 	for i, p := range parts {
@@ -153,8 +170,9 @@ func Split(id string) (parts [4]string, ok bool) {
 // Written reports the strings that templates' texts write as whole YAML
 // scalars (keys and values, directive text included), and the group of
 // each, as apiVersion gives it: an ID part that is one of them is template
-// text, for Shown. A text that does not parse writes nothing after the
-// point where it stops parsing.
+// text, for Shown, as is a value that a transform's error may quote. A
+// text that does not parse writes nothing after the point where it stops
+// parsing.
 func Written(texts ...string) func(string) bool {
 	written := map[string]bool{}
 	var walk func(*yaml.Node)

@@ -138,7 +138,7 @@ func (p pendingOverlay) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Value,
 		}
 		next, d, err := overlayDoc(r, p, sc, &cache, doc)
 		if err != nil {
-			return nil, editingErr(err, docs, i, r.Written)
+			return nil, editingErr(err, docs, i, r)
 		}
 		switch d {
 		case decidedYes:
@@ -191,21 +191,16 @@ func overlayDoc(r tree.Renderer, p pendingOverlay, sc *tree.Scope, cache *patchC
 }
 
 // editingErr adds to err which document was being edited: its place among
-// the rendered documents, counting from 1, and its manifest ID, with the
-// parts that the templates do not write hidden (reference §6).
-func editingErr(err error, docs []tree.Value, i int, written func() func(string) bool) error {
+// the rendered documents, counting from 1, and its manifest ID, whole
+// unless the render hides keys and names (reference §6).
+func editingErr(err error, docs []tree.Value, i int, r tree.Renderer) error {
 	e, ok := err.(*tree.Error)
 	if !ok || e.Editing != "" {
 		return err
 	}
 	e.Editing = "document " + strconv.Itoa(i+1)
 	if id, ok := manifestID(docs[i]); ok {
-		if parts, ok := manifest.Split(id); ok {
-			id = manifest.Shown(parts, written())
-		} else {
-			id = manifest.Shown([4]string{}, nil)
-		}
-		e.Editing += " (" + id + ")"
+		e.Editing += " (" + manifest.ForError(id, r.Options().HideKeys, r.Written) + ")"
 	}
 	return e
 }

@@ -39,6 +39,7 @@ func (p pendingTransform) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Valu
 		return nil, err
 	}
 	spec.Scopes = r.Options().Scopes
+	spec.HideNames = r.Options().HideKeys
 	prep := transform.Prepare(docs, spec, lazyWritten(r))
 	for i, d := range docs {
 		if err := r.Step(p.fr, p.t.key, "$transform"); err != nil {
@@ -46,7 +47,7 @@ func (p pendingTransform) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Valu
 		}
 		out, err := prep.Doc(i, d)
 		if err != nil {
-			return nil, editingErr(p.t.docErr(r, p.fr, err), docs, i, r.Written)
+			return nil, editingErr(p.t.docErr(r, p.fr, err), docs, i, r)
 		}
 		docs[i] = out
 	}
@@ -60,7 +61,7 @@ func (p pendingTransform) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Valu
 // template's own transforms; fr is the file rendered.
 func applyNamespace(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error) {
 	opts := r.Options()
-	prep := transform.Prepare(docs, transform.Spec{Namespace: ns, Keep: opts.KeepNamespace, Scopes: opts.Scopes}, lazyWritten(r))
+	prep := transform.Prepare(docs, transform.Spec{Namespace: ns, Keep: opts.KeepNamespace, Scopes: opts.Scopes, HideNames: opts.HideKeys}, lazyWritten(r))
 	for i, d := range docs {
 		if err := r.Step(fr, nil, ""); err != nil {
 			return nil, err
@@ -69,7 +70,7 @@ func applyNamespace(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns strin
 		if err != nil {
 			msg := strings.Replace(transformMsg(err), "with keepNamespace", "with --keep-namespace KIND/NAME", 1)
 			e := r.ErrAt(fr, nil, "", "the namespace option (-n): "+msg)
-			return nil, editingErr(e, docs, i, r.Written)
+			return nil, editingErr(e, docs, i, r)
 		}
 		docs[i] = out
 	}

@@ -8,9 +8,10 @@ import (
 
 // Error is a document that a transform cannot change: Doc is its index
 // among the documents, Field the transform's field that was being applied.
-// Msg never holds a value from the document or the transform, except the
-// group and kind of a document where the caller's written says that the
-// templates write them (reference §6).
+// Msg never holds a value from the document or the transform (reference
+// §6): it names a document's group and kind, parts of its manifest ID,
+// whole; an image name, and with Spec.HideNames a group and kind, only
+// where the caller's written says that the templates write it.
 type Error struct {
 	Doc   int
 	Field string
@@ -238,9 +239,11 @@ func splitAPIVersion(apiVersion string) (group, version string) {
 	return "", apiVersion
 }
 
-// shown is a string for an error: itself where the templates write it.
-func (p *Prepared) shown(s string) string {
-	if s != "" && p.written != nil && p.written(s) {
+// shownName is a group or kind, a part of a manifest ID, for an error:
+// itself, unless the render hides names and the templates do not write it
+// (reference §6).
+func (p *Prepared) shownName(s string) string {
+	if s != "" && (!p.s.HideNames || p.written != nil && p.written(s)) {
 		return s
 	}
 	return "…"

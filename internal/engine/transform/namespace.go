@@ -26,9 +26,9 @@ func (p *Prepared) namespace(doc value.Value, group, kind, apiVersion string) (o
 	case scopeUnknown:
 		return nil, true, nil
 	case scopeUntold:
-		gk := p.shown(kind)
+		gk := p.shownName(kind)
 		if group != "" {
-			gk = p.shown(group) + "/" + gk
+			gk = p.shownName(group) + "/" + gk
 		}
 		return nil, false, &Error{Field: "namespace", Msg: "cannot tell whether kind " + gk + " is namespaced: it is not a built-in kind of Kubernetes " + builtinVersion +
 			" and no CustomResourceDefinition among the documents or given beside them defines it; give its CustomResourceDefinition: render it with the objects, or pass it to the command line's --schemas (a file or a directory); or leave the object where it is with keepNamespace"}

@@ -30,6 +30,10 @@ type Spec struct {
 	// --schemas), keyed "group/Kind", true for namespaced. A definition in
 	// the render wins; the built-in kinds' own scope wins over both.
 	Scopes map[string]bool
+	// HideNames says the render hides keys and names (the engine's
+	// HideKeys): an error then shows a document's group and kind only
+	// where the templates write them, as it shows an image name always.
+	HideNames bool
 }
 
 // Entry is one label or annotation. Value is a string or a value.Unknown.
