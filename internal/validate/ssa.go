@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -74,32 +75,90 @@ func (ks *kindSchema) typeConverter() managedfields.TypeConverter {
 }
 
 // applyErrors is what the field manager refuses in the applied object, as
-// field errors at the API server's field paths, without values.
+// field errors at the API server's field paths, without values, sorted by
+// path.
+//
+// structured-merge-diff stops reading a mapping at its first undeclared
+// field, and reads a mapping's fields in Go's map order: alone, it would
+// report the fields after that one on some runs and not on others. So each
+// undeclared field it reports is removed from a working copy and the
+// object is read again, until a reading reports no new undeclared field:
+// every run reports the same errors, all of them.
 func (ks *kindSchema) applyErrors(obj map[string]any) field.ErrorList {
 	tc := ks.typeConverter()
 	if tc == nil {
 		return nil
 	}
-	u := &unstructured.Unstructured{Object: obj}
-	u.SetGroupVersionKind(ks.gvk)
-	_, err := tc.ObjectToTyped(u)
-	if err == nil {
-		return nil
-	}
-	var verrs typed.ValidationErrors
-	if !errors.As(err, &verrs) {
-		return field.ErrorList{field.Invalid(nil, nil, "the object is not of its schema's shape")}
-	}
+	work := deepCopy(obj)
+	seen := map[string]bool{}
 	var errs field.ErrorList
-	for _, ve := range verrs {
-		path, msg := smdPath(ve.Path, obj), ve.ErrorMessage
-		if m := elementPrefix.FindStringSubmatch(msg); m != nil {
-			path += "[" + m[1] + "]"
-			msg = msg[len(m[0]):]
+	for round := 0; round < maxApplyRounds; round++ {
+		u := &unstructured.Unstructured{Object: work}
+		u.SetGroupVersionKind(ks.gvk)
+		_, err := tc.ObjectToTyped(u)
+		if err == nil {
+			break
 		}
-		errs = append(errs, field.Invalid(fieldPathOf(path), nil, smdMessage(msg, valueAt(obj, path))))
+		var verrs typed.ValidationErrors
+		if !errors.As(err, &verrs) {
+			errs = append(errs, field.Invalid(nil, nil, "the object is not of its schema's shape"))
+			break
+		}
+		removed := false
+		for _, ve := range verrs {
+			path, msg := smdPath(ve.Path, work), ve.ErrorMessage
+			if m := elementPrefix.FindStringSubmatch(msg); m != nil {
+				path += "[" + m[1] + "]"
+				msg = msg[len(m[0]):]
+			}
+			if seen[path+"\x00"+msg] {
+				continue
+			}
+			seen[path+"\x00"+msg] = true
+			errs = append(errs, field.Invalid(fieldPathOf(path), nil, smdMessage(msg, valueAt(work, path))))
+			if msg == undeclaredField && deleteAt(work, path) {
+				removed = true
+			}
+		}
+		if !removed {
+			break
+		}
 	}
+	sort.SliceStable(errs, func(i, j int) bool {
+		if errs[i].Field != errs[j].Field {
+			return errs[i].Field < errs[j].Field
+		}
+		return errs[i].Detail < errs[j].Detail
+	})
 	return errs
+}
+
+// undeclaredField is structured-merge-diff's message for a field that a
+// mapping's schema does not declare; it stops reading the mapping there.
+const undeclaredField = "field not declared in schema"
+
+// maxApplyRounds bounds the readings of one object in applyErrors: each
+// removes at least one undeclared field, so a document has far fewer.
+const maxApplyRounds = 1000
+
+// deleteAt removes the field at an API-server field path of obj and
+// reports whether there was one.
+func deleteAt(obj any, p string) bool {
+	segs := pathSegmentsOf(p)
+	if len(segs) == 0 {
+		return false
+	}
+	parent := valueAtSegs(obj, segs[:len(segs)-1])
+	m, ok := parent.(map[string]any)
+	last := segs[len(segs)-1]
+	if !ok || last.index >= 0 {
+		return false
+	}
+	if _, present := m[last.key]; !present {
+		return false
+	}
+	delete(m, last.key)
+	return true
 }
 
 var elementPrefix = regexp.MustCompile(`^element (\d+): `)
@@ -336,9 +395,12 @@ func pathSegmentsOf(p string) []apiPathSeg {
 }
 
 // valueAt reads the value at an API-server field path of obj.
-func valueAt(obj any, p string) any {
+func valueAt(obj any, p string) any { return valueAtSegs(obj, pathSegmentsOf(p)) }
+
+// valueAtSegs reads the value at a field path's segments of obj.
+func valueAtSegs(obj any, segs []apiPathSeg) any {
 	cur := obj
-	for _, seg := range pathSegmentsOf(p) {
+	for _, seg := range segs {
 		switch t := cur.(type) {
 		case map[string]any:
 			if seg.index >= 0 {

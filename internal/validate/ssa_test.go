@@ -107,3 +107,23 @@ func TestApplyPathsAreTheServersFieldPaths(t *testing.T) {
 		}
 	}
 }
+
+// structured-merge-diff stops reading a mapping at its first undeclared
+// field, in Go's map order; a server-side apply's errors are still every
+// error of the document, the same on every run, in path order.
+func TestCheckServerSideApplyGivesEveryErrorOnEveryRun(t *testing.T) {
+	s := widgetSchemas(t)
+	docs := fromYAML(t, widgetHead+"spec: {maxDesired: HUNTER2VAR, colour: red, zeta: 1, alpha: 2}")
+	want := strings.Join([]string{
+		"example.com/Widget/ns/w: spec.alpha: Invalid value: field not declared in schema",
+		"example.com/Widget/ns/w: spec.colour: Invalid value: field not declared in schema",
+		"example.com/Widget/ns/w: spec.maxDesired: Invalid value: expected numeric (int or float), got string",
+		"example.com/Widget/ns/w: spec.zeta: Invalid value: field not declared in schema",
+	}, "\n")
+	for run := 0; run < 50; run++ {
+		got, err := s.CheckAll(docs)
+		if err != nil || strings.Join(got, "\n") != want {
+			t.Fatalf("run %d: got %v\n%s\nwant\n%s", run, err, strings.Join(got, "\n"), want)
+		}
+	}
+}
