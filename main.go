@@ -18,6 +18,7 @@ var (
 )
 
 func main() {
+	startup.Serve() // a server lives for a whole command: fewer collections
 	startup.Done()
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "start the provider in debug mode for a debugger such as delve; it prints a TF_REATTACH_PROVIDERS value to use with terraform")

@@ -481,6 +481,8 @@ func perCall(t *table, s samples, plan func(key, label, goal string) stat, diff 
 		{"many_function", "100 render_file()"},
 		{"many_celyaml", "100 celyaml_render"},
 		{"one_eval", "one eval()"},
+		{"many_eval", "100 eval(\"x + 1\")"},
+		{"many_celyaml_oneline", "100 celyaml_render of a one-line template"},
 	} {
 		p, tf := s.get("providercpu_"+c.key, "ms"), s.get("tfcpu_"+c.key, "ms")
 		if !p.ok || !tf.ok {
@@ -488,6 +490,23 @@ func perCall(t *table, s samples, plan func(key, label, goal string) stat, diff 
 		}
 		t.add(row{measure: c.label + ", reattached provider: provider CPU / Terraform CPU per plan",
 			value: fmt.Sprintf("%.0f ms", p.med), cpu: fmt.Sprintf("%.0f ms", tf.med), spread: pct(p)})
+	}
+	// Per-call goal 3: what a call of real work costs the provider against
+	// a trivial one, both reattached (no launch counted).
+	for _, c := range []struct {
+		key, floor, label string
+		limit             float64
+	}{
+		{"many_function", "many_eval", "  100 render_file() against 100 eval(\"x + 1\"), provider CPU", 2.5},
+		{"many_celyaml", "many_celyaml_oneline", "  100 celyaml_render of the kitchen sink against 100 of a one-line template, provider CPU", 3},
+	} {
+		a, b := s.get("providercpu_"+c.key, "ms"), s.get("providercpu_"+c.floor, "ms")
+		if !a.ok || !b.ok || b.med <= 0 {
+			continue
+		}
+		r := a.med / b.med
+		t.add(row{measure: c.label, value: fmt.Sprintf("%.2f×", r),
+			goal: check(r <= c.limit, fmt.Sprintf("per-call goal 3, × the trivial call (≤ %.1f×): %.2f×", c.limit, r))})
 	}
 	if e, n := s.get("plan_one_eval", "ms"), s.get("plan_one_noop", "ms"); e.ok && n.ok {
 		plan("plan_one_eval", "one eval() of celyaml", "launch: against one data source of the empty provider: "+diff("plan_one_eval", "plan_one_noop"))

@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/vmihailenco/msgpack/v5"
 	"github.com/vmihailenco/msgpack/v5/msgpcode"
@@ -319,33 +320,53 @@ func encodeDynamic(v engine.Value) ([]byte, error) {
 	return appendDynamic(make([]byte, 0, len(ev.typ)+len(ev.val)+8), ev.typ, ev.val), nil
 }
 
-// codecEncoder writes engine values.
+// codecEncoder writes engine values, and beside them, in the same walk,
+// the type fromEngine gives them as tftypes writes it (typ): objects for
+// maps, tuples for lists, "dynamic" for null, and an unknown's own type
+// ("dynamic" when nothing typed it); each map's keys are ordered once.
 type codecEncoder struct {
 	enc *msgpack.Encoder
 	buf *bytes.Buffer
+	typ []byte
 }
 
 func (e *codecEncoder) value(v engine.Value) error {
 	switch x := v.(type) {
 	case nil:
+		e.typ = append(e.typ, `"dynamic"`...)
 		return e.enc.EncodeNil()
 	case engine.Unknown:
+		e.typ = append(append(append(e.typ, '"'), x.Type.Written().String()...), '"')
 		_, err := e.buf.Write(msgpackUnknown)
 		return err
 	case bool:
+		e.typ = append(e.typ, `"bool"`...)
 		return e.enc.EncodeBool(x)
 	case string:
+		e.typ = append(e.typ, `"string"`...)
 		return e.enc.EncodeString(x)
 	case int64:
+		e.typ = append(e.typ, `"number"`...)
 		return e.enc.EncodeInt(x)
 	case float64:
+		e.typ = append(e.typ, `"number"`...)
 		return e.float(x)
 	case *engine.Map:
 		if err := e.enc.EncodeMapLen(x.Len()); err != nil {
 			return err
 		}
-		for _, i := range sortedIndex(x) {
+		e.typ = append(e.typ, `["object",{`...)
+		idx := sortedIndex(x)
+		for j := range x.Len() {
+			i := j
+			if idx != nil {
+				i = idx[j]
+			}
+			if j > 0 {
+				e.typ = append(e.typ, ',')
+			}
 			k, ev := x.At(i)
+			e.typ = append(appendJSONName(e.typ, k), ':')
 			if err := e.enc.EncodeString(k); err != nil {
 				return err
 			}
@@ -353,19 +374,26 @@ func (e *codecEncoder) value(v engine.Value) error {
 				return err
 			}
 		}
+		e.typ = append(e.typ, "}]"...)
 		return nil
 	case []engine.Value:
 		if err := e.enc.EncodeArrayLen(len(x)); err != nil {
 			return err
 		}
-		for _, ev := range x {
+		e.typ = append(e.typ, `["tuple",[`...)
+		for i, ev := range x {
+			if i > 0 {
+				e.typ = append(e.typ, ',')
+			}
 			if err := e.value(ev); err != nil {
 				return err
 			}
 		}
+		e.typ = append(e.typ, "]]"...)
 		return nil
 	}
 	if v == engine.UnknownStream {
+		e.typ = append(e.typ, `"dynamic"`...)
 		_, err := e.buf.Write(msgpackUnknown)
 		return err
 	}
@@ -390,75 +418,26 @@ func (e *codecEncoder) float(x float64) error {
 }
 
 // sortedIndex gives the indexes of m's entries in key order, the order in
-// which Terraform objects are written.
+// which Terraform objects are written, or nil when they are in that order
+// already.
 func sortedIndex(m *engine.Map) []int {
-	idx := make([]int, m.Len())
-	sorted := true
-	for i := range idx {
-		idx[i] = i
-		if i > 0 {
-			a, _ := m.At(i - 1)
-			b, _ := m.At(i)
-			sorted = sorted && a < b
+	for i := 1; i < m.Len(); i++ {
+		a, _ := m.At(i - 1)
+		b, _ := m.At(i)
+		if a >= b {
+			idx := make([]int, m.Len())
+			for j := range idx {
+				idx[j] = j
+			}
+			slices.SortFunc(idx, func(x, y int) int {
+				kx, _ := m.At(x)
+				ky, _ := m.At(y)
+				return strings.Compare(kx, ky)
+			})
+			return idx
 		}
 	}
-	if !sorted {
-		sort.Slice(idx, func(a, b int) bool {
-			ka, _ := m.At(idx[a])
-			kb, _ := m.At(idx[b])
-			return ka < kb
-		})
-	}
-	return idx
-}
-
-// appendTypeJSON writes the type fromEngine gives v, as tftypes writes
-// it: objects for maps, tuples for lists, "dynamic" for null, and an
-// unknown's own type ("dynamic" when nothing typed it).
-func appendTypeJSON(b []byte, v engine.Value) ([]byte, error) {
-	switch x := v.(type) {
-	case nil:
-		return append(b, `"dynamic"`...), nil
-	case engine.Unknown:
-		return append(append(append(b, '"'), x.Type.Written().String()...), '"'), nil
-	case bool:
-		return append(b, `"bool"`...), nil
-	case string:
-		return append(b, `"string"`...), nil
-	case int64, float64:
-		return append(b, `"number"`...), nil
-	case *engine.Map:
-		b = append(b, `["object",{`...)
-		for j, i := range sortedIndex(x) {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			k, ev := x.At(i)
-			b = appendJSONName(b, k)
-			b = append(b, ':')
-			var err error
-			if b, err = appendTypeJSON(b, ev); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, "}]"...), nil
-	case []engine.Value:
-		b = append(b, `["tuple",[`...)
-		for i, ev := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = appendTypeJSON(b, ev); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, "]]"...), nil
-	}
-	if v == engine.UnknownStream {
-		return append(b, `"dynamic"`...), nil
-	}
-	return nil, fmt.Errorf("the engine returned a value of unexpected Go type %T", v)
+	return nil
 }
 
 // appendJSONName writes an attribute name as tftypes does, with
@@ -489,16 +468,12 @@ type encodedValue struct {
 // encodeValue writes v's type and value as encodeDynamic would inside its
 // [type, value] pair.
 func encodeValue(v engine.Value) (encodedValue, error) {
-	typ, err := appendTypeJSON(nil, v)
-	if err != nil {
-		return encodedValue{}, err
-	}
 	var buf bytes.Buffer
 	e := codecEncoder{enc: msgpack.NewEncoder(&buf), buf: &buf}
 	if err := e.value(v); err != nil {
 		return encodedValue{}, err
 	}
-	return encodedValue{typ: typ, val: buf.Bytes()}, nil
+	return encodedValue{typ: e.typ, val: buf.Bytes()}, nil
 }
 
 // appendDynamic writes a value of dynamic type from its parts.

@@ -2,6 +2,7 @@ package startup
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -56,4 +57,35 @@ func gogc() int {
 		return p
 	}
 	return -1
+}
+
+// A server gets ServerGCPercent after its first cycle when GOGC is not
+// set; GOGC, when set (off included), is kept.
+func TestServeRaisesTheCollectorsSettingUnlessGOGCIsSet(t *testing.T) {
+	saved := gcPercent
+	defer func() { gcPercent = saved }()
+	for _, c := range []struct {
+		name       string
+		env        string // "unset" for no GOGC
+		read, want int
+	}{
+		{"unset", "unset", 100, ServerGCPercent},
+		{"set to 100", "100", 100, 100},
+		{"set to 50", "50", 50, 50},
+		{"off", "off", -1, -1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("GOGC", c.env)
+			if c.env == "unset" {
+				if err := os.Unsetenv("GOGC"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			gcPercent = c.read
+			Serve()
+			if gcPercent != c.want {
+				t.Fatalf("after Serve the setting to restore is %d, want %d", gcPercent, c.want)
+			}
+		})
+	}
 }
