@@ -78,8 +78,11 @@ func Done() {
 		// With GOGC off, the memory limit alone starts the first cycle;
 		// the sentinel's finalizer runs after it and restores the settings.
 		debug.SetMemoryLimit(limit)
+		// The finalizer runs on the runtime's own goroutine: it restores
+		// the setting as Done read it, and reads no package variable.
+		restore := gcPercent
 		runtime.SetFinalizer(new(sentinel), func(*sentinel) {
-			debug.SetGCPercent(gcPercent)
+			debug.SetGCPercent(restore)
 			debug.SetMemoryLimit(userLimit)
 		})
 	})
