@@ -65,22 +65,7 @@ func TestRender_anUnknownOfTheWrongTypeIsAnErrorNamingBoth(t *testing.T) {
 // callError calls a function through srv and gives its error's text.
 func callError(t *testing.T, srv tfprotov6.ProviderServer, name string, args ...tftypes.Value) string {
 	t.Helper()
-	dvs := make([]*tfprotov6.DynamicValue, len(args))
-	for i, a := range args {
-		typ := tftypes.Type(tftypes.DynamicPseudoType)
-		if i == 0 {
-			typ = tftypes.String
-		}
-		dv, err := tfprotov6.NewDynamicValue(typ, a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dvs[i] = &dv
-	}
-	resp, err := srv.CallFunction(t.Context(), &tfprotov6.CallFunctionRequest{Name: name, Arguments: dvs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := callServerRaw(t, srv, name, args...)
 	if resp.Error == nil {
 		t.Fatalf("%s: no error", name)
 	}

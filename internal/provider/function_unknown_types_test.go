@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"sort"
@@ -55,22 +54,7 @@ func unknownLeaves(t *testing.T, v tftypes.Value) string {
 // value of dynamic type, as Terraform reads it.
 func callForResult(t *testing.T, srv tfprotov6.ProviderServer, name string, args ...tftypes.Value) tftypes.Value {
 	t.Helper()
-	dvs := make([]*tfprotov6.DynamicValue, len(args))
-	for i, a := range args {
-		typ := tftypes.Type(tftypes.DynamicPseudoType)
-		if i == 0 {
-			typ = tftypes.String
-		}
-		dv, err := tfprotov6.NewDynamicValue(typ, a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dvs[i] = &dv
-	}
-	resp, err := srv.CallFunction(context.Background(), &tfprotov6.CallFunctionRequest{Name: name, Arguments: dvs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := callServerRaw(t, srv, name, args...)
 	if resp.Error != nil {
 		t.Fatalf("%s: %s", name, resp.Error.Text)
 	}

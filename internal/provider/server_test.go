@@ -66,6 +66,30 @@ func serverCases(t *testing.T) map[string]map[string]tftypes.Value {
 	}
 }
 
+// callServerRaw calls a function through a server as Terraform does, with
+// each argument of its parameter's type (a string first for render,
+// render_file and eval; dynamic otherwise), and gives the response.
+func callServerRaw(t *testing.T, srv tfprotov6.ProviderServer, name string, args ...tftypes.Value) *tfprotov6.CallFunctionResponse {
+	t.Helper()
+	var dvs []*tfprotov6.DynamicValue
+	for i, a := range args {
+		typ := tftypes.Type(tftypes.DynamicPseudoType)
+		if i == 0 && (name == "render" || name == "render_file" || name == "eval") {
+			typ = tftypes.String
+		}
+		dv, err := tfprotov6.NewDynamicValue(typ, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dvs = append(dvs, &dv)
+	}
+	resp, err := srv.CallFunction(context.Background(), &tfprotov6.CallFunctionRequest{Name: name, Arguments: dvs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
 // callServer validates and reads one configuration and describes the
 // answers: diagnostics with their attribute paths, and the state.
 func callServer(t *testing.T, srv tfprotov6.ProviderServer, vals map[string]tftypes.Value, readToo bool) string {
@@ -177,26 +201,11 @@ func TestServer_otherCallsGoToTheFramework(t *testing.T) {
 	}
 }
 
-// callFunction calls a function through a server and describes the answer:
-// the error with its argument, and the result.
+// callServerFunction calls a function through a server and describes the
+// answer: the error with its argument, and the result.
 func callServerFunction(t *testing.T, srv tfprotov6.ProviderServer, name string, args ...tftypes.Value) string {
 	t.Helper()
-	var dvs []*tfprotov6.DynamicValue
-	for i, a := range args {
-		typ := tftypes.Type(tftypes.DynamicPseudoType)
-		if i == 0 && name != "manifests" && name != "deep_merge" {
-			typ = tftypes.String
-		}
-		dv, err := tfprotov6.NewDynamicValue(typ, a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dvs = append(dvs, &dv)
-	}
-	resp, err := srv.CallFunction(context.Background(), &tfprotov6.CallFunctionRequest{Name: name, Arguments: dvs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := callServerRaw(t, srv, name, args...)
 	var b strings.Builder
 	if resp.Error != nil {
 		arg := "-"
