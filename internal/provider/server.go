@@ -22,7 +22,7 @@ import (
 // configuration, function definitions) except the calls that carry
 // templates and their results, which the server answers itself:
 // ValidateDataResourceConfig and ReadDataSource for celyaml_render, and
-// CallFunction for the four functions. Around those calls the framework's
+// CallFunction for the functions (functionTable). Around those calls the framework's
 // own work was most of the provider's time. With 100 data sources rendering
 // 20 services each it decoded the whole configuration into framework
 // values, walked it again to nullify blocks (logging a TRACE line for every
