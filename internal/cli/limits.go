@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -51,7 +52,7 @@ func (v *limitValue) Type() string {
 
 func (v *limitValue) Set(s string) error {
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil && v.f.bytes {
+	if err != nil && v.f.bytes && !hugeQuantity(s) {
 		q, qerr := resource.ParseQuantity(s)
 		if qerr == nil {
 			n, err = q.Value(), nil
@@ -69,6 +70,23 @@ func (v *limitValue) Set(s string) error {
 	}
 	v.n = n
 	return nil
+}
+
+// hugeQuantity tells a quantity too long, or with an exponent too large,
+// to be a size in bytes. resource.ParseQuantity spends minutes and
+// gigabytes on a long mantissa with a huge exponent
+// ("10000000000E700000000000000000"), so such a value is refused before
+// it is parsed. No size that fits in an int64 needs an exponent above 99.
+func hugeQuantity(s string) bool {
+	if len(s) > 64 {
+		return true
+	}
+	i := strings.IndexAny(s, "eE")
+	if i < 0 {
+		return false
+	}
+	exp := strings.TrimLeft(strings.TrimLeft(s[i+1:], "+-"), "0")
+	return len(exp) > 2
 }
 
 // limits holds the values of the --max-… flags.
