@@ -7,17 +7,12 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
-
-	// The directives, overlays and list edits register themselves
-	// against the table in package tree.
-	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/directive"
-	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/overlay"
 )
 
 // The facade: what the provider and the CLI call. The work is done by
 // package tree (parse, compile), package walk (walk the tree) and the
-// directives registered against tree's table; see ARCHITECTURE.md at the
-// repository root.
+// directives listed in the table that assemble.go builds; see
+// ARCHITECTURE.md at the repository root.
 
 type (
 	// Options configure an Engine. Zero fields take the defaults shown in
@@ -59,7 +54,7 @@ type Engine struct {
 
 // New returns an Engine with the given options.
 func New(opts Options) *Engine {
-	return &Engine{opts: opts, w: walk.New(opts)}
+	return &Engine{opts: opts, w: assemble(opts)}
 }
 
 // Render renders a template with variables and returns its documents.

@@ -182,9 +182,12 @@ func (d *evalDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, _ tree.
 	return tree.AppendIf(dst, v, ok, err)
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 100, Name: "$eval", Kind: tree.KindProducer,
-		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
-			return compileEval(p.K, p.V, tree.JoinPath(path, "$eval"))
-		}})
+// Eval gives the directive table's entries of $eval (reference §3 $eval).
+func Eval() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$eval", Kind: tree.KindProducer,
+			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+				return compileEval(p.K, p.V, tree.JoinPath(path, "$eval"))
+			}},
+	}
 }

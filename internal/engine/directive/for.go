@@ -291,11 +291,15 @@ func listKey(path string) string {
 	return "key"
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 80, Name: "$for", Kind: tree.KindProducer, Needs: "$do",
-		Missing: "$for without $do: write the body to render for each element under $do",
-		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
-			return compileFor(c, p.K, p.V, d["$do"], tree.JoinPath(path, "$for"))
-		}})
-	tree.Register(tree.Directive{Rank: 90, Name: "$do", Kind: tree.KindPartner, Needs: "$for", Body: true})
+// For gives the directive table's entries of
+// $for and its partner $do (reference §4 $for).
+func For() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$for", Kind: tree.KindProducer, Needs: "$do",
+			Missing: "$for without $do: write the body to render for each element under $do",
+			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+				return compileFor(c, p.K, p.V, d["$do"], tree.JoinPath(path, "$for"))
+			}},
+		{Name: "$do", Kind: tree.KindPartner, Needs: "$for", Body: true},
+	}
 }

@@ -165,12 +165,16 @@ func hasAssert(m *tree.MapNode) bool {
 	return false
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 50, Name: "$if", Kind: tree.KindProducer, Needs: "$then", Patchable: true,
-		Missing: "$if without $then: write the value to use when the condition is true under $then",
-		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
-			return compileIf(c, p.K, p.V, d["$then"], d["$else"], tree.JoinPath(path, "$if"))
-		}})
-	tree.Register(tree.Directive{Rank: 60, Name: "$then", Kind: tree.KindPartner, Needs: "$if", Body: true})
-	tree.Register(tree.Directive{Rank: 70, Name: "$else", Kind: tree.KindPartner, Needs: "$if", Body: true})
+// If gives the directive table's entries of
+// $if and its partners $then and $else (reference §4 $if).
+func If() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$if", Kind: tree.KindProducer, Needs: "$then", Patchable: true,
+			Missing: "$if without $then: write the value to use when the condition is true under $then",
+			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+				return compileIf(c, p.K, p.V, d["$then"], d["$else"], tree.JoinPath(path, "$if"))
+			}},
+		{Name: "$then", Kind: tree.KindPartner, Needs: "$if", Body: true},
+		{Name: "$else", Kind: tree.KindPartner, Needs: "$if", Body: true},
+	}
 }

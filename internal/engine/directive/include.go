@@ -169,10 +169,14 @@ func (d *includeDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos 
 	return dst, nil
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 130, Name: "$include", Kind: tree.KindProducer,
-		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
-			return compileInclude(c, p.K, p.V, d.Value("$with"), tree.JoinPath(path, "$include"))
-		}})
-	tree.Register(tree.Directive{Rank: 140, Name: "$with", Kind: tree.KindPartner, Needs: "$include"})
+// Include gives the directive table's entries of
+// $include and its partner $with (reference §4 $include).
+func Include() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$include", Kind: tree.KindProducer,
+			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+				return compileInclude(c, p.K, p.V, d.Value("$with"), tree.JoinPath(path, "$include"))
+			}},
+		{Name: "$with", Kind: tree.KindPartner, Needs: "$include"},
+	}
 }

@@ -113,12 +113,16 @@ func keyText(v tree.Value) string {
 	return ""
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 110, Name: "$key", Kind: tree.KindProducer, Needs: "$value", Patchable: true,
-		Missing: "$key without $value: $key and $value make one entry together",
-		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
-			return compileKeyValue(c, p.K, p.V, d.Value("$value"), path)
-		}})
-	tree.Register(tree.Directive{Rank: 120, Name: "$value", Kind: tree.KindPartner, Needs: "$key",
-		Missing: "$value without $key: $key and $value make one entry together"})
+// KeyValue gives the directive table's entries of
+// $key and its partner $value (reference §4 $key).
+func KeyValue() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$key", Kind: tree.KindProducer, Needs: "$value", Patchable: true,
+			Missing: "$key without $value: $key and $value make one entry together",
+			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+				return compileKeyValue(c, p.K, p.V, d.Value("$value"), path)
+			}},
+		{Name: "$value", Kind: tree.KindPartner, Needs: "$key",
+			Missing: "$value without $key: $key and $value make one entry together"},
+	}
 }

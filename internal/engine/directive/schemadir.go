@@ -72,9 +72,13 @@ func (d *schemaDir) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*tree.
 	return sc, false, err
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 10, Name: "$schema", Kind: tree.KindPrelude,
-		Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
-			return compileSchemaDir(p.K, p.V, tree.JoinPath(path, "$schema"))
-		}})
+// Schema gives the directive table's entries of
+// $schema (reference §4 $schema).
+func Schema() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$schema", Kind: tree.KindPrelude,
+			Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
+				return compileSchemaDir(p.K, p.V, tree.JoinPath(path, "$schema"))
+			}},
+	}
 }

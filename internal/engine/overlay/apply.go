@@ -110,7 +110,7 @@ func (p pendingOverlay) matchesAfterTransforms(r tree.Renderer, docs []tree.Valu
 		}
 	}
 	if ns != "" {
-		if out, err = applyNamespace(r, out, p.fr, ns); err != nil {
+		if out, err = ApplyNamespace(r, out, p.fr, ns); err != nil {
 			return 0
 		}
 	}

@@ -134,12 +134,16 @@ func (o *overlayNode) misplaced(r tree.Renderer, fr *tree.Frame) error {
 	return r.ErrAt(fr, o.guard.key, "$overlay", "an overlay document stands only in the stream, where it edits the other documents; here a file of overlays is included into a value or a sequence: include it at a document root")
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 150, Name: "$overlay", Kind: tree.KindOverlay, Only: tree.AtOverlayRoot,
-		Misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
-		Overlay: func(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.Node, *tree.CompileError) {
-			return overlay(c, n, keys)
-		}})
-	tree.Register(tree.Directive{Rank: 160, Name: "$expects", Kind: tree.KindPartner, Only: tree.AtOverlayRoot | tree.AtEditItem,
-		Misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"})
+// Overlay gives the directive table's entries of
+// $overlay and its partner $expects (reference §8).
+func Overlay() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$overlay", Kind: tree.KindOverlay, Only: tree.AtOverlayRoot,
+			Misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
+			Overlay: func(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.Node, *tree.CompileError) {
+				return overlay(c, n, keys)
+			}},
+		{Name: "$expects", Kind: tree.KindPartner, Only: tree.AtOverlayRoot | tree.AtEditItem,
+			Misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"},
+	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -139,9 +138,12 @@ func removeOverlay(c *tree.Compiler, o *overlayNode, n *yaml.Node, keys tree.Map
 	return o, nil
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 200, Name: "$transform", Kind: tree.KindOverlay, Only: tree.AtTransformRoot,
-		Misplaced: "$transform stands only at the root of a document: a transform is a document of its own, applied to the other documents once they are rendered",
-		Overlay:   compileTransform})
-	walk.RegisterNamespace(applyNamespace)
+// Transform gives the directive table's entries of
+// $transform (reference §10).
+func Transform() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$transform", Kind: tree.KindOverlay, Only: tree.AtTransformRoot,
+			Misplaced: "$transform stands only at the root of a document: a transform is a document of its own, applied to the other documents once they are rendered",
+			Overlay:   compileTransform},
+	}
 }

@@ -57,9 +57,9 @@ func (p pendingTransform) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Valu
 	return docs, nil
 }
 
-// applyNamespace applies the engine's Namespace option ns, after the
+// ApplyNamespace applies the engine's Namespace option ns, after the
 // template's own transforms; fr is the file rendered.
-func applyNamespace(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error) {
+func ApplyNamespace(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error) {
 	opts := r.Options()
 	prep := transform.Prepare(docs, transform.Spec{Namespace: ns, Keep: opts.KeepNamespace, Scopes: opts.Scopes, HideNames: opts.HideKeys}, lazyWritten(r))
 	for i, d := range docs {

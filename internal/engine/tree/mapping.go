@@ -61,7 +61,7 @@ type MapNode struct {
 func (m *MapNode) Replaces() bool { return len(m.Prods) == 1 && m.NRegular == 0 }
 
 func (c *Compiler) mapping(n *yaml.Node, path string) (Node, *CompileError) {
-	keys, err := ReadKeys(n, path, 0)
+	keys, err := c.ReadKeys(n, path, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -89,8 +89,8 @@ func (c *Compiler) mapping(n *yaml.Node, path string) (Node, *CompileError) {
 // and gives each producer's index in m.Prods.
 func (c *Compiler) directives(m *MapNode, dirs DirSet, path string) (map[string]int, *CompileError) {
 	prodIndex := map[string]int{}
-	for i := range directiveTable {
-		d := &directiveTable[i]
+	for i := range c.t.dirs {
+		d := &c.t.dirs[i]
 		p, ok := dirs[d.Name]
 		if !ok {
 			continue

@@ -214,16 +214,16 @@ func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars m
 		}
 		kept = r.kept
 	}
-	if len(r.late) > 0 || (r.e.opts.Namespace != "" && namespace != nil) {
+	if len(r.late) > 0 || r.e.opts.Namespace != "" {
 		for _, p := range r.late {
 			var err error
 			if out, err = p.Apply(r, out); err != nil {
 				return nil, nil, err
 			}
 		}
-		if ns := r.e.opts.Namespace; ns != "" && namespace != nil {
+		if ns := r.e.opts.Namespace; ns != "" {
 			var err error
-			if out, err = namespace(r, out, fr, ns); err != nil {
+			if out, err = r.e.namespace(r, out, fr, ns); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -248,16 +248,6 @@ func (r *Renderer) DropRemoved(docs []tree.Value) []tree.Value {
 		r.kept = kept
 	}
 	return out
-}
-
-// namespace applies the engine's Namespace option once the transforms
-// have; the package of the transforms sets it with RegisterNamespace.
-var namespace func(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error)
-
-// RegisterNamespace sets how the Namespace option applies to the
-// documents of a render (fr is the file rendered).
-func RegisterNamespace(f func(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error)) {
-	namespace = f
 }
 
 // Preamble runs document d when it is a preamble (reference §1): a root
