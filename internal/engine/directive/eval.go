@@ -90,7 +90,7 @@ func renderText(r tree.Renderer, t *textTemplate, sc *tree.Scope, fr *tree.Frame
 // segmentText gives the text of one ${{ }} segment of t; unknown reports an
 // unknown value. A name or field chain holding an engine string is that
 // string, with no trip through CEL values.
-func segmentText(r tree.Renderer, x *tree.ExprRef, t *textTemplate, sc *tree.Scope, fr *tree.Frame) (string, bool, error) {
+func segmentText(r tree.Evaluator, x *tree.ExprRef, t *textTemplate, sc *tree.Scope, fr *tree.Frame) (string, bool, error) {
 	var v ref.Val
 	if fv, ok := r.FastValue(x.Fast, sc); ok {
 		if s, ok := fv.(string); ok {
@@ -169,7 +169,7 @@ func (d *evalDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.V
 
 // countExact counts the value an exact segment gives against the render's
 // limits, with its real size (countValue).
-func countExact(r tree.Renderer, fr *tree.Frame, t *textTemplate, out tree.Value) (tree.Value, bool, error) {
+func countExact(r tree.Budget, fr *tree.Frame, t *textTemplate, out tree.Value) (tree.Value, bool, error) {
 	if err := r.CountValue(fr, t.node, t.path, out); err != nil {
 		return nil, false, err
 	}

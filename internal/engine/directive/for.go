@@ -101,7 +101,7 @@ func (d *forDir) iterate(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, fn fun
 
 // overMap walks a map from the template or the variables: its keys in
 // sorted order, without building an iterator.
-func (d *forDir) overMap(r tree.Renderer, fr *tree.Frame, it *tree.Scope, m *tree.Map, fn func(it *tree.Scope) error) (int, error) {
+func (d *forDir) overMap(r tree.Budget, fr *tree.Frame, it *tree.Scope, m *tree.Map, fn func(it *tree.Scope) error) (int, error) {
 	keys := m.Keys()
 	order := emit.SortedOrder(keys)
 	for n := range keys {
@@ -125,7 +125,7 @@ func (d *forDir) overMap(r tree.Renderer, fr *tree.Frame, it *tree.Scope, m *tre
 }
 
 // overMapper walks a map that CEL built, in sorted key order.
-func (d *forDir) overMapper(r tree.Renderer, fr *tree.Frame, it *tree.Scope, m traits.Mapper, fn func(it *tree.Scope) error) (int, error) {
+func (d *forDir) overMapper(r tree.Budget, fr *tree.Frame, it *tree.Scope, m traits.Mapper, fn func(it *tree.Scope) error) (int, error) {
 	keys := celenv.SortedKeys(m)
 	for _, k := range keys {
 		if err := r.Tick(fr, d.key, d.path); err != nil {

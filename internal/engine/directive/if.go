@@ -86,7 +86,7 @@ type chosen struct {
 }
 
 // branch decides the condition.
-func (d *ifDir) branch(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (chosen, error) {
+func (d *ifDir) branch(r tree.Evaluator, sc *tree.Scope, fr *tree.Frame) (chosen, error) {
 	var ok bool
 	if d.constCond != nil {
 		ok = *d.constCond

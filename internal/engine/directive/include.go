@@ -89,7 +89,7 @@ func (d *includeDir) filePath(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (
 }
 
 // withScope binds the $with entries, rendered in the includer's scope.
-func (d *includeDir) withScope(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, error) {
+func (d *includeDir) withScope(r tree.Walker, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, error) {
 	if len(d.with) == 0 {
 		return sc, nil
 	}

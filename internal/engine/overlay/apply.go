@@ -193,7 +193,7 @@ func overlayDoc(r tree.Renderer, p pendingOverlay, sc *tree.Scope, cache *patchC
 // editingErr adds to err which document was being edited: its place among
 // the rendered documents, counting from 1, and its manifest ID, whole
 // unless the render hides keys and names (reference §6).
-func editingErr(err error, docs []tree.Value, i int, r tree.Renderer) error {
+func editingErr(err error, docs []tree.Value, i int, r tree.Inputs) error {
 	e, ok := err.(*tree.Error)
 	if !ok || e.Editing != "" {
 		return err

@@ -97,7 +97,7 @@ func (op *editOp) apply(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, items [
 }
 
 // patchItem merges a $match's patch onto a matching item.
-func (op *editOp) patchItem(r tree.Renderer, fr *tree.Frame, it, patch tree.Value, patched bool) (tree.Value, error) {
+func (op *editOp) patchItem(r tree.Reporter, fr *tree.Frame, it, patch tree.Value, patched bool) (tree.Value, error) {
 	if !patched || patch == nil {
 		return it, nil
 	}

@@ -130,7 +130,7 @@ func (o *overlayNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos
 	return dst, nil
 }
 
-func (o *overlayNode) misplaced(r tree.Renderer, fr *tree.Frame) error {
+func (o *overlayNode) misplaced(r tree.Reporter, fr *tree.Frame) error {
 	return r.ErrAt(fr, o.guard.key, "$overlay", "an overlay document stands only in the stream, where it edits the other documents; here a file of overlays is included into a value or a sequence: include it at a document root")
 }
 

@@ -109,7 +109,7 @@ func (t *transformNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, p
 	return dst, nil
 }
 
-func (t *transformNode) misplaced(r tree.Renderer, fr *tree.Frame) error {
+func (t *transformNode) misplaced(r tree.Reporter, fr *tree.Frame) error {
 	return r.ErrAt(fr, t.key, "$transform", "a transform document stands only in the stream, where it changes the other documents; here a file of transforms is included into a value or a sequence: include it at a document root")
 }
 

@@ -22,7 +22,7 @@ type pendingTransform struct {
 }
 
 // lazyWritten is r.Written, built on its first use.
-func lazyWritten(r tree.Renderer) func(string) bool {
+func lazyWritten(r tree.Inputs) func(string) bool {
 	var written func(string) bool
 	return func(s string) bool {
 		if written == nil {
@@ -158,7 +158,7 @@ func (t *transformNode) nodeAt(path []any) *yaml.Node {
 }
 
 // docErr positions a document's error at the transform's field.
-func (t *transformNode) docErr(r tree.Renderer, fr *tree.Frame, err error) error {
+func (t *transformNode) docErr(r tree.Reporter, fr *tree.Frame, err error) error {
 	var te *transform.Error
 	if !errors.As(err, &te) {
 		return err

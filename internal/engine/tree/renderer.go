@@ -12,15 +12,21 @@ import (
 // node is given when it renders. Package walk implements Renderer; the
 // tree never imports it.
 
-// Renderer is one render's state and the walker's operations on it, as the
-// directives use them (package walk's *Renderer).
+// Renderer is one render's state and the walker's operations on it, as a
+// compiled node is given them (package walk's *Renderer, the only
+// implementation). It is the sum of the small interfaces below; a helper
+// that needs one of them takes that one.
 type Renderer interface {
-	// Context is the render's context: a read through the Loader stops
-	// when it is cancelled.
-	Context() context.Context
-	// Options are the engine options the render runs under.
-	Options() *Options
+	Walker
+	Evaluator
+	Reporter
+	Budget
+	Inputs
+	Queue
+}
 
+// Walker renders compiled nodes: a directive's bodies, an overlay's patch.
+type Walker interface {
 	// Value renders t in value position.
 	Value(t Node, sc *Scope, fr *Frame) (Value, bool, error)
 	// Multi renders t in item or stream position, appending what it gives.
@@ -34,36 +40,56 @@ type Renderer interface {
 	RunPreludes(m *MapNode, sc *Scope, fr *Frame) (*Scope, bool, error)
 	// Preamble runs document d when it is a preamble (reference §1).
 	Preamble(d Node, sc *Scope, fr *Frame) (next *Scope, pre bool, err error)
+}
 
+// Evaluator evaluates the template's CEL expressions in a scope.
+type Evaluator interface {
 	// EvalExpr evaluates a CEL expression in sc.
 	EvalExpr(x *ExprRef, sc *Scope, fr *Frame) (ref.Val, error)
 	// EvalBool evaluates a condition; what names it in errors.
 	EvalBool(x *ExprRef, sc *Scope, fr *Frame, what string) (val, unknown bool, err error)
 	// FastValue reads a chain of field selections from the scope.
 	FastValue(path []string, sc *Scope) (Value, bool)
+}
 
+// Reporter builds the render's positioned errors.
+type Reporter interface {
 	// ErrAt builds an *Error at node n of the file in fr.
 	ErrAt(fr *Frame, n *yaml.Node, path, msg string) *Error
 	// ResultErr is the error for an expression's result as a whole.
 	ResultErr(fr *Frame, x *ExprRef, err error) error
 	// LimitErr is the error for a render that passes the engine option limit.
 	LimitErr(fr *Frame, n *yaml.Node, path, limit, msg string) error
+}
 
-	// Count, CountValue, Size, Tick and Step count the render against
-	// the engine's limits.
+// Budget counts the render against the engine's limits (reference §7).
+type Budget interface {
 	Count(fr *Frame, n *yaml.Node, path string, nodes, bytes int) error
 	CountValue(fr *Frame, n *yaml.Node, path string, v Value) error
 	Size(v Value) (nodes, bytes int)
 	Tick(fr *Frame, n *yaml.Node, path string) error
 	Step(fr *Frame, n *yaml.Node, path string) error
+}
 
+// Inputs is what a render reads beside the template's text: its context
+// and options, the files it includes, the strings its templates write.
+type Inputs interface {
+	// Context is the render's context: a read through the Loader stops
+	// when it is cancelled.
+	Context() context.Context
+	// Options are the engine options the render runs under.
+	Options() *Options
 	// OpenFile opens the file an $include names.
 	OpenFile(fr *Frame, key, pathN *yaml.Node, path, p string) (*CompiledFile, *Frame, error)
 	// Written reports the strings that the render's templates write.
 	Written() func(string) bool
 	// Texts is the render's cache of the files read beside the templates.
 	Texts() map[string][]byte
+}
 
+// Queue holds the overlays and transforms reached in the stream until
+// every document is rendered (reference §8, §10).
+type Queue interface {
 	// AddPending queues an overlay; AddLate a transform, after every
 	// overlay.
 	AddPending(p Pending)
