@@ -6,6 +6,7 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/check"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
 
@@ -59,7 +60,7 @@ func New(opts Options) *Engine {
 
 // Render renders a template with variables and returns its documents.
 // Documents that render to nothing or null are dropped. Errors are *Error.
-func (e *Engine) Render(ctx context.Context, src Source, vars map[string]Value) ([]Value, error) {
+func (e *Engine) Render(ctx context.Context, src Source, vars map[string]value.Value) ([]value.Value, error) {
 	return e.w.Render(ctx, src, vars)
 }
 
@@ -67,13 +68,13 @@ func (e *Engine) Render(ctx context.Context, src Source, vars map[string]Value) 
 // so that an error about a document (two with the same manifest ID) can
 // point into the template. When the number of documents is not known
 // yet, it returns the one document UnknownStream.
-func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]Value) ([]Document, error) {
+func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]value.Value) ([]Document, error) {
 	return e.w.RenderDocuments(ctx, src, vars)
 }
 
 // RenderFile reads the template at path through the Loader and renders it.
 // Its $include directives resolve against the file's directory.
-func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]Value) ([]Value, error) {
+func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]value.Value) ([]value.Value, error) {
 	return e.w.RenderFile(ctx, path, vars)
 }
 
@@ -85,7 +86,7 @@ func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
 }
 
 // Eval evaluates one CEL expression with variables.
-func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (Value, error) {
+func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]value.Value) (value.Value, error) {
 	return e.w.Eval(ctx, expr, vars)
 }
 
@@ -99,7 +100,7 @@ func (e *Engine) Check(ctx context.Context, src Source, declared func(string) bo
 // CheckRender is Check followed, when Check finds no error, by a render
 // with vars (or, when vars is nil and every input has a default, with
 // none); after may find more in the documents. See check.Render.
-func (e *Engine) CheckRender(ctx context.Context, src Source, vars map[string]Value, after func([]Document) error) (problems []Problem, texts [][]byte) {
+func (e *Engine) CheckRender(ctx context.Context, src Source, vars map[string]value.Value, after func([]Document) error) (problems []Problem, texts [][]byte) {
 	return check.Render(ctx, e.w, src, vars, after)
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -130,7 +131,7 @@ func compileEval(key, n *yaml.Node, path string) (tree.Producer, *tree.CompileEr
 func (d *evalDir) KeyNode() *yaml.Node { return d.key }
 func (d *evalDir) Name() string        { return "$eval" }
 
-func (d *evalDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (d *evalDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	t := d.t
 	if t.exact == nil {
 		s, unknown, err := renderText(r, t, sc, fr)
@@ -139,7 +140,7 @@ func (d *evalDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.V
 		}
 		if unknown {
 			// Mixed text is a string whatever its segments turn out to be.
-			return tree.UnknownOf(tree.TypeString), true, nil
+			return value.UnknownOf(value.TypeString), true, nil
 		}
 		if err := r.Count(fr, t.node, t.path, 1, len(s)); err != nil {
 			return nil, false, err
@@ -169,7 +170,7 @@ func (d *evalDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.V
 
 // countExact counts the value an exact segment gives against the render's
 // limits, with its real size (countValue).
-func countExact(r tree.Budget, fr *tree.Frame, t *textTemplate, out tree.Value) (tree.Value, bool, error) {
+func countExact(r tree.Budget, fr *tree.Frame, t *textTemplate, out value.Value) (value.Value, bool, error) {
 	if err := r.CountValue(fr, t.node, t.path, out); err != nil {
 		return nil, false, err
 	}
@@ -177,7 +178,7 @@ func countExact(r tree.Budget, fr *tree.Frame, t *textTemplate, out tree.Value) 
 }
 
 // Multi gives one item (or document), or nothing.
-func (d *evalDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, _ tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (d *evalDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
 	v, ok, err := d.Value(r, sc, fr)
 	return tree.AppendIf(dst, v, ok, err)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -33,7 +34,7 @@ func checkSchema(r tree.Renderer, d *schemaDir, sc *tree.Scope, fr *tree.Frame) 
 	if err != nil {
 		return nil, err
 	}
-	defaults, failures, at := set.CheckWith(func(name string) (tree.Value, bool) {
+	defaults, failures, at := set.CheckWith(func(name string) (value.Value, bool) {
 		v, ok := sc.Lookup(name)
 		if !ok {
 			return nil, false

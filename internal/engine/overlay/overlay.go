@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -117,12 +118,12 @@ func without(n *yaml.Node, keys ...string) *yaml.Node {
 }
 
 // Value fails: an overlay does not stand in value position.
-func (o *overlayNode) Value(r tree.Renderer, _ *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (o *overlayNode) Value(r tree.Renderer, _ *tree.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	return nil, false, o.misplaced(r, fr)
 }
 
 // Multi queues the overlay in the stream, and fails anywhere else.
-func (o *overlayNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (o *overlayNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if pos != tree.PosStream {
 		return dst, o.misplaced(r, fr)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -95,13 +96,13 @@ func checkTransformFields(v *yaml.Node) *tree.CompileError {
 }
 
 // Value fails: a transform does not stand in value position.
-func (t *transformNode) Value(r tree.Renderer, _ *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (t *transformNode) Value(r tree.Renderer, _ *tree.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	return nil, false, t.misplaced(r, fr)
 }
 
 // Multi queues the transform in the stream, after every overlay, and
 // fails anywhere else.
-func (t *transformNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (t *transformNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if pos != tree.PosStream {
 		return dst, t.misplaced(r, fr)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -33,7 +34,7 @@ func lazyWritten(r tree.Inputs) func(string) bool {
 }
 
 // Apply changes every document by the transform.
-func (p pendingTransform) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Value, error) {
+func (p pendingTransform) Apply(r tree.Renderer, docs []value.Value) ([]value.Value, error) {
 	spec, err := transformSpec(r, p)
 	if err != nil {
 		return nil, err
@@ -59,7 +60,7 @@ func (p pendingTransform) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Valu
 
 // ApplyNamespace applies the engine's Namespace option ns, after the
 // template's own transforms; fr is the file rendered.
-func ApplyNamespace(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error) {
+func ApplyNamespace(r tree.Renderer, docs []value.Value, fr *tree.Frame, ns string) ([]value.Value, error) {
 	opts := r.Options()
 	prep := transform.Prepare(docs, transform.Spec{Namespace: ns, Keep: opts.KeepNamespace, Scopes: opts.Scopes, HideNames: opts.HideKeys}, lazyWritten(r))
 	for i, d := range docs {

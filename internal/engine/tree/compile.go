@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -23,7 +24,7 @@ type Node interface{}
 type ConstNode struct {
 	Node  *yaml.Node // where it is written, for limit errors
 	Path  string
-	Value Value
+	Value value.Value
 	Nodes int // output nodes it holds, saturating
 	Bytes int // rough size of its text, saturating
 }
@@ -268,7 +269,7 @@ func (c *Compiler) sequence(n *yaml.Node, path string) (Node, *CompileError) {
 	if len(consts) < len(elems) {
 		return &SeqNode{Node: n, Path: path, Elems: elems}, nil
 	}
-	out := make([]Value, len(consts))
+	out := make([]value.Value, len(consts))
 	cn := &ConstNode{Node: detached(n), Path: path, Nodes: 1, Bytes: 2}
 	for i, k := range consts {
 		out[i] = k.Value

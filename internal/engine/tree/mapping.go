@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -18,9 +19,9 @@ type Producer interface {
 	// Name is the directive, e.g. "$if".
 	Name() string
 	// Value renders in value position: a value, or nothing (false).
-	Value(r Renderer, sc *Scope, fr *Frame) (Value, bool, error)
+	Value(r Renderer, sc *Scope, fr *Frame) (value.Value, bool, error)
 	// Multi renders in item or stream position, appending to dst.
-	Multi(r Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+	Multi(r Renderer, sc *Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
 }
 
 // Prelude is what a prelude directive ($schema, $let, $assert) compiles
@@ -168,7 +169,7 @@ func (c *Compiler) plainMapping(n *yaml.Node, path string, regular []KVPair) (No
 	if len(consts) < len(m.Entries) {
 		return m, nil
 	}
-	out := NewMap(len(m.Entries))
+	out := value.NewMap(len(m.Entries))
 	cn := &ConstNode{Node: detached(n), Path: path, Nodes: 1, Bytes: 2}
 	for i, e := range m.Entries {
 		k := consts[i]

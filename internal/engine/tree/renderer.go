@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/common/types/ref"
 	"go.yaml.in/yaml/v3"
 )
@@ -28,14 +29,14 @@ type Renderer interface {
 // Walker renders compiled nodes: a directive's bodies, an overlay's patch.
 type Walker interface {
 	// Value renders t in value position.
-	Value(t Node, sc *Scope, fr *Frame) (Value, bool, error)
+	Value(t Node, sc *Scope, fr *Frame) (value.Value, bool, error)
 	// Multi renders t in item or stream position, appending what it gives.
-	Multi(t Node, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+	Multi(t Node, sc *Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
 	// Splice renders a body written as a YAML sequence in item or stream
 	// position: its items are added in place.
-	Splice(body Node, key *yaml.Node, path string, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+	Splice(body Node, key *yaml.Node, path string, sc *Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
 	// Merge builds the mapping from its producers and regular keys.
-	Merge(m *MapNode, sc *Scope, fr *Frame) (Value, bool, error)
+	Merge(m *MapNode, sc *Scope, fr *Frame) (value.Value, bool, error)
 	// RunPreludes runs a mapping's $schema, $let and $assert.
 	RunPreludes(m *MapNode, sc *Scope, fr *Frame) (*Scope, bool, error)
 	// Preamble runs document d when it is a preamble (reference §1).
@@ -49,7 +50,7 @@ type Evaluator interface {
 	// EvalBool evaluates a condition; what names it in errors.
 	EvalBool(x *ExprRef, sc *Scope, fr *Frame, what string) (val, unknown bool, err error)
 	// FastValue reads a chain of field selections from the scope.
-	FastValue(path []string, sc *Scope) (Value, bool)
+	FastValue(path []string, sc *Scope) (value.Value, bool)
 }
 
 // Reporter builds the render's positioned errors.
@@ -65,8 +66,8 @@ type Reporter interface {
 // Budget counts the render against the engine's limits (reference §7).
 type Budget interface {
 	Count(fr *Frame, n *yaml.Node, path string, nodes, bytes int) error
-	CountValue(fr *Frame, n *yaml.Node, path string, v Value) error
-	Size(v Value) (nodes, bytes int)
+	CountValue(fr *Frame, n *yaml.Node, path string, v value.Value) error
+	Size(v value.Value) (nodes, bytes int)
 	Tick(fr *Frame, n *yaml.Node, path string) error
 	Step(fr *Frame, n *yaml.Node, path string) error
 }
@@ -97,7 +98,7 @@ type Queue interface {
 	// Late are the transforms queued so far, in stream order.
 	Late() []Pending
 	// DropRemoved drops the documents an overlay removed.
-	DropRemoved(docs []Value) []Value
+	DropRemoved(docs []value.Value) []value.Value
 }
 
 // SelfRenderer is a compiled node that renders itself: what a package
@@ -105,20 +106,20 @@ type Queue interface {
 // overlay's patch).
 type SelfRenderer interface {
 	// Value renders in value position: a value, or nothing (false).
-	Value(r Renderer, sc *Scope, fr *Frame) (Value, bool, error)
+	Value(r Renderer, sc *Scope, fr *Frame) (value.Value, bool, error)
 	// Multi renders in item or stream position, appending to dst.
-	Multi(r Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+	Multi(r Renderer, sc *Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
 }
 
 // Pending is an overlay (or a transform) reached in the stream: once
 // every document is rendered, Apply edits them (reference §8, §10).
 type Pending interface {
-	Apply(r Renderer, docs []Value) ([]Value, error)
+	Apply(r Renderer, docs []value.Value) ([]value.Value, error)
 }
 
 // AppendIf adds what a value-position render gave to dst: the value, or
 // nothing.
-func AppendIf(dst []Value, v Value, ok bool, err error) ([]Value, error) {
+func AppendIf(dst []value.Value, v value.Value, ok bool, err error) ([]value.Value, error) {
 	if err == nil && ok {
 		dst = append(dst, v)
 	}

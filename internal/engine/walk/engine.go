@@ -5,6 +5,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // Engine renders templates. It is safe for concurrent use; compiled CEL
@@ -20,7 +21,7 @@ type Engine struct {
 // NamespaceFunc applies the engine's Namespace option to the documents of
 // a render once the transforms have (fr is the file rendered; reference
 // §10).
-type NamespaceFunc func(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error)
+type NamespaceFunc func(r tree.Renderer, docs []value.Value, fr *tree.Frame, ns string) ([]value.Value, error)
 
 // Options are the engine's options, defaults filled in.
 func (e *Engine) Options() *tree.Options { return &e.opts }
