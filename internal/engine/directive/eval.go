@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -66,7 +67,7 @@ func compileText(n *yaml.Node, path, what string) (*textTemplate, *tree.CompileE
 }
 
 // renderText renders every part as text and joins them.
-func renderText(r tree.Renderer, t *textTemplate, sc *tree.Scope, fr *tree.Frame) (string, bool, error) {
+func renderText(r tree.Renderer, t *textTemplate, sc *scope.Scope, fr *tree.Frame) (string, bool, error) {
 	if len(t.parts) == 1 && t.parts[0].expr == nil {
 		return t.parts[0].lit, false, nil
 	}
@@ -91,7 +92,7 @@ func renderText(r tree.Renderer, t *textTemplate, sc *tree.Scope, fr *tree.Frame
 // segmentText gives the text of one ${{ }} segment of t; unknown reports an
 // unknown value. A name or field chain holding an engine string is that
 // string, with no trip through CEL values.
-func segmentText(r tree.Evaluator, x *tree.ExprRef, t *textTemplate, sc *tree.Scope, fr *tree.Frame) (string, bool, error) {
+func segmentText(r tree.Evaluator, x *tree.ExprRef, t *textTemplate, sc *scope.Scope, fr *tree.Frame) (string, bool, error) {
 	var v ref.Val
 	if fv, ok := r.FastValue(x.Fast, sc); ok {
 		if s, ok := fv.(string); ok {
@@ -131,7 +132,7 @@ func compileEval(key, n *yaml.Node, path string) (tree.Producer, *tree.CompileEr
 func (d *evalDir) KeyNode() *yaml.Node { return d.key }
 func (d *evalDir) Name() string        { return "$eval" }
 
-func (d *evalDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (d *evalDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	t := d.t
 	if t.exact == nil {
 		s, unknown, err := renderText(r, t, sc, fr)
@@ -178,7 +179,7 @@ func countExact(r tree.Budget, fr *tree.Frame, t *textTemplate, out value.Value)
 }
 
 // Multi gives one item (or document), or nothing.
-func (d *evalDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
+func (d *evalDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
 	v, ok, err := d.Value(r, sc, fr)
 	return tree.AppendIf(dst, v, ok, err)
 }

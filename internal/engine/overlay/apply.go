@@ -5,6 +5,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
@@ -24,7 +25,7 @@ type patchCache struct {
 // file it stands in.
 type pendingOverlay struct {
 	o  *overlayNode
-	sc *tree.Scope
+	sc *scope.Scope
 	fr *tree.Frame
 }
 
@@ -40,7 +41,7 @@ const (
 // Run decides the guard in scope sc and, when it holds, renders the patch:
 // a value, or nothing (patched false). A static guard's patch is rendered
 // once per cache.
-func (g *guarded) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, cache *patchCache) (d decision, patch value.Value, patched bool, err error) {
+func (g *guarded) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, cache *patchCache) (d decision, patch value.Value, patched bool, err error) {
 	body := g.body
 	if d, sc, err = g.decide(r, sc, fr); d != decidedYes || err != nil {
 		return d, nil, false, err
@@ -69,7 +70,7 @@ func (g *guarded) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, cache *pa
 
 // decide decides the guard in scope sc, and gives the scope its preludes
 // leave for the patch.
-func (g *guarded) decide(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (decision, *tree.Scope, error) {
+func (g *guarded) decide(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (decision, *scope.Scope, error) {
 	if m, ok := g.body.(*tree.MapNode); ok {
 		var unknown bool
 		var err error
@@ -115,7 +116,7 @@ func (p pendingOverlay) matchesAfterTransforms(r tree.Renderer, docs []value.Val
 			return 0
 		}
 	}
-	sc := tree.NewScope(p.sc, 1)
+	sc := scope.New(p.sc, 1)
 	n := 0
 	for _, doc := range out {
 		sc.BindValue("doc", doc)
@@ -131,7 +132,7 @@ func (p pendingOverlay) Apply(r tree.Renderer, docs []value.Value) ([]value.Valu
 	matched, unsure := 0, 0
 	// One scope for every document: nothing a patch gives keeps it,
 	// and a static patch's list edits read doc from it when they run.
-	sc := tree.NewScope(p.sc, 1)
+	sc := scope.New(p.sc, 1)
 	var cache patchCache
 	for i, doc := range docs {
 		if err := r.Step(p.fr, p.o.guard.key, "$overlay"); err != nil {
@@ -171,7 +172,7 @@ func (p pendingOverlay) Apply(r tree.Renderer, docs []value.Value) ([]value.Valu
 
 // overlayDoc applies one overlay to one document, in sc, a child of the
 // overlay's scope where doc is bound.
-func overlayDoc(r tree.Renderer, p pendingOverlay, sc *tree.Scope, cache *patchCache, doc value.Value) (value.Value, decision, error) {
+func overlayDoc(r tree.Renderer, p pendingOverlay, sc *scope.Scope, cache *patchCache, doc value.Value) (value.Value, decision, error) {
 	sc.BindValue("doc", doc)
 	d, patch, patched, err := p.o.guard.Run(r, sc, p.fr, cache)
 	switch {

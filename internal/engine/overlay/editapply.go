@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
@@ -15,7 +16,7 @@ import (
 type listEdit struct {
 	seq *editSeq
 	r   tree.Renderer
-	sc  *tree.Scope
+	sc  *scope.Scope
 	fr  *tree.Frame
 }
 
@@ -50,7 +51,7 @@ func (l *listEdit) Edit(base value.Value) (value.Value, error) {
 
 // apply runs one edit on items and returns the new items; it never
 // changes items itself.
-func (op *editOp) apply(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, items []value.Value) ([]value.Value, bool, error) {
+func (op *editOp) apply(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, items []value.Value) ([]value.Value, bool, error) {
 	if op.dir == "$append" {
 		v, ok, err := r.Value(op.value, sc, fr)
 		if err != nil || !ok {
@@ -60,7 +61,7 @@ func (op *editOp) apply(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, items [
 	}
 	out := make([]value.Value, 0, len(items))
 	matched := 0
-	inner := tree.NewScope(sc, 1) // one for every item: nothing keeps it
+	inner := scope.New(sc, 1) // one for every item: nothing keeps it
 	var cache patchCache
 	for _, it := range items {
 		if err := r.Step(fr, op.key, op.path); err != nil {

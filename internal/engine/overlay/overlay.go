@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
@@ -118,12 +119,12 @@ func without(n *yaml.Node, keys ...string) *yaml.Node {
 }
 
 // Value fails: an overlay does not stand in value position.
-func (o *overlayNode) Value(r tree.Renderer, _ *tree.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (o *overlayNode) Value(r tree.Renderer, _ *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	return nil, false, o.misplaced(r, fr)
 }
 
 // Multi queues the overlay in the stream, and fails anywhere else.
-func (o *overlayNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (o *overlayNode) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if pos != tree.PosStream {
 		return dst, o.misplaced(r, fr)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -18,7 +19,7 @@ import (
 // and file it stands in.
 type pendingTransform struct {
 	t  *transformNode
-	sc *tree.Scope
+	sc *scope.Scope
 	fr *tree.Frame
 }
 

@@ -1,9 +1,9 @@
 // Package tree is the compiled form of a template and its compiler: it
 // parses a template (YAML nodes, positioned YAML errors, each text
 // compiled once and cached), compiles it into a tree of constants,
-// sequences and mappings, and holds the directive table, the scope a
-// render binds names in, positions and errors, and the engine options.
-// Package walk, above it, renders the tree.
+// sequences and mappings, and holds the shape of the directive table,
+// positions and errors, and the engine options. Package walk, above it,
+// renders the tree, binding names in package scope's variable stack.
 //
 // The tree owns the shape of the directive table (Table, Directive), not
 // the directives: the engine's facade builds the table with NewTable from

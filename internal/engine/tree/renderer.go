@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/common/types/ref"
 	"go.yaml.in/yaml/v3"
@@ -29,28 +30,28 @@ type Renderer interface {
 // Walker renders compiled nodes: a directive's bodies, an overlay's patch.
 type Walker interface {
 	// Value renders t in value position.
-	Value(t Node, sc *Scope, fr *Frame) (value.Value, bool, error)
+	Value(t Node, sc *scope.Scope, fr *Frame) (value.Value, bool, error)
 	// Multi renders t in item or stream position, appending what it gives.
-	Multi(t Node, sc *Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
+	Multi(t Node, sc *scope.Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
 	// Splice renders a body written as a YAML sequence in item or stream
 	// position: its items are added in place.
-	Splice(body Node, key *yaml.Node, path string, sc *Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
+	Splice(body Node, key *yaml.Node, path string, sc *scope.Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
 	// Merge builds the mapping from its producers and regular keys.
-	Merge(m *MapNode, sc *Scope, fr *Frame) (value.Value, bool, error)
+	Merge(m *MapNode, sc *scope.Scope, fr *Frame) (value.Value, bool, error)
 	// RunPreludes runs a mapping's $schema, $let and $assert.
-	RunPreludes(m *MapNode, sc *Scope, fr *Frame) (*Scope, bool, error)
+	RunPreludes(m *MapNode, sc *scope.Scope, fr *Frame) (*scope.Scope, bool, error)
 	// Preamble runs document d when it is a preamble (reference §1).
-	Preamble(d Node, sc *Scope, fr *Frame) (next *Scope, pre bool, err error)
+	Preamble(d Node, sc *scope.Scope, fr *Frame) (next *scope.Scope, pre bool, err error)
 }
 
 // Evaluator evaluates the template's CEL expressions in a scope.
 type Evaluator interface {
 	// EvalExpr evaluates a CEL expression in sc.
-	EvalExpr(x *ExprRef, sc *Scope, fr *Frame) (ref.Val, error)
+	EvalExpr(x *ExprRef, sc *scope.Scope, fr *Frame) (ref.Val, error)
 	// EvalBool evaluates a condition; what names it in errors.
-	EvalBool(x *ExprRef, sc *Scope, fr *Frame, what string) (val, unknown bool, err error)
+	EvalBool(x *ExprRef, sc *scope.Scope, fr *Frame, what string) (val, unknown bool, err error)
 	// FastValue reads a chain of field selections from the scope.
-	FastValue(path []string, sc *Scope) (value.Value, bool)
+	FastValue(path []string, sc *scope.Scope) (value.Value, bool)
 }
 
 // Reporter builds the render's positioned errors.
@@ -106,9 +107,9 @@ type Queue interface {
 // overlay's patch).
 type SelfRenderer interface {
 	// Value renders in value position: a value, or nothing (false).
-	Value(r Renderer, sc *Scope, fr *Frame) (value.Value, bool, error)
+	Value(r Renderer, sc *scope.Scope, fr *Frame) (value.Value, bool, error)
 	// Multi renders in item or stream position, appending to dst.
-	Multi(r Renderer, sc *Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
+	Multi(r Renderer, sc *scope.Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
 }
 
 // Pending is an overlay (or a transform) reached in the stream: once

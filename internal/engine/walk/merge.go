@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
@@ -11,7 +12,7 @@ import (
 
 // RunPreludes runs $schema, $let and $assert. unknown is true when an $assert
 // cannot be decided yet, which makes the whole mapping unknown.
-func (r *Renderer) RunPreludes(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, bool, error) {
+func (r *Renderer) RunPreludes(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, bool, error) {
 	for _, p := range m.Preludes {
 		next, unknown, err := p.Run(r, sc, fr)
 		if err != nil || unknown {
@@ -22,7 +23,7 @@ func (r *Renderer) RunPreludes(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame) 
 	return sc, false, nil
 }
 
-func (r *Renderer) mapValue(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (r *Renderer) mapValue(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	sc, unknown, err := r.RunPreludes(m, sc, fr)
 	if err != nil {
 		return nil, false, err
@@ -36,7 +37,7 @@ func (r *Renderer) mapValue(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame) (va
 	return r.Merge(m, sc, fr)
 }
 
-func (r *Renderer) mapMulti(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (r *Renderer) mapMulti(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	sc, unknown, err := r.RunPreludes(m, sc, fr)
 	if err != nil {
 		return dst, err
@@ -55,7 +56,7 @@ func (r *Renderer) mapMulti(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame, pos
 }
 
 // Merge builds the mapping from its producers and regular keys.
-func (r *Renderer) Merge(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (r *Renderer) Merge(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	var small [4]*value.Map
 	results := small[:0]
 	if len(m.Prods) > len(small) {

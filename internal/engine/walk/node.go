@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
@@ -12,7 +13,7 @@ import (
 // Rendering a compiled node in value, item or stream position.
 
 // Value renders t in value position.
-func (r *Renderer) Value(t tree.Node, sc *tree.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (r *Renderer) Value(t tree.Node, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	switch t := t.(type) {
 	case *tree.ConstNode:
 		if err := r.Count(fr, t.Node, t.Path, t.Nodes, t.Bytes); err != nil {
@@ -44,7 +45,7 @@ func (r *Renderer) Value(t tree.Node, sc *tree.Scope, fr *tree.Frame) (value.Val
 }
 
 // Multi renders t in item or stream position, appending what it gives.
-func (r *Renderer) Multi(t tree.Node, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (r *Renderer) Multi(t tree.Node, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	switch t := t.(type) {
 	case *tree.MapNode:
 		return r.mapMulti(t, sc, fr, pos, dst)
@@ -68,7 +69,7 @@ func (r *Renderer) Late() []tree.Pending { return r.late }
 
 // Splice renders a body written as a YAML sequence in item or stream
 // position: its items are added in place.
-func (r *Renderer) Splice(body tree.Node, key *yaml.Node, path string, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (r *Renderer) Splice(body tree.Node, key *yaml.Node, path string, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if pos == tree.PosStream {
 		return dst, r.ErrAt(fr, key, path, "a "+key.Value+" body written as a sequence cannot stand at a document root: documents are not lists; write a mapping per document, or put the sequence under a key")
 	}

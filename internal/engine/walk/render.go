@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
@@ -158,7 +159,7 @@ func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars m
 	if err := r.checkDepth(f, fr); err != nil {
 		return nil, nil, err
 	}
-	sc := tree.RootScope(vars)
+	sc := scope.Root(vars)
 	docs := make([]value.Value, 0, len(f.Docs))
 	var at []tree.Pos
 	// unknownStream is the result when a document decides the number of
@@ -258,7 +259,7 @@ func (r *Renderer) DropRemoved(docs []value.Value) []value.Value {
 // the later documents of the same file. pre reports a preamble; an $assert
 // that cannot be decided yet gives errUnknownShape, since whether the
 // later documents render is not known.
-func (r *Renderer) Preamble(d tree.Node, sc *tree.Scope, fr *tree.Frame) (next *tree.Scope, pre bool, err error) {
+func (r *Renderer) Preamble(d tree.Node, sc *scope.Scope, fr *tree.Frame) (next *scope.Scope, pre bool, err error) {
 	if !tree.IsPreamble(d) {
 		return sc, false, nil
 	}

@@ -1,4 +1,4 @@
-package tree
+package scope
 
 import (
 	"sort"
@@ -33,8 +33,8 @@ type scopeVar struct {
 	raw  value.Value
 }
 
-// NewScope returns a child scope with room for n bindings.
-func NewScope(parent *Scope, n int) *Scope {
+// New returns a child scope with room for n bindings.
+func New(parent *Scope, n int) *Scope {
 	s := &Scope{parent: parent}
 	if n <= len(s.inline) {
 		s.binds = s.inline[:0]
@@ -126,9 +126,9 @@ func (s *Scope) ResolveName(name string) (any, bool) {
 // ResolveName itself, so cel-go never needs to.
 func (s *Scope) Parent() interpreter.Activation { return nil }
 
-// RootScope binds the caller's variables; each gets its CEL form on first
-// use (scope.lookup).
-func RootScope(vars map[string]value.Value) *Scope {
+// Root binds the caller's variables; each gets its CEL form on first
+// use (Lookup).
+func Root(vars map[string]value.Value) *Scope {
 	names := make([]string, 0, len(vars))
 	for k := range vars {
 		names = append(names, k)
