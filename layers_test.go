@@ -1,6 +1,7 @@
 package main
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -110,6 +111,49 @@ func TestLayers_importsPointDown(t *testing.T) {
 	for p := range layer {
 		if _, ok := pkgs[p]; !ok {
 			t.Errorf("ARCHITECTURE.md's layer table names %s, which is no package", p)
+		}
+	}
+}
+
+// The engine is wired in plain sight (ARCHITECTURE.md): no package
+// registers itself in an init function, and no package-level variable of
+// function type waits for another package to set it, a step that would be
+// skipped silently when nobody did. Tests aside, and the benchmarks'
+// throwaway programs (bench/), which set a build-tag variant's address so.
+func TestLayers_noHiddenWiring(t *testing.T) {
+	fset := token.NewFileSet()
+	for dir := range packageImports(t) {
+		if strings.HasPrefix(dir, "bench/") {
+			continue
+		}
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range files {
+			if strings.HasSuffix(p, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, decl := range f.Decls {
+				switch d := decl.(type) {
+				case *ast.FuncDecl:
+					if d.Recv == nil && d.Name.Name == "init" {
+						t.Errorf("%s: func init: list the step where the program is assembled instead", fset.Position(d.Pos()))
+					}
+				case *ast.GenDecl:
+					for _, s := range d.Specs {
+						if v, ok := s.(*ast.ValueSpec); ok {
+							if _, isFunc := v.Type.(*ast.FuncType); isFunc {
+								t.Errorf("%s: package-level variable %s of function type: pass the function where it is needed instead", fset.Position(v.Pos()), v.Names[0].Name)
+							}
+						}
+					}
+				}
+			}
 		}
 	}
 }
