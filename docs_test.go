@@ -19,9 +19,10 @@ import (
 // a citation:
 //   - a path: a span in backquotes (a package doc: a word) that starts
 //     with one of the repository's top folders, or names a .go, .tmpl,
-//     .txtar or .sh file; a bare file name is looked up in the package the
-//     sentence is about (the last internal/… path before it on the line,
-//     or the package whose doc it is), then anywhere in the repository;
+//     .txtar or .sh file; a bare file name must be in the package the
+//     sentence is about (a table row's first cell, the last internal/…
+//     folder before it on the line, or the package whose doc it is), and
+//     is looked up anywhere in the repository only when none is named;
 //   - an identifier: pkg.Name or pkg.Type.Member where pkg is one of the
 //     module's packages and Name is exported; Type.Member where Type is a
 //     type the module declares; and, in the three contributor documents,
@@ -174,6 +175,7 @@ func typeMembers(e ast.Expr) []string {
 var (
 	backquoted  = regexp.MustCompile("`([^`\n]+)`")
 	contextPkg  = regexp.MustCompile(`internal/[a-z0-9_/]*[a-z0-9_]`)
+	tableRowPkg = regexp.MustCompile("^\\| `(internal/[a-z0-9_/]+)`")
 	qualified   = regexp.MustCompile(`^([a-z][a-z0-9]*)\.([A-Z]\w*)(?:\.([A-Z]\w*))?(?:\(\))?$`)
 	member      = regexp.MustCompile(`^([A-Z]\w*)\.([A-Z]\w*)(?:\(\))?$`)
 	bareName    = regexp.MustCompile(`^[A-Z]\w*[a-z]\w*$`)
@@ -196,6 +198,9 @@ func (ix *goIndex) checkPath(p, ctx string) bool {
 	if ctx != "" {
 		if _, err := os.Stat(path.Join(ctx, p)); err == nil {
 			return true
+		}
+		if !strings.Contains(p, "/") {
+			return false // a file of the package the sentence is about
 		}
 	}
 	if !strings.Contains(p, "/") {
@@ -259,10 +264,7 @@ func (ix *goIndex) citedIn(t *testing.T, file string, bare bool) (checked int) {
 	for n, line := range strings.Split(readText(t, file), "\n") {
 		for _, m := range backquoted.FindAllStringSubmatchIndex(line, -1) {
 			span := line[m[2]:m[3]]
-			ctx := ""
-			if c := contextPkg.FindAllString(line[:m[0]], -1); len(c) > 0 {
-				ctx = c[len(c)-1]
-			}
+			ctx := citingPackage(line, m[0])
 			if ok, did := ix.citation(span, ctx, bare); did {
 				checked++
 				if !ok {
@@ -272,6 +274,22 @@ func (ix *goIndex) citedIn(t *testing.T, file string, bare bool) (checked int) {
 		}
 	}
 	return checked
+}
+
+// citingPackage is the package folder a sentence is about at offset at
+// of line: a table row's first cell, or else the last folder under
+// internal/ named before at ("" for none).
+func citingPackage(line string, at int) string {
+	if m := tableRowPkg.FindStringSubmatch(line); m != nil {
+		return m[1]
+	}
+	c := contextPkg.FindAllString(line[:at], -1)
+	for i := len(c) - 1; i >= 0; i-- {
+		if fi, err := os.Stat(c[i]); err == nil && fi.IsDir() {
+			return c[i]
+		}
+	}
+	return ""
 }
 
 // citation checks one cited span.

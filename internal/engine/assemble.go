@@ -14,7 +14,7 @@ import (
 
 // table is the directive table, in evaluation order: the preludes, the
 // producers each followed by their partners, then the overlays' and
-// transforms' directives (reference §2, §4, §8, §10). The order is the
+// transforms' directives, then $chart's (reference §2, §4, §8, §10, §11). The order is the
 // order of evaluation, of the missing-partner checks and of "did you
 // mean" (TestDirectiveTable_orderIsEvaluationOrder pins it), and
 // TestAssembly_listsEveryDirective fails on an entry written in package
@@ -32,6 +32,7 @@ var table = tree.NewTable(
 	overlay.Overlay(),       // $overlay, $expects
 	overlay.ListEdits(),     // $match, $remove, $append
 	overlay.Transform(),     // $transform
+	directive.Chart(),       // $chart and its partners
 )
 
 // assemble builds the walker of an engine with options opts: the table
