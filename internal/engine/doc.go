@@ -29,10 +29,12 @@
 //  5. emit (package emit): documents become YAML or JSON text.
 //
 // Package check compiles a template without rendering it, for `celyaml
-// check`. The packages below, each a leaf: value (the value model),
-// yamlnode (plain YAML to values), lex (CEL's lexical rules), hint (the
-// words of every hint and "did you mean"), merge (the merge rule), emit
-// (the emitters), schema ($schema's JSON Schema checks), transform
-// ($transform's Kubernetes transforms), manifest (the manifest-ID rule)
-// and celenv (the CEL environment).
+// check`. The packages below: value (the value model), yamlnode (plain
+// YAML to values), lex (CEL's lexical rules), hint (the words of every
+// hint and "did you mean"), merge (the merge rule), emit (the emitters),
+// schema ($schema's JSON Schema checks), transform ($transform's
+// Kubernetes transforms), chart ($chart's Helm charts), manifest (the
+// manifest-ID rule), celenv (the CEL environment) and scope (the variable
+// stack a render binds names in). ARCHITECTURE.md's layer table gives
+// which may import which.
 package engine
