@@ -76,3 +76,79 @@ func BenchmarkServer_paths(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkServer_validatePaths measures celyaml_render's validation on
+// each path: the kitchen sink's configuration with its 20-service context
+// known (as in a plan's validation of constants), and with one service's
+// port unknown (as when the context reads a resource's attribute).
+func BenchmarkServer_validatePaths(b *testing.B) {
+	ctx := context.Background()
+	srv := NewServer("test")().(*server)
+	framework := providerserver.NewProtocol6(New("test")())()
+	known := benchContext()
+	var partly tftypes.Value
+	{
+		var attrs map[string]tftypes.Value // As shares benchContext's maps and slices: a copy of its own
+		if err := benchContext().As(&attrs); err != nil {
+			b.Fatal(err)
+		}
+		var svcs []tftypes.Value
+		if err := attrs["services"].As(&svcs); err != nil {
+			b.Fatal(err)
+		}
+		var svc map[string]tftypes.Value
+		if err := svcs[0].As(&svc); err != nil {
+			b.Fatal(err)
+		}
+		svc["port"] = tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)
+		svcs[0] = tftypes.NewValue(svcs[0].Type(), svc)
+		attrs["services"] = tftypes.NewValue(attrs["services"].Type(), svcs)
+		partly = tftypes.NewValue(known.Type(), attrs)
+	}
+	for _, c := range []struct {
+		name    string
+		context tftypes.Value
+	}{{"known", known}, {"partly_unknown", partly}} {
+		typ := renderStateType()
+		attrs := map[string]tftypes.Value{}
+		for name, at := range typ.AttributeTypes {
+			attrs[name] = tftypes.NewValue(at, nil)
+		}
+		attrs["template_file"] = tftypes.NewValue(tftypes.String, kitchenSinkPath)
+		attrs["context"] = c.context
+		dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, attrs))
+		if err != nil {
+			b.Fatal(err)
+		}
+		req := &tfprotov6.ValidateDataResourceConfigRequest{TypeName: renderTypeName, Config: &dv}
+		type path struct {
+			name string
+			call func() []*tfprotov6.Diagnostic
+		}
+		paths := []path{
+			{"framework", func() []*tfprotov6.Diagnostic {
+				resp, err := framework.ValidateDataResourceConfig(ctx, req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return resp.Diagnostics
+			}},
+			{"tftypes", func() []*tfprotov6.Diagnostic { return srv.validateTypes(ctx, req).Diagnostics }},
+		}
+		if _, ok := validateRaw(dv.MsgPack); ok {
+			paths = append(paths, path{"raw", func() []*tfprotov6.Diagnostic {
+				diags, _ := validateRaw(dv.MsgPack)
+				return protoDiagnostics(diags)
+			}})
+		}
+		for _, p := range paths {
+			b.Run(c.name+"/"+p.name, func(b *testing.B) {
+				for b.Loop() {
+					if diags := p.call(); len(diags) > 0 {
+						b.Fatal(diags)
+					}
+				}
+			})
+		}
+	}
+}
