@@ -36,8 +36,7 @@ import (
 // Each call takes one path, the cheapest that measured (BenchmarkServer_paths,
 // CPU per call on a busy 2-core machine):
 //
-//   - render, render_file, eval, deep_merge and the data source's read:
-//     the raw path (server_raw.go), from the request's msgpack bytes to the
+//   - render, render_file, eval, deep_merge: the raw path (server_raw.go), from the request's msgpack bytes to the
 //     response's through the direct codec. eval("x + 1"): 2.5 µs, against
 //     9.5 on the tftypes path and 15 in the framework; render_file() of the
 //     kitchen sink: 0.24 ms, against 1.8 and 4.1 ms.
@@ -47,17 +46,18 @@ import (
 //     framework.
 //   - the data source's validation: the raw path when the configuration
 //     is known (validateRaw), else the tftypes path, which decodes unknown
-//     values and checks the template with them. This is the one call with
-//     two paths, because a validation with unknown values is common (a
-//     context that reads a resource's attribute), not an error: with the
-//     kitchen sink's 20-service context (BenchmarkServer_validatePaths),
-//     known: raw 0.05 ms, tftypes 1.6, framework 3.4; one value unknown:
-//     tftypes 1.0 ms, framework 1.9.
-//   - to_yaml, and whatever a path declines (an argument in JSON, a null
-//     or a context the path does not take, a value its codec refuses, a
-//     configuration that does not render): the framework, which words
-//     the errors. These are rare, so a second fast path for them is not
-//     worth its code.
+//     values and checks the template with them: a validation with unknown
+//     values is common (a context that reads a resource's attribute), not
+//     an error. With the kitchen sink's 20-service context
+//     (BenchmarkServer_validatePaths), known: raw 0.05 ms, tftypes 1.6,
+//     framework 3.4; one value unknown: tftypes 1.0 ms, framework 1.9.
+//   - the data source's read: the raw path, else the tftypes path, which
+//     gives errors and the warnings of a read that succeeds (see
+//     ReadDataSource).
+//   - to_yaml, and whatever a function's path declines (an argument in
+//     JSON, a null or a context the path does not take, a value its codec
+//     refuses): the framework, which words the errors. These are errors,
+//     so a second fast path for them is not worth its code.
 //
 // The framework's Run and Read call the same bodies (each function's call,
 // the data source's read). server_test.go and FuzzServer check that the
@@ -163,9 +163,31 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 			return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: state}}, nil
 		}
 	}
-	// What the raw path declines (a configuration in JSON, one that does
-	// not render) goes to the framework, which gives its diagnostics.
-	return s.ProviderServer.ReadDataSource(ctx, req)
+	// What the raw path declines goes to the tftypes path, not to the
+	// framework: besides errors it declines a read that succeeds with a
+	// warning (Secret data in a data source that is not sensitive), which
+	// a configuration may give at every plan, and a framework read with a
+	// 20-service context costs about 27 ms of CPU, the tftypes read a few.
+	resp := &tfprotov6.ReadDataSourceResponse{}
+	config, diags := decodeConfig(req.Config)
+	if diags.HasError() {
+		resp.Diagnostics = protoDiagnostics(diags)
+		return resp, nil
+	}
+	state, diags := s.render.read(ctx, config)
+	if diags.HasError() {
+		// As the framework does, a failed read returns the configuration.
+		state = config
+	}
+	dv, err := tfprotov6.NewDynamicValue(renderStateType(), state)
+	if err != nil {
+		diags.AddError("Unable to Convert State", "An unexpected error was encountered when converting the state to the protocol type. "+
+			"This is always an issue in the provider and should be reported.\n\nError: "+err.Error())
+	} else {
+		resp.State = &dv
+	}
+	resp.Diagnostics = protoDiagnostics(diags)
+	return resp, nil
 }
 
 func (s *server) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRequest) (*tfprotov6.CallFunctionResponse, error) {
