@@ -33,13 +33,14 @@ import (
 // read, against well under 1 ms for the render. A function call converted
 // its arguments and its result twice each.
 //
-// Each call takes one path, the cheapest that measured (BenchmarkServer_paths,
+// Each call takes one path, the cheapest measured (BenchmarkServer_paths,
 // CPU per call on a busy 2-core machine):
 //
-//   - render, render_file, eval, deep_merge: the raw path (server_raw.go), from the request's msgpack bytes to the
-//     response's through the direct codec. eval("x + 1"): 2.5 µs, against
-//     9.5 on the tftypes path and 15 in the framework; render_file() of the
-//     kitchen sink: 0.24 ms, against 1.8 and 4.1 ms.
+//   - render, render_file, eval, deep_merge: the raw path (server_raw.go),
+//     from the request's msgpack bytes to the response's through the
+//     direct codec. eval("x + 1"): 2.5 µs, against 9.5 on the tftypes path
+//     and 15 in the framework; render_file() of the kitchen sink: 0.24 ms,
+//     against 1.8 and 4.1 ms.
 //   - manifests and validate: the tftypes path, the protocol values
 //     decoded with the parameters' types and the function's call
 //     (convert.go). manifests() of one document: 26 µs, against 55 in the
