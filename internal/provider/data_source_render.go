@@ -292,18 +292,24 @@ func validateRender(config tftypes.Value) diag.Diagnostics {
 		diags.AddError("Invalid configuration", err.Error())
 		return diags
 	}
-	tmpl, file, baseDir := attrs["template"], attrs["template_file"], attrs["base_dir"]
-	if !baseDir.IsNull() && !file.IsNull() && tmpl.IsNull() {
+	return validateSet(!attrs["template"].IsNull(), !attrs["template_file"].IsNull(), !attrs["base_dir"].IsNull())
+}
+
+// validateSet is the rule on which of template, template_file and
+// base_dir are set.
+func validateSet(tmpl, file, baseDir bool) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if baseDir && file && !tmpl {
 		diags.AddAttributeWarning(path.Root("base_dir"),
 			"base_dir has no effect with template_file",
 			"$include in a template file resolves against the file's own directory; base_dir applies only to an inline \"template\". Remove base_dir.")
 	}
 	switch {
-	case tmpl.IsNull() && file.IsNull():
+	case !tmpl && !file:
 		diags.AddAttributeError(path.Root("template"),
 			"Missing template",
 			"Set exactly one of \"template\" (inline template text) and \"template_file\" (path to a template file); neither is set.")
-	case !tmpl.IsNull() && !file.IsNull():
+	case tmpl && file:
 		diags.AddAttributeError(path.Root("template_file"),
 			"Conflicting template arguments",
 			"Set exactly one of \"template\" (inline template text) and \"template_file\" (path to a template file); both are set.")

@@ -89,7 +89,7 @@ func (f *deepMergeFunction) callRaw(_ context.Context, args []*tfprotov6.Dynamic
 		}
 		v, _, err := decodeDynamic(a.MsgPack)
 		if err != nil {
-			return nil, nil, false //nolint:nilerr // declining: the tftypes path words the error
+			return nil, nil, false //nolint:nilerr // declining: the framework words the error
 		}
 		if _, unknown := v.(value.Unknown); unknown {
 			return rawResult(value.Unknown{})

@@ -13,8 +13,8 @@ import (
 // tftypes value on the way. It covers the common case only: whenever the
 // input is anything else (JSON instead of msgpack, a null where a value is
 // needed, a context that is no object, a value the codec refuses) or the
-// result cannot be written, it declines, and the call takes the tftypes
-// path, which gives the exact answer or error. So both paths always agree
+// result cannot be written, it declines, and the framework answers with
+// the exact error (server.go). So both paths always agree
 // (server_test.go and FuzzServer compare the server with the framework).
 
 // rawCaller is a function that can answer a call from the raw arguments.
@@ -45,7 +45,7 @@ func rawArguments(args []*tfprotov6.DynamicValue) (first string, vars map[string
 // does: null is no variables; an unknown object binds each of its known
 // attribute names to an unknown of the attribute's type; anything else unknown makes the result
 // unknown (unknown true). ok is false for a context that is no object,
-// whose error the tftypes path words.
+// whose error the framework words.
 func rawContext(b []byte) (vars map[string]value.Value, unknown, ok bool) {
 	c, typ, err := decodeDynamic(b)
 	if err != nil {
@@ -78,7 +78,7 @@ func rawContext(b []byte) (vars map[string]value.Value, unknown, ok bool) {
 func rawResult(v value.Value) ([]byte, *function.FuncError, bool) {
 	b, err := encodeDynamic(v)
 	if err != nil {
-		return nil, nil, false //nolint:nilerr // declining: the tftypes path words the error
+		return nil, nil, false //nolint:nilerr // declining: the framework words the error
 	}
 	return b, nil, true
 }
