@@ -125,7 +125,7 @@ t.yaml:11:21: d.$assert[1]: Syntax error: the expression ends too early, expecti
 
 // Check must not cry wolf: no golden template that renders has an error.
 func TestCheck_findsNoErrorInAnySuccessfulGoldenCase(t *testing.T) {
-	names, err := filepath.Glob("testdata/*.txtar")
+	names, err := filepath.Glob("testdata/golden/*/*.txtar")
 	if err != nil || len(names) < 150 {
 		t.Fatalf("golden cases: %d, %v", len(names), err)
 	}
