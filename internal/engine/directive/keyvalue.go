@@ -115,10 +115,12 @@ func keyText(v tree.Value) string {
 
 func init() {
 	tree.Register(tree.Directive{Rank: 110, Name: "$key", Kind: tree.KindProducer, Needs: "$value", Patchable: true,
+		Section: 4, Summary: "A computed key: with $value, makes one entry.",
 		Missing: "$key without $value: $key and $value make one entry together",
 		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
 			return compileKeyValue(c, p.K, p.V, d.Value("$value"), path)
 		}})
 	tree.Register(tree.Directive{Rank: 120, Name: "$value", Kind: tree.KindPartner, Needs: "$key",
+		Section: 4, Summary: "The value of the entry whose key $key computes.",
 		Missing: "$value without $key: $key and $value make one entry together"})
 }

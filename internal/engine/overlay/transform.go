@@ -141,6 +141,8 @@ func removeOverlay(c *tree.Compiler, o *overlayNode, n *yaml.Node, keys tree.Map
 
 func init() {
 	tree.Register(tree.Directive{Rank: 200, Name: "$transform", Kind: tree.KindOverlay, Only: tree.AtTransformRoot,
+		Section:   10,
+		Summary:   "Makes this document a transform: namespace (keepNamespace leaving some objects where they are), labels, selectorLabels, annotations and images applied to every document after the overlays, as kustomize does.",
 		Misplaced: "$transform stands only at the root of a document: a transform is a document of its own, applied to the other documents once they are rendered",
 		Overlay:   compileTransform})
 	walk.RegisterNamespace(applyNamespace)

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -78,6 +79,125 @@ type Directive struct {
 	// Overlay compiles an overlay (or transform) document from its root
 	// mapping n, whose keys were read at the place Only.
 	Overlay func(c *Compiler, n *yaml.Node, keys MappingKeys) (Node, *CompileError)
+
+	// The description: what the directive's value holds and binds, which
+	// the readers of a template that do not render it (check, its type
+	// checker, the language server's symbols, the editor schema, the
+	// hints) take from here rather than from the directive's name.
+
+	// Exprs says where its value holds CEL expressions.
+	Exprs ExprForm
+	// Bound says which names it binds, and BoundNames are the names of
+	// BindFixed; BoundKind is how the language server labels them ("let",
+	// "schema", "for", "overlay").
+	Bound      BindForm
+	BoundNames []string
+	BoundKind  string
+	// Declares marks the directive whose entries declare the types of
+	// the variables they bind ($schema): its value is schemas, not
+	// template data.
+	Declares bool
+	// Includes marks the directive whose value names a template file
+	// rendered in its place ($include).
+	Includes bool
+	// Must is the type its bare expression must give, and MustWhat how
+	// the render names the expression in the error ("the $if condition").
+	Must     MustForm
+	MustWhat string
+	// Section is the section of the language reference that states the
+	// directive (its anchor is sSECTION-NAME) and Summary one sentence on
+	// it, for the editor schema.
+	Section int
+	Summary string
+}
+
+// ExprForm says where a directive's value holds CEL (reference §3).
+type ExprForm uint8
+
+const (
+	// ExprNone: the value is a template, where a plain string is data.
+	ExprNone ExprForm = iota
+	// ExprBare: a string value is one bare CEL expression.
+	ExprBare
+	// ExprBareList: a string, or a list of strings, each a bare
+	// expression.
+	ExprBareList
+	// ExprLoop: "NAME in EXPR" or "KEY, VALUE in EXPR", EXPR bare.
+	ExprLoop
+	// ExprEntries: a mapping whose string entries are bare expressions
+	// and whose other entries are templates.
+	ExprEntries
+	// ExprSegments: a string whose ${{ }} segments are CEL.
+	ExprSegments
+	// ExprCount: a count, an int or "N+"; no CEL, and no template data.
+	ExprCount
+)
+
+// BindForm says which names a directive binds (reference §4).
+type BindForm uint8
+
+const (
+	// BindNone binds nothing.
+	BindNone BindForm = iota
+	// BindEntries binds the keys of its mapping in the mapping that holds
+	// it.
+	BindEntries
+	// BindLoop binds the names of its "NAME in EXPR" in its body.
+	BindLoop
+	// BindFixed binds BoundNames in the mapping that holds it.
+	BindFixed
+	// BindIncluded binds the keys of its mapping in the file that the
+	// directive it belongs to includes.
+	BindIncluded
+)
+
+// MustForm is the type a directive's expression must give.
+type MustForm uint8
+
+const (
+	// MustAny: any type.
+	MustAny MustForm = iota
+	// MustBool: a bool.
+	MustBool
+	// MustIterable: a list or a map.
+	MustIterable
+)
+
+// HoldsData reports whether the directive's value is template data, in
+// which a plain string is a string: neither CEL nor schemas nor a count.
+func (d *Directive) HoldsData() bool { return d.Exprs == ExprNone && !d.Declares }
+
+// Anchor is the anchor of the directive in the language reference.
+func (d *Directive) Anchor() string {
+	return "s" + Itoa(d.Section) + "-" + strings.TrimPrefix(d.Name, "$")
+}
+
+// Directives gives a copy of the directive table, in its order.
+func Directives() []Directive { return slices.Clone(directiveTable) }
+
+// StandsBesidePreludes reports whether directive name is a prelude or the
+// partner of one: the directives a preamble, an overlay's root or a
+// transform's root may hold beside their own (reference §1, §8, §10).
+func StandsBesidePreludes(name string) bool {
+	d, ok := lookupDirective(name)
+	if !ok {
+		return false
+	}
+	if d.Kind == KindPartner {
+		d, ok = lookupDirective(d.Needs)
+	}
+	return ok && d.Kind == KindPrelude
+}
+
+// DirectiveWith gives the first directive of the table for which has
+// holds, and whether there is one.
+func DirectiveWith(has func(*Directive) bool) (Directive, bool) {
+	for i := range directiveTable {
+		if has(&directiveTable[i]) {
+			return directiveTable[i], true
+		}
+	}
+	return Directive{}, false
 }
 
 // directiveTable lists the directives in evaluation order: preludes, then
