@@ -32,7 +32,7 @@ func LiteralIncludes(src walk.Source) []string {
 		if n.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				v := tree.Deref(n.Content[i+1])
-				if n.Content[i].Value == "$include" && v.Kind == yaml.ScalarNode && v.Value != "" && !strings.Contains(v.Value, "${{") {
+				if described(n.Content[i].Value).Includes && v.Kind == yaml.ScalarNode && v.Value != "" && !strings.Contains(v.Value, "${{") {
 					p := v.Value
 					if !filepath.IsAbs(p) {
 						p = filepath.Join(fr.Dir, p)

@@ -52,7 +52,7 @@ func includeReadMsg(e *walk.Engine, shown string, err error) string {
 func withNames(n *yaml.Node, scope []string) []string {
 	out := append([]string(nil), scope...)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value != "$with" {
+		if described(n.Content[i].Value).Bound != tree.BindIncluded {
 			continue
 		}
 		w := tree.Deref(n.Content[i+1])

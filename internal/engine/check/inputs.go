@@ -57,7 +57,7 @@ func schemaInputs(n *yaml.Node, scope []string, declared func(string) bool, miss
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value != "$schema" {
+			if !described(n.Content[i].Value).Declares {
 				continue
 			}
 			s := tree.Deref(n.Content[i+1])

@@ -62,12 +62,12 @@ func ancestry(n, target *yaml.Node, above []*yaml.Node) []*yaml.Node {
 	return nil
 }
 
-// hasOverlayKeys reports whether mapping m holds $overlay, $expects or a
-// list edit.
+// hasOverlayKeys reports whether mapping m holds a directive that stands
+// only at an overlay's root or in a list edit ($overlay, $expects, the
+// list edits).
 func hasOverlayKeys(m *yaml.Node) bool {
 	for j := 0; j < len(m.Content); j += 2 {
-		switch m.Content[j].Value {
-		case "$overlay", "$expects", "$match", "$remove", "$append":
+		if described(m.Content[j].Value).Only&(tree.AtOverlayRoot|tree.AtEditItem) != 0 {
 			return true
 		}
 	}

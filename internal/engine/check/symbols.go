@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
@@ -209,7 +210,7 @@ type symWalker struct {
 // values.schema.json). Its $ref are not followed.
 func (w *symWalker) includedSchema(n *yaml.Node) *SchemaInfo {
 	n = symDeref(n)
-	if n == nil || n.Kind != yaml.MappingNode || len(n.Content) != 2 || n.Content[0].Value != "$include" {
+	if n == nil || n.Kind != yaml.MappingNode || len(n.Content) != 2 || n.Content[0].Value != schema.IncludeKey {
 		return nil
 	}
 	p := symDeref(n.Content[1])
@@ -246,8 +247,17 @@ func (w *symWalker) recordExpr(n *yaml.Node, scope []*Binding) {
 	w.s.Scopes = append(w.s.Scopes, ScopeAt{Pos: w.pos(n), Names: scope[:len(scope):len(scope)], Expr: true})
 }
 
-// exprDirectives are the directives whose value is a CEL expression.
-var exprDirectives = map[string]bool{"$if": true, "$for": true, "$assert": true}
+// wholeExpr reports whether a scalar value of directive d is a CEL
+// expression as a whole, for completion in it: the bare expressions of
+// the directives of a mapping ($if, $for, $assert), not those of an
+// overlay's root or a list edit.
+func wholeExpr(d *tree.Directive) bool {
+	switch d.Exprs {
+	case tree.ExprBare, tree.ExprBareList, tree.ExprLoop:
+		return d.Kind == tree.KindPrelude || d.Kind == tree.KindProducer
+	}
+	return false
+}
 
 func symDeref(n *yaml.Node) *yaml.Node {
 	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
@@ -272,18 +282,19 @@ func (w *symWalker) walk(n *yaml.Node, scope []*Binding, depth int) {
 			k, v := n.Content[i], n.Content[i+1]
 			w.record(k, scope)
 			dv := symDeref(v)
+			d := described(k.Value)
 			switch {
-			case k.Value == "$let" && dv != nil && dv.Kind == yaml.MappingNode:
-				w.walkLet(n, dv, before, depth)
+			case d.Exprs == tree.ExprEntries && dv != nil && dv.Kind == yaml.MappingNode:
+				w.walkLet(n, i, dv, before, depth)
 				continue
-			case k.Value == "$include" && dv != nil && dv.Kind == yaml.ScalarNode && dv.Tag == "!!str" && dv.Value != "" && !strings.Contains(dv.Value, "${{"):
+			case d.Includes && dv != nil && dv.Kind == yaml.ScalarNode && dv.Tag == "!!str" && dv.Value != "" && !strings.Contains(dv.Value, "${{"):
 				p := dv.Value
 				if !filepath.IsAbs(p) {
 					p = filepath.Join(w.dir, p)
 				}
 				w.s.Includes = append(w.s.Includes, IncludeRef{Pos: w.pos(dv), Path: dv.Value, File: p})
 			}
-			if exprDirectives[k.Value] && v.Kind == yaml.ScalarNode {
+			if wholeExpr(&d) && v.Kind == yaml.ScalarNode {
 				w.recordExpr(v, scope)
 				continue
 			}
@@ -296,12 +307,14 @@ func (w *symWalker) walk(n *yaml.Node, scope []*Binding, depth int) {
 	}
 }
 
-// walkLet walks the entries of a $let: each sees the mapping's other
-// names and the entries before it.
-func (w *symWalker) walkLet(n, let *yaml.Node, before []*Binding, depth int) {
+// walkLet walks the entries let of the directive at key index at of
+// mapping n, a $let: each sees the mapping's other names and the entries
+// before it.
+func (w *symWalker) walkLet(n *yaml.Node, at int, let *yaml.Node, before []*Binding, depth int) {
+	kind := described(n.Content[at].Value).BoundKind
 	rest := &yaml.Node{Kind: yaml.MappingNode}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value != "$let" {
+		if i != at {
 			rest.Content = append(rest.Content, n.Content[i], n.Content[i+1])
 		}
 	}
@@ -314,11 +327,14 @@ func (w *symWalker) walkLet(n, let *yaml.Node, before []*Binding, depth int) {
 		} else if v.Kind != yaml.AliasNode {
 			w.walk(v, sc, depth+1)
 		}
-		sc = append(sc[:len(sc):len(sc)], &Binding{Name: k.Value, Kind: "let", Pos: w.pos(k)})
+		sc = append(sc[:len(sc):len(sc)], &Binding{Name: k.Value, Kind: kind, Pos: w.pos(k)})
 	}
 }
 
-// mappingScope adds the names a mapping's $schema, $let and $for declare.
+// mappingScope adds the names a mapping's directives bind, as their
+// descriptions say: the entries of $schema and $let, the names of $for,
+// the overlay's doc and the list edit's item. Of a preamble, only the
+// preludes' names, which the later documents see.
 func (w *symWalker) mappingScope(n *yaml.Node, scope []*Binding, preamble bool) []*Binding {
 	scope = scope[:len(scope):len(scope)]
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -326,22 +342,26 @@ func (w *symWalker) mappingScope(n *yaml.Node, scope []*Binding, preamble bool) 
 		if v == nil {
 			continue
 		}
+		d := described(k.Value)
+		if preamble && d.Kind != tree.KindPrelude {
+			continue
+		}
 		switch {
-		case (k.Value == "$let" || k.Value == "$schema") && v.Kind == yaml.MappingNode:
+		case d.Bound == tree.BindEntries && v.Kind == yaml.MappingNode:
 			for j := 0; j+1 < len(v.Content); j += 2 {
-				b := &Binding{Name: v.Content[j].Value, Kind: strings.TrimPrefix(k.Value, "$"), Pos: w.pos(v.Content[j])}
-				if k.Value == "$schema" {
+				b := &Binding{Name: v.Content[j].Value, Kind: d.BoundKind, Pos: w.pos(v.Content[j])}
+				if d.Declares {
 					if b.Schema = schemaInfo(v.Content[j+1], 0); b.Schema == nil {
 						b.Schema = w.includedSchema(v.Content[j+1])
 					}
 				}
 				scope = append(scope, b)
 			}
-		case !preamble && k.Value == "$overlay":
-			scope = append(scope, &Binding{Name: "doc", Kind: "overlay", Pos: w.pos(k)})
-		case !preamble && (k.Value == "$match" || k.Value == "$remove"):
-			scope = append(scope, &Binding{Name: "item", Kind: "overlay", Pos: w.pos(k)})
-		case !preamble && k.Value == "$for" && v.Kind == yaml.ScalarNode:
+		case d.Bound == tree.BindFixed:
+			for _, name := range d.BoundNames {
+				scope = append(scope, &Binding{Name: name, Kind: d.BoundKind, Pos: w.pos(k)})
+			}
+		case d.Bound == tree.BindLoop && v.Kind == yaml.ScalarNode:
 			m := symForSyntax.FindStringSubmatchIndex(v.Value)
 			if m == nil {
 				continue
@@ -358,7 +378,7 @@ func (w *symWalker) mappingScope(n *yaml.Node, scope []*Binding, preamble bool) 
 				if strings.Contains(v.Value[:m[2*g]], "\n") {
 					col = v.Column
 				}
-				scope = append(scope, &Binding{Name: v.Value[m[2*g]:m[2*g+1]], Kind: "for", Pos: tree.Pos{File: w.file, Line: v.Line, Column: col}})
+				scope = append(scope, &Binding{Name: v.Value[m[2*g]:m[2*g+1]], Kind: d.BoundKind, Pos: tree.Pos{File: w.file, Line: v.Line, Column: col}})
 			}
 		}
 	}
@@ -389,7 +409,7 @@ func schemaInfo(n *yaml.Node, depth int) *SchemaInfo {
 			continue
 		}
 		switch k {
-		case "$include":
+		case schema.IncludeKey:
 			return nil
 		case "type":
 			switch v.Kind {

@@ -24,14 +24,14 @@ type transformNode struct {
 	body tree.Node     // the value, rendered in value position
 }
 
-// besidePrelude are the directives that may stand beside $transform, and
-// beside $overlay with $remove: true.
-var besidePrelude = map[string]bool{"$let": true, "$schema": true, "$assert": true, "$msg": true}
+// besidePrelude reports whether directive k may stand beside $transform,
+// and beside $overlay with $remove: true: a prelude or its partner.
+func besidePrelude(k string) bool { return tree.StandsBesidePreludes(k) }
 
 func compileTransform(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.Node, *tree.CompileError) {
 	p := keys.Dirs["$transform"]
 	for _, q := range keys.Order() {
-		if q.IsDirective() && (q.Key() == "$transform" || besidePrelude[q.Key()]) {
+		if q.IsDirective() && (q.Key() == "$transform" || besidePrelude(q.Key())) {
 			continue
 		}
 		return nil, tree.CompileErrorAt(q.K, q.Key(), "a transform document holds only $transform, with $let, $schema and $assert beside it; "+q.Key()+" cannot stand here: put it under $transform's fields or in a document of its own")
@@ -123,7 +123,7 @@ func removeOverlay(c *tree.Compiler, o *overlayNode, n *yaml.Node, keys tree.Map
 	}
 	for _, q := range keys.Order() {
 		switch {
-		case q.IsDirective() && (besidePrelude[q.Key()] || q.Key() == "$overlay" || q.Key() == "$expects" || q.Key() == "$remove"):
+		case q.IsDirective() && (besidePrelude(q.Key()) || q.Key() == "$overlay" || q.Key() == "$expects" || q.Key() == "$remove"):
 		default:
 			return nil, tree.CompileErrorAt(q.K, q.Key(), "an overlay with $remove: true removes the documents it matches and holds no patch: only $overlay, $expects, $let, $schema and $assert stand beside it; remove "+q.Key()+" or write the patch in an overlay of its own")
 		}
