@@ -32,8 +32,8 @@ var (
 	// variableSchema is a variable's schema in $schema; {$include: FILE}
 	// takes it from a file.
 	variableSchema = map[string]any{"type": []string{"object", "string", "boolean"},
-		"if":   map[string]any{"type": "object", "required": []string{"$include"}},
-		"then": map[string]any{"maxProperties": 1, "properties": map[string]any{"$include": includePath}}}
+		"if":   map[string]any{"type": "object", "required": []string{engine.SchemaIncludeKey}},
+		"then": map[string]any{"maxProperties": 1, "properties": map[string]any{engine.SchemaIncludeKey: includePath}}}
 	includePath = map[string]any{"type": "string", "minLength": 1,
 		"errorMessage": "$include in $schema takes the path of a JSON or YAML file holding the variable's schema"}
 	// includeValue is a path string, or a mapping such as {$eval: …}

@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 )
 
@@ -22,6 +23,10 @@ func SuggestDirective(key string) string {
 	}
 	return tree.Suggest(key)
 }
+
+// SchemaIncludeKey is the key of a variable's schema kept in a file,
+// `{$include: FILE}` in $schema (reference §4 $schema).
+const SchemaIncludeKey = schema.IncludeKey
 
 // SchemaKeywordKeys are the $-keywords of JSON Schema and OpenAPI, which
 // the unknown-directive error tells to write with $$ as data.
