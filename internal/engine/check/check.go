@@ -231,31 +231,6 @@ func preludeOnly(m *yaml.Node) bool {
 	return binds
 }
 
-// mappingScope adds the names a mapping's directives bind in it: the
-// entries of $schema and $let, the names of $for, the document of an
-// overlay and the item of a list edit (reference §4, §8).
-func mappingScope(n *yaml.Node, scope []string) []string {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		d, v := described(n.Content[i].Value), tree.Deref(n.Content[i+1])
-		switch {
-		case d.Bound == tree.BindEntries && v.Kind == yaml.MappingNode:
-			for j := 0; j < len(v.Content); j += 2 {
-				scope = append(scope, v.Content[j].Value)
-			}
-		case d.Bound == tree.BindFixed:
-			scope = append(scope, d.BoundNames...)
-		case d.Bound == tree.BindLoop && v.Kind == yaml.ScalarNode:
-			if m := tree.ForSyntax.FindStringSubmatch(v.Value); m != nil {
-				scope = append(scope, m[1])
-				if m[2] != "" {
-					scope = append(scope, m[2])
-				}
-			}
-		}
-	}
-	return scope
-}
-
 // exprs compiles the CEL expressions the value v of directive d holds, as
 // its description says (bare, a list of bare ones, a loop's, a mapping's
 // entries, ${{ }} segments), for their syntax, names and types. An

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -87,9 +86,6 @@ type IncludeRef struct {
 
 // maxSchemaDepth bounds how deep Symbols reads nested schemas.
 const maxSchemaDepth = 64
-
-// symForSyntax is the head of a $for expression: NAME or NAME, NAME, then in.
-var symForSyntax = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\s+in\s`)
 
 // ReadSymbols reads the names of src, reading included schema files
 // through opts.Loader within opts.MaxTemplateBytes. A YAML syntax error
@@ -331,58 +327,20 @@ func (w *symWalker) walkLet(n *yaml.Node, at int, let *yaml.Node, before []*Bind
 	}
 }
 
-// mappingScope adds the names a mapping's directives bind, as their
-// descriptions say: the entries of $schema and $let, the names of $for,
-// the overlay's doc and the list edit's item. Of a preamble, only the
-// preludes' names, which the later documents see.
+// mappingScope adds the names a mapping's directives bind, as check
+// binds them (scope.go), with what a $schema says of each variable.
 func (w *symWalker) mappingScope(n *yaml.Node, scope []*Binding, preamble bool) []*Binding {
 	scope = scope[:len(scope):len(scope)]
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], symDeref(n.Content[i+1])
-		if v == nil {
-			continue
-		}
-		d := described(k.Value)
-		if preamble && d.Kind != tree.KindPrelude {
-			continue
-		}
-		switch {
-		case d.Bound == tree.BindEntries && v.Kind == yaml.MappingNode:
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				b := &Binding{Name: v.Content[j].Value, Kind: d.BoundKind, Pos: w.pos(v.Content[j])}
-				if d.Declares {
-					if b.Schema = schemaInfo(v.Content[j+1], 0); b.Schema == nil {
-						b.Schema = w.includedSchema(v.Content[j+1])
-					}
-				}
-				scope = append(scope, b)
-			}
-		case d.Bound == tree.BindFixed:
-			for _, name := range d.BoundNames {
-				scope = append(scope, &Binding{Name: name, Kind: d.BoundKind, Pos: w.pos(k)})
-			}
-		case d.Bound == tree.BindLoop && v.Kind == yaml.ScalarNode:
-			m := symForSyntax.FindStringSubmatchIndex(v.Value)
-			if m == nil {
-				continue
-			}
-			shift := 0
-			if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
-				shift = 1
-			}
-			for g := 1; g <= 2; g++ {
-				if m[2*g] < 0 {
-					continue
-				}
-				col := v.Column + shift + len([]rune(v.Value[:m[2*g]]))
-				if strings.Contains(v.Value[:m[2*g]], "\n") {
-					col = v.Column
-				}
-				scope = append(scope, &Binding{Name: v.Value[m[2*g]:m[2*g+1]], Kind: d.BoundKind, Pos: tree.Pos{File: w.file, Line: v.Line, Column: col}})
-			}
-		}
+	return append(scope, bound(n, w.file, preamble, w.schemaOf)...)
+}
+
+// schemaOf reads what a variable's schema says, from the file of
+// {$include: FILE}.
+func (w *symWalker) schemaOf(n *yaml.Node) *SchemaInfo {
+	if s := schemaInfo(n, 0); s != nil {
+		return s
 	}
-	return scope
+	return w.includedSchema(n)
 }
 
 // schemaInfo reads the type, description, properties and items of a
