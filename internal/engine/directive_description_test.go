@@ -23,7 +23,7 @@ func TestDirectiveTable_everyDirectiveIsDescribed(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reading the language reference: %v (run make docs)", err)
 	}
-	for _, d := range tree.Directives() {
+	for _, d := range table.Directives() {
 		if d.Summary == "" || d.Section == 0 {
 			t.Errorf("%s: no Summary or no Section in its description", d.Name)
 		}
@@ -60,7 +60,7 @@ func TestDirectiveTable_everyDirectiveIsDescribed(t *testing.T) {
 // `{$include: FILE}`, which the schema package names once.
 func TestDirectiveNames_writtenOnlyInTheirOwnCode(t *testing.T) {
 	names := map[string]bool{}
-	for _, n := range tree.DirectiveNames() {
+	for _, n := range table.Names() {
 		names[n] = true
 	}
 	allowed := map[string]string{

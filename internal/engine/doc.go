@@ -17,7 +17,7 @@
 //  2. compile (tree/compile.go, tree/mapping.go, tree/keys.go): nodes
 //     become a tree of plain constants, sequences and mappings whose
 //     directives are checked up front, through the directive table
-//     (tree/directives.go) that the directives fill in.
+//     (tree.Table) that assemble.go builds from the directives' entries.
 //  3. walk (package walk, with the directives of package directive): the
 //     tree is walked with a scope of variables; expressions run in the CEL
 //     environment.

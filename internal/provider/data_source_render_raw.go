@@ -11,6 +11,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // The data source's read on the raw path (server_raw.go): the
@@ -93,11 +94,11 @@ func (d *renderDataSource) readRaw(ctx context.Context, config []byte) ([]byte, 
 	if err != nil {
 		return nil, false
 	}
-	docs := make([]engine.Value, len(rendered))
+	docs := make([]value.Value, len(rendered))
 	for i, r := range rendered {
 		docs[i] = r.Value
 	}
-	if engine.IsUnknownStream(docs) || containsUnknown(docs) {
+	if value.IsUnknownStream(docs) || containsUnknown(docs) {
 		return nil, false
 	}
 	if !rc.sensitive && len(secretDataDocuments(docs)) > 0 {
@@ -110,7 +111,7 @@ func (d *renderDataSource) readRaw(ctx context.Context, config []byte) ([]byte, 
 // state writes the state as renderState builds it and NewDynamicValue
 // writes it: an object, its attributes in sorted order. Each document is
 // encoded once, and documents, result and manifests share the bytes.
-func (rc rawConfig) state(docs []engine.Value) ([]byte, error) {
+func (rc rawConfig) state(docs []value.Value) ([]byte, error) {
 	stream, spans, err := engine.EncodeYAMLStreamSpans(docs)
 	if err != nil {
 		return nil, err
@@ -230,7 +231,7 @@ type manifestEntry struct {
 // does, in ID order. Anything buildManifests reports (a part that is not a
 // string, two documents with one ID) is an error here, for the tftypes
 // path to word.
-func manifestIndex(docs []engine.Value) ([]manifestEntry, error) {
+func manifestIndex(docs []value.Value) ([]manifestEntry, error) {
 	var out []manifestEntry
 	seen := make(map[string]bool, len(docs))
 	for i, doc := range docs {

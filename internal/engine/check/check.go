@@ -90,8 +90,8 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 		}
 		ck.document(fr, &doc)
 		ck.walk(fr, &doc, preamble, false, "")
-		if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(root) {
-			preamble = mappingScope(root, preamble)
+		if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(ck.e.Table(), root) {
+			preamble = mappingScope(ck.e.Table(), root, preamble)
 		}
 	}
 }
@@ -100,12 +100,12 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 // mapping that holds it.
 func (ck *checker) document(fr *tree.Frame, doc *yaml.Node) {
 	for range maxProblemsPerDocument {
-		_, cerr := tree.NewCompiler().Document(doc)
+		_, cerr := ck.e.Table().NewCompiler().Document(doc)
 		if cerr == nil {
 			return
 		}
 		ck.add(fr, cerr)
-		if cerr.Node == nil || (!excisePair(doc, cerr.Node) && !excise(doc, cerr.Node)) {
+		if cerr.Node == nil || (!excisePair(ck.e.Table(), doc, cerr.Node) && !excise(doc, cerr.Node)) {
 			return
 		}
 	}
@@ -144,11 +144,11 @@ func excise(root, target *yaml.Node) bool {
 // plainVar finds ${{ NAME }} or ${{ NAME.field }} in a plain string.
 var plainVar = regexp.MustCompile(`\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)[\s.}\[]`)
 
-// described gives the description of directive k in the directive table
-// (what its value holds and binds), or the zero description of a
-// template when k is no directive.
-func described(k string) tree.Directive {
-	d, _ := tree.LookupDirective(k)
+// described gives the description of directive k in table t (what its
+// value holds and binds), or the zero description of a template when k is
+// no directive.
+func described(t *tree.Table, k string) tree.Directive {
+	d, _ := t.Lookup(k)
 	return d
 }
 
@@ -166,10 +166,10 @@ func (ck *checker) walk(fr *tree.Frame, n *yaml.Node, scope []string, inExpr boo
 		}
 	case yaml.MappingNode:
 		before := scope
-		scope = mappingScope(n, scope)
+		scope = mappingScope(ck.e.Table(), n, scope)
 		var included map[string]any
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if described(n.Content[i].Value).Declares {
+			if described(ck.e.Table(), n.Content[i].Value).Declares {
 				included = ck.schemaFiles(fr, n.Content[i], n.Content[i+1], path) // schema.go
 			}
 		}
@@ -178,7 +178,7 @@ func (ck *checker) walk(fr *tree.Frame, n *yaml.Node, scope []string, inExpr boo
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			p := tree.JoinPath(path, k.Value)
-			d := described(k.Value)
+			d := described(ck.e.Table(), k.Value)
 			if d.Declares {
 				continue
 			}
@@ -187,7 +187,7 @@ func (ck *checker) walk(fr *tree.Frame, n *yaml.Node, scope []string, inExpr boo
 				continue
 			}
 			if d.Includes {
-				ck.include(fr, k, v, p, scope, withNames(n, scope))
+				ck.include(fr, k, v, p, scope, withNames(ck.e.Table(), n, scope))
 			}
 			ck.exprs(fr, &d, tree.Deref(v), scope, p)
 			ck.walk(fr, v, scope, inExpr || !d.HoldsData(), p)
@@ -219,14 +219,14 @@ func (ck *checker) inScope(name string, scope []string) bool {
 // the later documents see (reference §1): only prelude directives and
 // their partners, and at least one that binds names, as the renderer's
 // IsPreamble decides.
-func preludeOnly(m *yaml.Node) bool {
+func preludeOnly(t *tree.Table, m *yaml.Node) bool {
 	binds := false
 	for i := 0; i < len(m.Content); i += 2 {
 		k := m.Content[i].Value
-		if !tree.StandsBesidePreludes(k) {
+		if !t.StandsBesidePreludes(k) {
 			return false
 		}
-		binds = binds || described(k).Binds
+		binds = binds || described(t, k).Binds
 	}
 	return binds
 }

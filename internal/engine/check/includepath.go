@@ -22,7 +22,7 @@ func (ck *checker) computedPathProblem(v *yaml.Node, scope []string) string {
 	if v.Kind != yaml.MappingNode || len(v.Content) != 2 {
 		return ""
 	}
-	if d := described(v.Content[0].Value); d.Kind != tree.KindProducer || d.Exprs != tree.ExprSegments {
+	if d := described(ck.e.Table(), v.Content[0].Value); d.Kind != tree.KindProducer || d.Exprs != tree.ExprSegments {
 		return ""
 	}
 	text, ok := exactSegment(tree.Deref(v.Content[1]))

@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // typeReport checks t.yaml of files, each problem as
@@ -180,7 +181,7 @@ func TestCheckTypes_includedSchemaMeetsTheRenderLimits(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		_, rerr := e.Render(ctx, src, map[string]engine.Value{"v": map[string]engine.Value{"a": "x"}})
+		_, rerr := e.Render(ctx, src, map[string]value.Value{"v": map[string]value.Value{"a": "x"}})
 		var want *engine.Error
 		if !errors.As(rerr, &want) {
 			t.Fatalf("%s: the render gives %v, want a positioned error", c.name, rerr)

@@ -13,13 +13,13 @@ import (
 // the directive table say (reference §4, §8). Check keeps the names,
 // the symbol reader the bindings with their positions and schemas.
 
-// bound gives the names the directives of mapping n bind in the whole of
+// bound gives the names the directives of mapping n, of table t, bind in the whole of
 // n, in key order, each with where it is bound in file: the entries of
 // $schema and $let, the names of $for, an overlay's doc, a list edit's
 // item. Of a preamble, only the preludes' names, which the later
 // documents see (reference §1). schemaOf, when not nil, reads what a
 // declaring directive's entry says of its variable.
-func bound(n *yaml.Node, file string, preamble bool, schemaOf func(*yaml.Node) *SchemaInfo) []*Binding {
+func bound(t *tree.Table, n *yaml.Node, file string, preamble bool, schemaOf func(*yaml.Node) *SchemaInfo) []*Binding {
 	var out []*Binding
 	pos := func(n *yaml.Node) tree.Pos { return tree.Pos{File: file, Line: n.Line, Column: n.Column} }
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -27,7 +27,7 @@ func bound(n *yaml.Node, file string, preamble bool, schemaOf func(*yaml.Node) *
 		if v == nil {
 			continue
 		}
-		d := described(k.Value)
+		d := described(t, k.Value)
 		if preamble && d.Kind != tree.KindPrelude {
 			continue
 		}
@@ -69,8 +69,8 @@ func bound(n *yaml.Node, file string, preamble bool, schemaOf func(*yaml.Node) *
 }
 
 // mappingScope adds to scope the names mapping n's directives bind in it.
-func mappingScope(n *yaml.Node, scope []string) []string {
-	for _, b := range bound(n, "", false, nil) {
+func mappingScope(t *tree.Table, n *yaml.Node, scope []string) []string {
+	for _, b := range bound(t, n, "", false, nil) {
 		scope = append(scope, b.Name)
 	}
 	return scope

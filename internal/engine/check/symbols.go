@@ -91,7 +91,7 @@ const maxSchemaDepth = 64
 // through opts.Loader within opts.MaxTemplateBytes. A YAML syntax error
 // ends the reading: the symbols of the documents before it are returned
 // with the error.
-func ReadSymbols(opts tree.Options, src walk.Source) (*Symbols, error) {
+func ReadSymbols(t *tree.Table, opts tree.Options, src walk.Source) (*Symbols, error) {
 	e := symOptions{opts}
 	s := &Symbols{}
 	if len(src.Text) > e.symLimit() {
@@ -106,7 +106,7 @@ func ReadSymbols(opts tree.Options, src walk.Source) (*Symbols, error) {
 	if dir == "" {
 		dir = "."
 	}
-	w := &symWalker{e: e, s: s, file: file, dir: dir}
+	w := &symWalker{t: t, e: e, s: s, file: file, dir: dir}
 	dec := yaml.NewDecoder(bytes.NewReader(src.Text))
 	var preamble []*Binding
 	var err error
@@ -117,7 +117,7 @@ func ReadSymbols(opts tree.Options, src walk.Source) (*Symbols, error) {
 		}
 		w.walk(&doc, preamble, 0)
 		if len(doc.Content) > 0 {
-			if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(root) {
+			if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(t, root) {
 				preamble = w.mappingScope(root, preamble, true)
 			}
 		}
@@ -196,6 +196,7 @@ func symPosLess(a, b tree.Pos) bool {
 }
 
 type symWalker struct {
+	t         *tree.Table
 	e         symOptions
 	s         *Symbols
 	file, dir string
@@ -278,7 +279,7 @@ func (w *symWalker) walk(n *yaml.Node, scope []*Binding, depth int) {
 			k, v := n.Content[i], n.Content[i+1]
 			w.record(k, scope)
 			dv := symDeref(v)
-			d := described(k.Value)
+			d := described(w.t, k.Value)
 			switch {
 			case d.Exprs == tree.ExprEntries && dv != nil && dv.Kind == yaml.MappingNode:
 				w.walkLet(n, i, dv, before, depth)
@@ -307,7 +308,7 @@ func (w *symWalker) walk(n *yaml.Node, scope []*Binding, depth int) {
 // mapping n, a $let: each sees the mapping's other names and the entries
 // before it.
 func (w *symWalker) walkLet(n *yaml.Node, at int, let *yaml.Node, before []*Binding, depth int) {
-	kind := described(n.Content[at].Value).BoundKind
+	kind := described(w.t, n.Content[at].Value).BoundKind
 	rest := &yaml.Node{Kind: yaml.MappingNode}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if i != at {
@@ -331,7 +332,7 @@ func (w *symWalker) walkLet(n *yaml.Node, at int, let *yaml.Node, before []*Bind
 // binds them (scope.go), with what a $schema says of each variable.
 func (w *symWalker) mappingScope(n *yaml.Node, scope []*Binding, preamble bool) []*Binding {
 	scope = scope[:len(scope):len(scope)]
-	return append(scope, bound(n, w.file, preamble, w.schemaOf)...)
+	return append(scope, bound(w.t, n, w.file, preamble, w.schemaOf)...)
 }
 
 // schemaOf reads what a variable's schema says, from the file of

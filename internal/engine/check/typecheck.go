@@ -57,14 +57,14 @@ func (ts *typeState) typeOf(name string) *apiservercel.DeclType {
 // `{$include: FILE}` entries read. The caller pops the frame.
 func (ck *checker) pushTypes(n *yaml.Node, before, scope []string, included map[string]any) {
 	frame := map[string]*apiservercel.DeclType{}
-	bound := mappingScope(n, nil)
+	bound := mappingScope(ck.e.Table(), n, nil)
 	for _, name := range bound {
 		frame[name] = apiservercel.DynType
 	}
 	ck.types.frames = append(ck.types.frames, frame)
 	var let, forV *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		d, v := described(n.Content[i].Value), tree.Deref(n.Content[i+1])
+		d, v := described(ck.e.Table(), n.Content[i].Value), tree.Deref(n.Content[i+1])
 		switch {
 		case d.Declares:
 			for j := 0; v.Kind == yaml.MappingNode && j+1 < len(v.Content); j += 2 {

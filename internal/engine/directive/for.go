@@ -7,6 +7,7 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/traits"
@@ -101,7 +102,7 @@ func (d *forDir) iterate(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, fn fun
 
 // overMap walks a map from the template or the variables: its keys in
 // sorted order, without building an iterator.
-func (d *forDir) overMap(r tree.Renderer, fr *tree.Frame, it *tree.Scope, m *tree.Map, fn func(it *tree.Scope) error) (int, error) {
+func (d *forDir) overMap(r tree.Budget, fr *tree.Frame, it *tree.Scope, m *value.Map, fn func(it *tree.Scope) error) (int, error) {
 	keys := m.Keys()
 	order := emit.SortedOrder(keys)
 	for n := range keys {
@@ -125,7 +126,7 @@ func (d *forDir) overMap(r tree.Renderer, fr *tree.Frame, it *tree.Scope, m *tre
 }
 
 // overMapper walks a map that CEL built, in sorted key order.
-func (d *forDir) overMapper(r tree.Renderer, fr *tree.Frame, it *tree.Scope, m traits.Mapper, fn func(it *tree.Scope) error) (int, error) {
+func (d *forDir) overMapper(r tree.Budget, fr *tree.Frame, it *tree.Scope, m traits.Mapper, fn func(it *tree.Scope) error) (int, error) {
 	keys := celenv.SortedKeys(m)
 	for _, k := range keys {
 		if err := r.Tick(fr, d.key, d.path); err != nil {
@@ -171,8 +172,8 @@ func (d *forDir) overList(r tree.Renderer, fr *tree.Frame, it *tree.Scope, l tra
 	return int(size), nil
 }
 
-func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
-	var out *tree.Map
+func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (value.Value, bool, error) {
+	var out *value.Map
 	unknownBody := false
 	// A body that is only $key/$value sets its entry directly, without
 	// building a one-entry mapping per iteration.
@@ -191,7 +192,7 @@ func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Va
 				return tree.ErrUnknownShape
 			}
 			if out == nil {
-				out = tree.NewMap(4)
+				out = value.NewMap(4)
 			}
 			if out.Set(k, v) {
 				return r.ErrAt(fr, d.key, d.path, forDupMsg(d, k))
@@ -203,9 +204,9 @@ func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Va
 			return err
 		}
 		switch v := v.(type) {
-		case *tree.Map:
+		case *value.Map:
 			if out == nil {
-				out = tree.NewMap(v.Len())
+				out = value.NewMap(v.Len())
 			}
 			for i := 0; i < v.Len(); i++ {
 				k, x := v.At(i)
@@ -215,7 +216,7 @@ func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Va
 				}
 			}
 			return nil
-		case tree.Unknown:
+		case value.Unknown:
 			unknownBody = true
 			return tree.ErrUnknownShape
 		}
@@ -223,7 +224,7 @@ func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Va
 			"; to build a list, write the $for as an item: `key: [ {$for: …, $do: …} ]`")
 	})
 	if unknown || unknownBody {
-		return tree.Unknown{}, true, nil
+		return value.Unknown{}, true, nil
 	}
 	if err != nil {
 		return nil, false, err
@@ -232,7 +233,7 @@ func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Va
 		return nil, false, nil
 	}
 	if out == nil {
-		out = tree.NewMap(0)
+		out = value.NewMap(0)
 	}
 	if err := r.Count(fr, d.key, d.path, 1, 2); err != nil {
 		return nil, false, err
@@ -240,7 +241,7 @@ func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Va
 	return out, true, nil
 }
 
-func (d *forDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (d *forDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if d.bodySeq && pos == tree.PosStream {
 		return dst, r.ErrAt(fr, d.doKey, d.path+".$do", "a $do body written as a sequence cannot stand at a document root: documents are not lists; give one mapping per document")
 	}
@@ -291,14 +292,18 @@ func listKey(path string) string {
 	return "key"
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 80, Name: "$for", Kind: tree.KindProducer, Needs: "$do",
-		Exprs: tree.ExprLoop, Bound: tree.BindLoop, BoundKind: "for", Must: tree.MustIterable, Section: 4,
-		Summary: "Renders $do once per element: \"x in EXPR\" or \"k, v in EXPR\".",
-		Missing: "$for without $do: write the body to render for each element under $do",
-		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
-			return compileFor(c, p.K, p.V, d["$do"], tree.JoinPath(path, "$for"))
-		}})
-	tree.Register(tree.Directive{Rank: 90, Name: "$do", Kind: tree.KindPartner, Needs: "$for", Body: true,
-		Section: 4, Summary: "The body $for renders for each element."})
+// For gives the directive table's entries of
+// $for and its partner $do (reference §4 $for).
+func For() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$for", Kind: tree.KindProducer, Needs: "$do",
+			Exprs: tree.ExprLoop, Bound: tree.BindLoop, BoundKind: "for", Must: tree.MustIterable, Section: 4,
+			Summary: "Renders $do once per element: \"x in EXPR\" or \"k, v in EXPR\".",
+			Missing: "$for without $do: write the body to render for each element under $do",
+			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+				return compileFor(c, p.K, p.V, d["$do"], tree.JoinPath(path, "$for"))
+			}},
+		{Name: "$do", Kind: tree.KindPartner, Needs: "$for", Body: true,
+			Section: 4, Summary: "The body $for renders for each element."},
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -33,7 +34,7 @@ func checkSchema(r tree.Renderer, d *schemaDir, sc *tree.Scope, fr *tree.Frame) 
 	if err != nil {
 		return nil, err
 	}
-	defaults, failures, at := set.CheckWith(func(name string) (tree.Value, bool) {
+	defaults, failures, at := set.CheckWith(func(name string) (value.Value, bool) {
 		v, ok := sc.Lookup(name)
 		if !ok {
 			return nil, false
@@ -72,11 +73,15 @@ func (d *schemaDir) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*tree.
 	return sc, false, err
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 10, Name: "$schema", Kind: tree.KindPrelude,
-		Bound: tree.BindEntries, BoundKind: "schema", Declares: true, Section: 4,
-		Summary: "Declares and validates variables: a mapping from variable names to JSON Schemas, type names, or {$include: FILE} for a schema kept in a JSON or YAML file.",
-		Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
-			return compileSchemaDir(p.K, p.V, tree.JoinPath(path, "$schema"))
-		}})
+// Schema gives the directive table's entries of
+// $schema (reference §4 $schema).
+func Schema() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$schema", Kind: tree.KindPrelude,
+			Bound: tree.BindEntries, BoundKind: "schema", Declares: true, Section: 4,
+			Summary: "Declares and validates variables: a mapping from variable names to JSON Schemas, type names, or {$include: FILE} for a schema kept in a JSON or YAML file.",
+			Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
+				return compileSchemaDir(p.K, p.V, tree.JoinPath(path, "$schema"))
+			}},
+	}
 }

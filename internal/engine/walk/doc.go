@@ -14,5 +14,5 @@
 // call back into the walker through tree.Renderer, which *Renderer
 // implements. The overlays apply in stream order once every document is
 // rendered, then the transforms (AddLate), then the Namespace option
-// (RegisterNamespace).
+// (the NamespaceFunc New is given).
 package walk

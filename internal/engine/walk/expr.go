@@ -7,6 +7,7 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"go.yaml.in/yaml/v3"
@@ -16,7 +17,7 @@ import (
 // a plain variable or field chain; errors get a caret and a hint.
 
 // Eval evaluates one CEL expression with variables.
-func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]tree.Value) (tree.Value, error) {
+func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]value.Value) (value.Value, error) {
 	r := e.newRenderer(ctx)
 	sc := tree.RootScope(vars)
 	fr := &tree.Frame{File: InlineName, Dir: "."}
@@ -58,7 +59,7 @@ func (r *Renderer) EvalExpr(x *tree.ExprRef, sc *tree.Scope, fr *tree.Frame) (re
 	msg, hinted := explain(xerr.Msg, sc)
 	if !hinted {
 		// A close name is the likelier mistake; one hint at a time.
-		d, _ := tree.LookupDirective(x.Bare)
+		d, _ := r.e.table.Lookup(x.Bare)
 		msg += hint.Bare(x.Bare, d.Exprs == tree.ExprEntries, x.Text, xerr.Msg)
 	}
 	return nil, &tree.Error{Pos: p0, Path: x.Path, Msg: msg, Expr: x.Shown, Offset: off, Chain: fr.Chain, Limit: xerr.Limit}
@@ -127,7 +128,7 @@ func (r *Renderer) fastPath(path []string, sc *tree.Scope) (ref.Val, bool) {
 // it returns the engine value stored there, exactly what CEL would give
 // back after converting it both ways (celenv.FromCEL(celenv.ToCEL(v)) is v for every kind
 // scope.setValue keeps).
-func (r *Renderer) FastValue(path []string, sc *tree.Scope) (tree.Value, bool) {
+func (r *Renderer) FastValue(path []string, sc *tree.Scope) (value.Value, bool) {
 	cost := uint64(len(path))
 	if cost == 0 || r.budget < cost || cost > r.e.opts.MaxCostPerExpression {
 		return nil, false
@@ -145,18 +146,18 @@ func (r *Renderer) FastValue(path []string, sc *tree.Scope) (tree.Value, bool) {
 	}
 	for i, name := range path[1:] {
 		switch x := v.(type) {
-		case *tree.Map:
+		case *value.Map:
 			e, ok := x.Get(name)
 			if !ok {
 				return nil, false
 			}
 			v = e
-		case tree.Unknown:
+		case value.Unknown:
 			// A field of a value not known yet: unknown, of the type the
 			// value's own type gives it (an object's attribute, a map's
 			// element), dynamic where that says nothing.
 			r.budget -= cost
-			return tree.UnknownOf(fieldsType(x.Type, path[1+i:])), true
+			return value.UnknownOf(fieldsType(x.Type, path[1+i:])), true
 		default:
 			return nil, false
 		}
@@ -176,7 +177,7 @@ func (r *Renderer) EvalBool(x *tree.ExprRef, sc *tree.Scope, fr *tree.Frame, wha
 			case string:
 				r.budget--
 				return v == x.Eq.Lit, false, nil
-			case tree.Unknown:
+			case value.Unknown:
 				return false, true, nil
 			}
 		}
@@ -204,11 +205,11 @@ func ClosestName(name string, sc *tree.Scope) string { return closestName(name, 
 
 // fieldsType is the type of the chain of field selections names on a
 // value of type t: dynamic once the type says nothing of a field.
-func fieldsType(t tree.Type, names []string) tree.Type {
+func fieldsType(t value.Type, names []string) value.Type {
 	for _, name := range names {
 		ft, ok := t.Field(name)
 		if !ok {
-			return tree.TypeDynamic
+			return value.TypeDynamic
 		}
 		t = ft
 	}
