@@ -3,6 +3,8 @@ package tree
 import (
 	"slices"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // describedTable is a table of the shapes the language has: a prelude
@@ -76,5 +78,27 @@ func TestDirective_anchorAndHoldsData(t *testing.T) {
 		if got := c.d.HoldsData(); got != c.data {
 			t.Errorf("%s: HoldsData() = %v, want %v", c.d.Name, got, c.data)
 		}
+	}
+}
+
+// A prelude entry without a compile function does nothing, as Directive
+// says: its mapping compiles as if it were not there.
+func TestCompile_aPreludeWithoutACompileFunctionDoesNothing(t *testing.T) {
+	tb := NewTable(noEditList, []Directive{{Name: "$n", Kind: KindPrelude, Section: 4}})
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte("a:\n  $n: \"${{ never }}\"\n  k: 1\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	n, cerr := tb.NewCompiler().Document(&doc)
+	if cerr != nil {
+		t.Fatalf("compile error: %s", cerr.Msg)
+	}
+	root, ok := n.(*MapNode)
+	if !ok {
+		t.Fatalf("the document compiled to %T, want *MapNode", n)
+	}
+	a, ok := root.Entries[0].Val.(*MapNode)
+	if !ok || len(a.Preludes) != 0 || a.NRegular != 1 {
+		t.Errorf("a compiled to %+v, want one regular key and no prelude", root.Entries[0].Val)
 	}
 }
