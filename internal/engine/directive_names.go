@@ -42,6 +42,9 @@ type DirectiveInfo struct {
 	// Needs is the directive it cannot stand without, "" if none.
 	Needs string
 	Value ValueShape
+	// WholeExpr says a string value is one CEL expression as a whole,
+	// where an editor offers the names in scope.
+	WholeExpr bool
 }
 
 // ValueShape is the shape of a directive's value.
@@ -71,7 +74,7 @@ const (
 func Directives() []DirectiveInfo {
 	var out []DirectiveInfo
 	for _, d := range table.Directives() {
-		out = append(out, DirectiveInfo{Name: d.Name, Anchor: d.Anchor(), Summary: d.Summary, Needs: d.Needs, Value: valueShape(&d)})
+		out = append(out, DirectiveInfo{Name: d.Name, Anchor: d.Anchor(), Summary: d.Summary, Needs: d.Needs, Value: valueShape(&d), WholeExpr: d.WholeExpr()})
 	}
 	return out
 }

@@ -244,18 +244,6 @@ func (w *symWalker) recordExpr(n *yaml.Node, scope []*Binding) {
 	w.s.Scopes = append(w.s.Scopes, ScopeAt{Pos: w.pos(n), Names: scope[:len(scope):len(scope)], Expr: true})
 }
 
-// wholeExpr reports whether a scalar value of directive d is a CEL
-// expression as a whole, for completion in it: the bare expressions of
-// the directives of a mapping ($if, $for, $assert), not those of an
-// overlay's root or a list edit.
-func wholeExpr(d *tree.Directive) bool {
-	switch d.Exprs {
-	case tree.ExprBare, tree.ExprBareList, tree.ExprLoop:
-		return d.Kind == tree.KindPrelude || d.Kind == tree.KindProducer
-	}
-	return false
-}
-
 func symDeref(n *yaml.Node) *yaml.Node {
 	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
 		n = n.Alias
@@ -291,7 +279,7 @@ func (w *symWalker) walk(n *yaml.Node, scope []*Binding, depth int) {
 				}
 				w.s.Includes = append(w.s.Includes, IncludeRef{Pos: w.pos(dv), Path: dv.Value, File: p})
 			}
-			if wholeExpr(&d) && v.Kind == yaml.ScalarNode {
+			if d.WholeExpr() && v.Kind == yaml.ScalarNode {
 				w.recordExpr(v, scope)
 				continue
 			}

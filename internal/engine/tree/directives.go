@@ -166,6 +166,20 @@ const (
 // which a plain string is a string: neither CEL nor schemas nor a count.
 func (d *Directive) HoldsData() bool { return d.Exprs == ExprNone && !d.Declares }
 
+// WholeExpr reports whether a string value of the directive is one CEL
+// expression as a whole (or the head of one, as "x in EXPR"), where an
+// editor offers the names in scope: the bare expressions of the
+// directives of a mapping ($if, $for, $assert), not those of an overlay's
+// root or a list edit, nor $let's entries (the symbols mark those one by
+// one).
+func (d *Directive) WholeExpr() bool {
+	switch d.Exprs {
+	case ExprBare, ExprBareList, ExprLoop:
+		return d.Kind == KindPrelude || d.Kind == KindProducer
+	}
+	return false
+}
+
 // Anchor is the anchor of the directive in the language reference.
 func (d *Directive) Anchor() string {
 	return "s" + Itoa(d.Section) + "-" + strings.TrimPrefix(d.Name, "$")
