@@ -13,13 +13,10 @@ import (
 // below.
 func (ck *checker) walkLet(fr *tree.Frame, n *yaml.Node, at int, before []string, path string) {
 	d, let := described(ck.e.Table(), n.Content[at].Value), tree.Deref(n.Content[at+1])
-	rest := &yaml.Node{Kind: yaml.MappingNode}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if i != at {
-			rest.Content = append(rest.Content, n.Content[i], n.Content[i+1])
-		}
+	base := append([]string(nil), before...)
+	for _, b := range besideEntries(ck.e.Table(), n, at, "", nil) {
+		base = append(base, b.Name)
 	}
-	base := mappingScope(ck.e.Table(), rest, append([]string(nil), before...))
 	for j := 0; j+1 < len(let.Content); j += 2 {
 		sc := append([]string(nil), base...)
 		for i := 0; i < j; i += 2 {

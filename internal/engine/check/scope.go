@@ -68,6 +68,20 @@ func bound(t *tree.Table, n *yaml.Node, file string, preamble bool, schemaOf fun
 	return out
 }
 
+// besideEntries gives the names the other directives of mapping n bind,
+// which every entry of the directive at key index at sees when its
+// entries bind in order, each seeing those above it and not itself or
+// those below ($let, reference §4 $let).
+func besideEntries(t *tree.Table, n *yaml.Node, at int, file string, schemaOf func(*yaml.Node) *SchemaInfo) []*Binding {
+	rest := &yaml.Node{Kind: yaml.MappingNode}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if i != at {
+			rest.Content = append(rest.Content, n.Content[i], n.Content[i+1])
+		}
+	}
+	return bound(t, rest, file, false, schemaOf)
+}
+
 // mappingScope adds to scope the names mapping n's directives bind in it.
 func mappingScope(t *tree.Table, n *yaml.Node, scope []string) []string {
 	for _, b := range bound(t, n, "", false, nil) {

@@ -297,13 +297,7 @@ func (w *symWalker) walk(n *yaml.Node, scope []*Binding, depth int) {
 // before it.
 func (w *symWalker) walkLet(n *yaml.Node, at int, let *yaml.Node, before []*Binding, depth int) {
 	kind := described(w.t, n.Content[at].Value).BoundKind
-	rest := &yaml.Node{Kind: yaml.MappingNode}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if i != at {
-			rest.Content = append(rest.Content, n.Content[i], n.Content[i+1])
-		}
-	}
-	sc := w.mappingScope(rest, before, false)
+	sc := append(before[:len(before):len(before)], besideEntries(w.t, n, at, w.file, w.schemaOf)...)
 	for j := 0; j+1 < len(let.Content); j += 2 {
 		k, v := let.Content[j], let.Content[j+1]
 		w.record(k, sc)
