@@ -52,6 +52,8 @@ var valueSchemas = map[engine.ValueShape]map[string]any{
 	engine.ValueMapping:    nodeMapping,
 	engine.ValueSchemas:    {"type": "object", "additionalProperties": variableSchema},
 	engine.ValueInclude:    includeValue,
+	engine.ValueLoad:       {"type": []string{"string", "object"}, "minLength": 1},
+	engine.ValueFields:     {"type": "object"},
 	engine.ValueCount:      {"oneOf": []any{map[string]any{"type": "integer", "minimum": 0}, map[string]any{"type": "string", "pattern": "^[0-9]+\\+$"}}},
 }
 
@@ -60,7 +62,17 @@ func templateSchema() map[string]any {
 	props := map[string]any{}
 	deps := map[string]any{}
 	var names []string
-	for _, d := range engine.Directives() {
+	ds := engine.Directives()
+	// excused: a directive a document directive takes beside it, whose
+	// partner it then does not need (a $chart's $if needs no $then).
+	excused := map[string]string{}
+	for _, d := range ds {
+		for _, b := range d.Beside {
+			excused[b] = d.Name
+		}
+	}
+	var conds []map[string]any
+	for _, d := range ds {
 		p := map[string]any{"description": d.Summary,
 			"markdownDescription": d.Summary + " [" + d.Name + "](" + guideURL + "#" + d.Anchor + ")"}
 		for k, v := range valueSchemas[d.Value] {
@@ -68,7 +80,12 @@ func templateSchema() map[string]any {
 		}
 		props[d.Name] = p
 		names = append(names, d.Name)
-		if d.Needs != "" {
+		switch {
+		case d.Needs != "" && excused[d.Name] != "":
+			conds = append(conds, map[string]any{
+				"if":   map[string]any{"required": []string{d.Name}, "not": map[string]any{"required": []string{excused[d.Name]}}},
+				"then": map[string]any{"required": []string{d.Needs}}})
+		case d.Needs != "":
 			deps[d.Name] = []string{d.Needs}
 		}
 	}
@@ -78,6 +95,17 @@ func templateSchema() map[string]any {
 		"propertyNames":        keyChecks(names),
 		"dependentRequired":    deps,
 		"additionalProperties": anyNode,
+	}
+	switch len(conds) {
+	case 0:
+	case 1:
+		mapping["if"], mapping["then"] = conds[0]["if"], conds[0]["then"]
+	default:
+		all := make([]any, len(conds))
+		for i, c := range conds {
+			all[i] = c
+		}
+		mapping["allOf"] = all
 	}
 	return map[string]any{
 		"$schema":     "https://json-schema.org/draft/2020-12/schema",

@@ -45,6 +45,9 @@ type DirectiveInfo struct {
 	// WholeExpr says a string value is one CEL expression as a whole,
 	// where an editor offers the names in scope.
 	WholeExpr bool
+	// Beside are the directives, other than preludes, that this document
+	// directive's root takes beside it, with their partners' rules its own.
+	Beside []string
 }
 
 // ValueShape is the shape of a directive's value.
@@ -68,13 +71,17 @@ const (
 	ValueInclude
 	// ValueCount: an int, or "N+".
 	ValueCount
+	// ValueLoad: a path, or a mapping naming what to load.
+	ValueLoad
+	// ValueFields: a mapping of fixed fields.
+	ValueFields
 )
 
 // Directives describes the directives in the table's order.
 func Directives() []DirectiveInfo {
 	var out []DirectiveInfo
 	for _, d := range table.Directives() {
-		out = append(out, DirectiveInfo{Name: d.Name, Anchor: d.Anchor(), Summary: d.Summary, Needs: d.Needs, Value: valueShape(&d), WholeExpr: d.WholeExpr()})
+		out = append(out, DirectiveInfo{Name: d.Name, Anchor: d.Anchor(), Summary: d.Summary, Needs: d.Needs, Value: valueShape(&d), WholeExpr: d.WholeExpr(), Beside: d.Beside})
 	}
 	return out
 }
@@ -88,6 +95,10 @@ func valueShape(d *tree.Directive) ValueShape {
 		return ValueInclude
 	case d.Bound == tree.BindIncluded:
 		return ValueMapping
+	case d.Loads:
+		return ValueLoad
+	case len(d.Fields) > 0:
+		return ValueFields
 	}
 	switch d.Exprs {
 	case tree.ExprBare:

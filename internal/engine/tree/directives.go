@@ -46,6 +46,7 @@ const (
 	AtOverlayRoot   Place = 1 << iota // the root mapping of an overlay
 	AtEditItem                        // an item of an edit list
 	AtTransformRoot                   // the root mapping of a transform
+	AtChartRoot                       // the root mapping of a $chart document
 )
 
 // Directive describes one directive.
@@ -99,6 +100,17 @@ type Directive struct {
 	// Includes marks the directive whose value names a template file
 	// rendered in its place ($include).
 	Includes bool
+	// Loads marks the document directive whose value names what it loads
+	// in its document's place: a chart's folder or .tgz path, or a remote
+	// chart's mapping ($chart).
+	Loads bool
+	// Fields are the fields of a directive whose value is a mapping of
+	// fixed fields ($release).
+	Fields []string
+	// Beside are the directives other than the preludes that a document
+	// directive's root takes beside it, with their partners' rules its
+	// own: $if beside $chart needs no $then.
+	Beside []string
 	// Must is the type its bare expression must give, and MustWhat how
 	// the render names the expression in the error ("the $if condition").
 	Must     MustForm
