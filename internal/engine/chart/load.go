@@ -109,12 +109,19 @@ type Error struct {
 	File   string
 	Line   int
 	Values bool
-	Msg    string
+	// Limit names the engine option a chart passed ("MaxTemplateBytes",
+	// "MaxOutputBytes"), or "".
+	Limit string
+	Msg   string
 }
 
 func (e *Error) Error() string { return e.Msg }
 
 func errorf(format string, a ...any) *Error { return &Error{Msg: fmt.Sprintf(format, a...)} }
+
+func limitf(limit, format string, a ...any) *Error {
+	return &Error{Limit: limit, Msg: fmt.Sprintf(format, a...)}
+}
 
 // Load reads the chart at name, a chart directory or a .tgz archive.
 func Load(name string, f Files) (*Chart, error) {
@@ -135,7 +142,7 @@ func Load(name string, f Files) (*Chart, error) {
 	}
 	data, err := f.ReadFile(name, budget)
 	if errors.Is(err, ErrTooLarge) {
-		return nil, errorf("the chart %s is larger than MaxTemplateBytes (%d bytes)", name, f.MaxBytes)
+		return nil, limitf("MaxTemplateBytes", "the chart %s is larger than MaxTemplateBytes (%d bytes)", name, f.MaxBytes)
 	}
 	if err != nil {
 		return nil, err
@@ -241,7 +248,7 @@ func (w *dirWalk) walk(dir, rel string, depth int) error {
 		}
 		data, err := w.f.ReadFile(full, *w.budget)
 		if errors.Is(err, ErrTooLarge) || (err == nil && len(data) > *w.budget) {
-			return errorf("the chart is larger than MaxTemplateBytes (%d bytes) at %s", w.max, n)
+			return limitf("MaxTemplateBytes", "the chart is larger than MaxTemplateBytes (%d bytes) at %s", w.max, n)
 		}
 		if err != nil {
 			return errorf("cannot read the chart's file %s: %s", n, errText(err))
@@ -304,7 +311,7 @@ func loadArchive(data []byte, budget *int, maxBytes, nesting int) ([]*archive.Bu
 	}
 	defer zr.Close()
 	tooLarge := func() error {
-		return errorf("the chart is larger than MaxTemplateBytes (%d bytes) once decompressed", maxBytes)
+		return limitf("MaxTemplateBytes", "the chart is larger than MaxTemplateBytes (%d bytes) once decompressed", maxBytes)
 	}
 	tr := tar.NewReader(zr)
 	var files []*archive.BufferedFile

@@ -152,7 +152,7 @@ func (c *Chart) Render(ctx context.Context, o Options) ([]Document, error) {
 	size := 0
 	add := func(d Document) error {
 		if size += len(d.YAML); size > o.MaxBytes {
-			return errorf("the chart's output is larger than MaxOutputBytes (%d bytes)", o.MaxBytes)
+			return limitf("MaxOutputBytes", "the chart's output is larger than MaxOutputBytes (%d bytes)", o.MaxBytes)
 		}
 		out = append(out, d)
 		return nil

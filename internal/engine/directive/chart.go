@@ -2,18 +2,15 @@ package directive
 
 import (
 	"errors"
-	"io/fs"
 	"path/filepath"
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
-	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -239,6 +236,9 @@ func (t *chartNode) renderErr(r tree.Renderer, fr *tree.Frame, err error) error 
 		}
 		return r.ErrAt(fr, t.key, "$chart", ce.Msg)
 	}
+	if ce.Limit != "" {
+		return r.LimitErr(fr, t.key, "$chart", ce.Limit, ce.Msg)
+	}
 	msg := ce.Msg
 	if ce.File != "" {
 		msg = "the chart's templates fail: " + msg
@@ -279,31 +279,14 @@ func (t *chartNode) load(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*char
 		}
 		return nil, r.ErrAt(fr, t.srcN, "$chart", "$chart takes a chart folder or .tgz path, or a remote chart's mapping {repository, name, version}, got "+what)
 	}
-	opts := r.Options()
-	ctx := r.Context()
-	files := chart.Files{
-		MaxBytes: opts.MaxTemplateBytes,
-		ReadFile: func(name string, limit int) ([]byte, error) {
-			b, err := opts.Loader.ReadFile(ctx, name, limit)
-			if errors.Is(err, fileread.ErrTooLarge) {
-				return nil, chart.ErrTooLarge
-			}
-			if err != nil {
-				return nil, errors.New(loader.ErrText(err))
-			}
-			return b, nil
-		},
-	}
-	if dr, ok := opts.Loader.(loader.DirReader); ok {
-		files.ReadDir = func(name string) ([]fs.DirEntry, error) { return dr.ReadDir(ctx, name) }
-	}
-	if sr, ok := opts.Loader.(loader.SymlinkResolver); ok {
-		files.Real = sr.RealPath
-	}
+	files := chart.LoaderFiles(r.Context(), r.Options().Loader, r.Options().MaxTemplateBytes)
 	ch, err := chart.Load(p, files)
 	if err != nil {
 		msg := err.Error()
 		if e, ok := chart.AsError(err); ok {
+			if e.Limit != "" {
+				return nil, r.LimitErr(fr, t.srcN, "$chart", e.Limit, "cannot load the chart "+tree.Quote(filepath.ToSlash(p))+": "+e.Msg)
+			}
 			msg = e.Msg
 		}
 		return nil, r.ErrAt(fr, t.srcN, "$chart", "cannot load the chart "+tree.Quote(filepath.ToSlash(p))+": "+msg)
