@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -71,7 +72,7 @@ func ReadKeys(n *yaml.Node, path string, at Place) (MappingKeys, *CompileError) 
 		case isDirectiveLike(key):
 			d, ok := lookupDirective(key)
 			if !ok {
-				return keys, CompileErrorAt(k, JoinPath(path, key), unknownDirectiveMsg(key))
+				return keys, CompileErrorAt(k, JoinPath(path, key), unknownDirectiveMsgAt(key, at))
 			}
 			if d.Only != 0 && d.Only&at == 0 {
 				return keys, CompileErrorAt(k, JoinPath(path, key), d.Misplaced)
@@ -100,6 +101,24 @@ func unknownDirectiveMsg(key string) string {
 		return msg + ": did you mean " + s + "? To output a key " + key + " as data, write $" + key
 	}
 	return msg + ": keys that start with $ are directives; " + asData
+}
+
+// unknownDirectiveMsgAt is unknownDirectiveMsg for a key of a mapping
+// standing at a place: a directive of that place that is close is
+// suggested first ($valuse in a $chart document is $values, not $value).
+func unknownDirectiveMsgAt(key string, at Place) string {
+	if at != 0 && !slices.Contains(schemaKeywords, key) {
+		var cands []string
+		for i := range directiveTable {
+			if directiveTable[i].Only&at != 0 {
+				cands = append(cands, directiveTable[i].Name)
+			}
+		}
+		if s := hint.Nearest(key, cands, 3, true); s != "" {
+			return "unknown directive " + key + ": did you mean " + s + "? To output a key " + key + " as data, write $" + key
+		}
+	}
+	return unknownDirectiveMsg(key)
 }
 
 // schemaKeywords are the $-keywords of JSON Schema (2020-12 and earlier
