@@ -195,6 +195,7 @@ func (t *chartNode) document(r tree.Renderer, fr *tree.Frame, d chart.Document) 
 	if len(doc.Content) == 0 {
 		return nil, nil
 	}
+	yaml11Bools(doc.Content[0], 0)
 	v, nerr := yamlnode.Plain(doc.Content[0])
 	if nerr != nil {
 		line := ""
@@ -209,14 +210,43 @@ func (t *chartNode) document(r tree.Renderer, fr *tree.Frame, d chart.Document) 
 	return v, nil
 }
 
-// yamlErrText is a YAML parse error without the text it quotes.
-func yamlErrText(err error) string {
-	s := err.Error()
-	s = strings.TrimPrefix(s, "yaml: ")
-	if i := strings.Index(s, ": found"); i >= 0 {
-		return s
+// yamlErrText is a YAML parse error without its "yaml: " prefix.
+func yamlErrText(err error) string { return strings.TrimPrefix(err.Error(), "yaml: ") }
+
+// yaml11 are the plain scalars that YAML 1.1, which Kubernetes and Helm
+// read manifests with (sigs.k8s.io/yaml), takes for booleans, and YAML 1.2
+// for strings.
+var yaml11 = map[string]string{
+	"y": "true", "Y": "true", "yes": "true", "Yes": "true", "YES": "true", "on": "true", "On": "true", "ON": "true",
+	"n": "false", "N": "false", "no": "false", "No": "false", "NO": "false", "off": "false", "Off": "false", "OFF": "false",
+}
+
+// yaml11Bools reads a chart's document as the API server would read
+// `helm template`'s output: an unquoted yes, on, no, off (…) is a boolean,
+// and as a mapping key the string "true" or "false".
+func yaml11Bools(n *yaml.Node, depth int) {
+	if depth > 10_000 {
+		return
 	}
-	return s
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if b, ok := yaml11[n.Value]; ok && n.Style == 0 && n.Tag == "!!str" {
+			n.Tag, n.Value = "!!bool", b
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Style == 0 && k.Tag == "!!str" {
+				if b, ok := yaml11[k.Value]; ok {
+					k.Value = b
+				}
+			}
+			yaml11Bools(n.Content[i+1], depth+1)
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			yaml11Bools(c, depth+1)
+		}
+	}
 }
 
 // renderErr positions a chart's error: at $values for the values' schema,
