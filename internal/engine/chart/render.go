@@ -146,7 +146,9 @@ func (c *Chart) Render(ctx context.Context, o Options) ([]Document, error) {
 	}
 	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
 	if err != nil {
-		return nil, errorf("%s", err.Error())
+		// The YAML reader quotes the text it cannot convert between
+		// backticks: a value of the chart's output, not shown (reference §6).
+		return nil, errorf("%s", quoted.ReplaceAllString(err.Error(), "`…`"))
 	}
 	var out []Document
 	size := 0
@@ -232,6 +234,8 @@ func renderTemplates(ctx context.Context, chrt *chartv2.Chart, top common.Values
 // templateAt finds the chart file and line Helm's error names:
 // "template: mychart/templates/x.yaml:3:11: executing ...", or
 // "parse error at (mychart/templates/x.yaml:3): ...".
+var quoted = regexp.MustCompile("`[^`]*`")
+
 var templateAt = regexp.MustCompile(`(?:template: |\()([^():\s]+\.[A-Za-z0-9]+):(\d+)`)
 
 func templateError(err error) error {
