@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -382,3 +383,27 @@ func TestParseValues_readsAsAValuesFile(t *testing.T) {
 		t.Fatal("no error for broken YAML")
 	}
 }
+
+// One Chart renders from several goroutines at once, each with its own
+// values, and each gets its own documents.
+func TestRender_concurrentRendersAgree(t *testing.T) {
+	c := mustLoad(t, demoDir, OSFiles(0))
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			n := float64(i)
+			docs, err := c.Render(context.Background(), Options{Values: map[string]any{"replicaCount": n}, DisableHooks: true})
+			if err == nil && !strings.Contains(docs[3].YAML, "replicas: "+fmtFloat(n)+"\n") {
+				err = &Error{Msg: "render " + fmtFloat(n) + " got " + docs[3].YAML}
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func fmtFloat(f float64) string { return strings.TrimRight(strings.TrimRight(strconv.FormatFloat(f, 'f', 1, 64), "0"), ".") }
