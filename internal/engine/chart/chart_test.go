@@ -406,4 +406,6 @@ func TestRender_concurrentRendersAgree(t *testing.T) {
 	}
 }
 
-func fmtFloat(f float64) string { return strings.TrimRight(strings.TrimRight(strconv.FormatFloat(f, 'f', 1, 64), "0"), ".") }
+func fmtFloat(f float64) string {
+	return strings.TrimRight(strings.TrimRight(strconv.FormatFloat(f, 'f', 1, 64), "0"), ".")
+}
