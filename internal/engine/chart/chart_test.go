@@ -6,8 +6,10 @@ import (
 	"compress/gzip"
 	"context"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -408,4 +410,21 @@ func TestRender_concurrentRendersAgree(t *testing.T) {
 
 func fmtFloat(f float64) string {
 	return strings.TrimRight(strings.TrimRight(strconv.FormatFloat(f, 'f', 1, 64), "0"), ".")
+}
+
+// Defaults is a copy; Dependencies give each subchart's defaults, for
+// check's $values typos under a subchart's name.
+func TestDefaults_isACopyAndSubchartsHaveTheirs(t *testing.T) {
+	c := mustLoad(t, demoDir, OSFiles(0))
+	c.Defaults()["image"].(map[string]any)["tag"] = "changed"
+	if got := c.Defaults()["image"].(map[string]any)["tag"]; got != "" {
+		t.Fatalf("Defaults shares its maps: %v", got)
+	}
+	var names []string
+	for _, d := range c.Dependencies() {
+		names = append(names, d.Name()+":"+strings.Join(slices.Sorted(maps.Keys(d.Defaults())), ","))
+	}
+	if got := strings.Join(names, " "); got != "common: sub:greeting" {
+		t.Fatalf("got %q", got)
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -76,8 +75,44 @@ func ParseValues(text []byte) (map[string]any, error) {
 	return v, nil
 }
 
-// Defaults are the chart's values.yaml, as Helm reads it.
-func (c *Chart) Defaults() map[string]any { return maps.Clone(c.meta.Values) }
+// Defaults are the chart's values.yaml, as Helm reads it (a copy; its
+// subcharts' defaults are under Dependencies).
+func (c *Chart) Defaults() map[string]any {
+	m, _ := deepCopy(c.meta.Values).(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m
+}
+
+// Dependencies are the chart's subcharts (enabled or not), as Helm loads
+// them from charts/: their defaults and schemas apply to the values under
+// their names. They render only with their parent.
+func (c *Chart) Dependencies() []*Chart {
+	var out []*Chart
+	for _, d := range c.meta.Dependencies() {
+		out = append(out, &Chart{meta: d})
+	}
+	return out
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = deepCopy(e)
+		}
+		return l
+	}
+	return v
+}
 
 // Schema is the chart's values.schema.json, or nil.
 func (c *Chart) Schema() []byte { return slices.Clone(c.meta.Schema) }
@@ -88,6 +123,9 @@ func (c *Chart) Schema() []byte { return slices.Clone(c.meta.Schema) }
 // crds/ files when asked, the manifests in Helm's install order, then the
 // hooks (the test hooks only when asked). NOTES.txt is not output.
 func (c *Chart) Render(ctx context.Context, o Options) ([]Document, error) {
+	if c.files == nil {
+		return nil, errorf("the subchart %s renders only with its parent chart", c.Name())
+	}
 	chrt, err := chartloader.LoadFiles(c.files)
 	if err != nil {
 		return nil, errorf("%s", err.Error())
