@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"os"
 	"path/filepath"
@@ -65,5 +68,53 @@ $valuse: {}
 		"t.yaml:14:1: $valuse: unknown directive $valuse: did you mean $values? To output a key $valuse as data, write $$valuse\n"
 	if got := checkReport(t, files); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A $chart names a .tgz as it names a folder, relative to the template's
+// folder (reference §11).
+func TestRender_chartArchiveBesideTheTemplate(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for name, text := range map[string]string{
+		"mini/Chart.yaml":        "apiVersion: v2\nname: mini\nversion: 0.1.0\n",
+		"mini/values.yaml":       "greeting: hi\n",
+		"mini/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ .Release.Name }}}\ndata: {greeting: {{ .Values.greeting }}}\n",
+	} {
+		if err := tw.WriteHeader(&tar.Header{Name: name, Size: int64(len(text)), Mode: 0o644, Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "charts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "charts", "mini-0.1.0.tgz"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tmpl := filepath.Join(dir, "t.yaml")
+	if err := os.WriteFile(tmpl, []byte("$chart: charts/mini-0.1.0.tgz\n$values: {greeting: hello}\n$release: {name: web}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := New(DefaultOptions()).RenderFile(context.Background(), tmpl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := EncodeYAMLStream(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  greeting: hello\n"; string(out) != want {
+		t.Fatalf("got\n%s\nwant\n%s", out, want)
 	}
 }
