@@ -3,6 +3,7 @@ package directive
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
@@ -51,7 +52,7 @@ func compileChart(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.N
 		k := q.Key()
 		switch {
 		case k == "$chart":
-		case q.IsDirective() && isChartKey(k):
+		case q.IsDirective() && slices.Contains(chartKeys, k):
 			v, err := c.Compile(q.V, k)
 			if err != nil {
 				return nil, err
@@ -82,8 +83,7 @@ func compileChart(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.N
 		}
 	}
 	if len(preKeys) > 0 {
-		keep := append([]string{}, preKeys...)
-		pre, err := c.Compile(only(n, keep), "")
+		pre, err := c.Compile(only(n, preKeys), "")
 		if err != nil {
 			return nil, err
 		}
@@ -95,15 +95,6 @@ func compileChart(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.N
 	}
 	t.src = src
 	return t, nil
-}
-
-func isChartKey(k string) bool {
-	for _, c := range chartKeys {
-		if c == k {
-			return true
-		}
-	}
-	return false
 }
 
 // only is mapping n with only the given keys.
