@@ -11,6 +11,10 @@ import (
 // check and the editor read to find $values typos.
 type Chart = chart.Chart
 
+// ChartRemote is a remote chart a $chart names (repository, name, exact
+// version, digest): what Options.FetchChart is asked for.
+type ChartRemote = chart.Remote
+
 // LoadChart loads the chart folder or .tgz at path through the engine's
 // Loader and within its MaxTemplateBytes, as a $chart does (a relative
 // path against the working directory; resolve it against the template's

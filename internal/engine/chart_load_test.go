@@ -5,11 +5,15 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
 )
 
 // LoadChart gives check and the editor a chart's defaults and schema,
@@ -116,5 +120,36 @@ func TestRender_chartArchiveBesideTheTemplate(t *testing.T) {
 	}
 	if want := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  greeting: hello\n"; string(out) != want {
 		t.Fatalf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+// A remote chart goes through the engine's FetchChart with its pinned
+// fields, and the path it gives is read from the file system whatever
+// the Loader (reference §11); a failed fetch is an error at $chart.
+func TestRender_remoteChartThroughFetchChart(t *testing.T) {
+	demo, err := filepath.Abs("testdata/charts/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []chart.Remote
+	opts := Options{Loader: FSLoader{FS: fstest.MapFS{}}, FetchChart: func(_ context.Context, r chart.Remote) (string, error) {
+		asked = append(asked, r)
+		if r.Name == "missing" {
+			return "", errors.New("404 Not Found")
+		}
+		return demo, nil
+	}}
+	e := New(opts)
+	src := Source{Text: []byte("$chart: {repository: 'oci://registry.example/charts', name: demo, version: 0.1.0, digest: 'sha256:" + strings.Repeat("0", 64) + "'}\n$hooks: false\n$values: {sub: {enabled: false}}\n")}
+	docs, err := e.Render(context.Background(), src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != 3 || len(asked) != 1 || asked[0] != (chart.Remote{Repository: "oci://registry.example/charts", Name: "demo", Version: "0.1.0", Digest: "sha256:" + strings.Repeat("0", 64)}) {
+		t.Fatalf("%d documents; asked %+v", len(docs), asked)
+	}
+	_, err = e.Render(context.Background(), Source{Text: []byte("$chart: {repository: 'https://charts.example.com', name: missing, version: 1.0.0}\n")}, nil)
+	if want := "<inline>:1:9: $chart: cannot fetch the chart missing 1.0.0 from https://charts.example.com: 404 Not Found"; err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
 	}
 }

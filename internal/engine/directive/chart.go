@@ -280,6 +280,7 @@ func (t *chartNode) load(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*char
 		return nil, &tree.UnknownShapeError{Path: "$chart" + unknownPath(v)}
 	}
 	var p string
+	remote := false
 	switch x := v.(type) {
 	case string:
 		if x == "" {
@@ -293,6 +294,7 @@ func (t *chartNode) load(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*char
 		if p, err = t.fetch(r, fr, x); err != nil {
 			return nil, err
 		}
+		remote = true
 	default:
 		what := "nothing"
 		if ok {
@@ -301,6 +303,11 @@ func (t *chartNode) load(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*char
 		return nil, r.ErrAt(fr, t.srcN, "$chart", "$chart takes a chart folder or .tgz path, or a remote chart's mapping {repository, name, version}, got "+what)
 	}
 	files := chart.LoaderFiles(r.Context(), r.Options().Loader, r.Options().MaxTemplateBytes)
+	if remote {
+		// The fetcher's cache is the program's own folder, read from the
+		// file system whatever the Loader's roots; the limits still apply.
+		files = chart.OSFiles(r.Options().MaxTemplateBytes)
+	}
 	ch, err := chart.Load(p, files)
 	if err != nil {
 		msg := err.Error()
