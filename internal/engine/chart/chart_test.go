@@ -428,3 +428,23 @@ func TestDefaults_isACopyAndSubchartsHaveTheirs(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// With HideKeys, a key of the values that the schema does not name is
+// written […]; the keys it names are shown.
+func TestRender_schemaErrorHidesKeysTheSchemaDoesNotName(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "Chart.yaml"), []byte("apiVersion: v2\nname: strict\nversion: 0.1.0\n"))
+	writeFile(t, filepath.Join(dir, "values.schema.json"), []byte(`{"type": "object", "additionalProperties": false,
+		"properties": {"port": {"type": "integer"}, "labels": {"type": "object", "additionalProperties": {"type": "string"}}}}`))
+	c := mustLoad(t, dir, OSFiles(0))
+	vals := map[string]any{"port": "80", "s3cret-key": 1, "labels": map[string]any{"team-Sup3r": 2}}
+	for hide, want := range map[bool]string{
+		false: "the values do not meet the chart's values.schema.json: strict: at /: s3cret-key not allowed (additionalProperties); strict: at /labels/team-Sup3r: got number, want string; strict: at /port: got string, want integer",
+		true:  "the values do not meet the chart's values.schema.json: strict: at /: […] not allowed (additionalProperties); strict: at /labels/[…]: got number, want string; strict: at /port: got string, want integer",
+	} {
+		_, err := c.Render(context.Background(), Options{Values: vals, HideKeys: hide})
+		if err == nil || err.Error() != want {
+			t.Errorf("hide %v: got  %v\nwant %s", hide, err, want)
+		}
+	}
+}

@@ -40,6 +40,9 @@ type Options struct {
 	DisableHooks, IncludeTests bool
 	// MaxBytes caps the rendered output (0: DefaultMaxBytes).
 	MaxBytes int
+	// HideKeys writes a key of the values that the schema does not name
+	// as […] in errors (the engine's HideKeys, reference §6).
+	HideKeys bool
 }
 
 // Document is one rendered document.
@@ -166,7 +169,7 @@ func (c *Chart) Render(ctx context.Context, o Options) ([]Document, error) {
 		return nil, errorf("%s", err.Error())
 	}
 	if v, ok := top["Values"].(common.Values); ok {
-		if err := validateSchemas(chrt, v); err != nil {
+		if err := validateSchemas(chrt, v, o.HideKeys); err != nil {
 			return nil, err
 		}
 	}

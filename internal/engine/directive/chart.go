@@ -361,7 +361,7 @@ func (t *chartNode) fetch(r tree.Renderer, fr *tree.Frame, m *tree.Map) (string,
 // options renders $values and the other keys into the options of
 // `helm template`.
 func (t *chartNode) options(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (chart.Options, error) {
-	o := chart.Options{MaxBytes: r.Options().MaxOutputBytes}
+	o := chart.Options{MaxBytes: r.Options().MaxOutputBytes, HideKeys: r.Options().HideKeys}
 	get := func(k string) (tree.Value, *yaml.Node, bool, error) {
 		c, ok := t.opts[k]
 		if !ok {
