@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/chart/common/util"
@@ -61,12 +62,14 @@ type Document struct {
 
 // DefaultKubeVersion is .Capabilities.KubeVersion when the options give
 // none: the Kubernetes minor of the built-in schemas, "v1.37.0".
-func DefaultKubeVersion() string {
+func DefaultKubeVersion() string { return defaultKubeVersion() }
+
+var defaultKubeVersion = sync.OnceValue(func() string {
 	if m := builtin.Minor(); m != "" {
 		return "v" + m + ".0"
 	}
 	return common.DefaultCapabilities.KubeVersion.Version
-}
+})
 
 // ParseValues reads values as `helm template -f` reads a values file
 // (YAML or JSON; numbers as Helm reads them).
