@@ -54,7 +54,7 @@ func FuzzChartDocument(f *testing.F) {
 		"$chart: {repository: 'oci://r/c', name: fz, version: 1.2.3}\n",
 		"$chart: fz\nvalues: {}\n",
 		"$chart: fz\n$values: [1]\n",
-		"$chart: fz\n$release: {nmae: x}\n",
+		"$chart: fz\n$release: {nmae: x}\n", //nolint:misspell // a misspelt key is the input
 		"$chart: fz\n---\n$transform: {namespace: edge}\n",
 		"$chart: fz\n---\n$overlay: doc.kind == 'Secret'\n$remove: true\n",
 	} {

@@ -220,20 +220,20 @@ func (w *dirWalk) walk(dir, rel string, depth int) error {
 			if w.f.Real == nil {
 				return errorf("the chart holds a symlink, %s, which this loader cannot follow", n)
 			}
-			real, err := w.f.Real(full)
+			target, err := w.f.Real(full)
 			if err != nil {
 				return errorf("the chart's symlink %s cannot be resolved: %s", n, errText(err))
 			}
-			if !inside(w.root, real) {
+			if !inside(w.root, target) {
 				return errorf("the chart's symlink %s leaves the chart's folder; a chart reads only its own files", n)
 			}
-			_, derr := w.f.ReadDir(real)
+			_, derr := w.f.ReadDir(target)
 			isDir = derr == nil
-			if isDir && w.seen[real] {
+			if isDir && w.seen[target] {
 				return errorf("the chart's symlink %s loops back to a folder that contains it", n)
 			}
 			if isDir {
-				w.seen[real] = true
+				w.seen[target] = true
 			}
 		} else if !isDir && !e.Type().IsRegular() {
 			return errorf("the chart holds %s, which is not a regular file", n)
@@ -263,9 +263,9 @@ func (w *dirWalk) walk(dir, rel string, depth int) error {
 
 var utf8bom = []byte{0xEF, 0xBB, 0xBF}
 
-// inside reports whether real is root or below it.
-func inside(root, real string) bool {
-	r, err := filepath.Rel(root, real)
+// inside reports whether target is root or below it.
+func inside(root, target string) bool {
+	r, err := filepath.Rel(root, target)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
 }
 
