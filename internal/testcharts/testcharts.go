@@ -81,7 +81,7 @@ certificate:
 service:
   grpcService: grpc
 podAnnotations:
-  prometheus.io/scrape: "true"
+  example.com/owner: web-team
 tolerations:
   - {key: dedicated, operator: Equal, value: web, effect: NoSchedule}
 `},
