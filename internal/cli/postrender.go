@@ -30,7 +30,9 @@ func newPostRenderCommand(in *inputs) *cobra.Command {
 helm template or a Helm post-renderer hands over), apply the overlays
 ($overlay) and transforms ($transform) of the template FILE to them, add
 FILE's other documents after them, validate with --schemas when given, and
-print the stream as render prints it.
+print the stream as render prints it:
+
+  helm template web ./chart | celyaml post-render overlays.yaml | kubectl apply -f -
 
 It is a Helm post-renderer: Helm 4 runs it through a plugin of type
 postrenderer/v1 (helm template --post-renderer celyaml
@@ -40,9 +42,9 @@ runs it as binary_path "celyaml" with args ["post-render", "FILE"].
 An overlay's error names the upstream document it was editing by its
 place in the stream and its manifest ID. Values and the other flags are
 render's.`,
-		Example: `  helm template web ./chart | celyaml post-render overlays.yaml
-  helm template web ./chart | celyaml post-render overlays.yaml -n apps --schemas crds/
-  helm template web ./chart --post-renderer celyaml --post-renderer-args overlays.yaml`,
+		Example: `  celyaml post-render overlays.yaml < rendered.yaml
+  celyaml post-render overlays.yaml -n apps --schemas crds/ < rendered.yaml
+  celyaml post-render overlays.yaml -o manifests < rendered.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if args[0] == "-" {
