@@ -20,15 +20,19 @@ var (
 	celyamlOnce sync.Once
 	celyamlBin  string
 	celyamlErr  error
-	binDir      string // removed by TestMain
+	binDir      string // made and removed by TestMain
 )
 
-// TestMain removes the folder buildCelyaml builds into.
+// TestMain makes the folder buildCelyaml builds into, for every test, and
+// removes it afterwards.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		_ = os.RemoveAll(binDir)
+	var err error
+	if binDir, err = os.MkdirTemp("", "helmoracle-bin-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
+	code := m.Run()
+	_ = os.RemoveAll(binDir)
 	os.Exit(code)
 }
 
@@ -37,9 +41,6 @@ func TestMain(m *testing.M) {
 func buildCelyaml(t *testing.T) string {
 	t.Helper()
 	celyamlOnce.Do(func() {
-		if binDir, celyamlErr = os.MkdirTemp("", "helmoracle-bin-"); celyamlErr != nil {
-			return
-		}
 		celyamlBin = filepath.Join(binDir, "celyaml")
 		cmd := exec.Command("go", "build", "-o", celyamlBin, "./cmd/celyaml")
 		cmd.Dir = testcharts.RepoRoot()
