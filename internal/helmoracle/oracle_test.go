@@ -37,9 +37,39 @@ type render struct {
 	dir        string // the chart's copied folder
 	valuesFile string // "" for the defaults
 	work       string // a folder of its own
+	// option is a $chart key beside $values and the helm template flags
+	// it stands for, or the zero option.
+	option option
 }
 
-func (r render) key() string { return r.chart.Name + "/" + r.set.Name }
+// An option is a $chart key that stands for helm template flags.
+type option struct {
+	name string   // in the render's key: "no-hooks"
+	key  string   // the $chart document's line: "$hooks: false"
+	helm []string // helm template's flags for it
+}
+
+// options are the $chart keys the oracle also compares, each on one
+// render: hooks left out (--no-hooks; cert-manager's startupapicheck Job
+// is a hook), the chart's tests kept (helm template without
+// --skip-tests; kyverno has test Pods: podinfo's are named with
+// randAlphaNum, which no oracle can compare), Kubernetes and API versions
+// given (--kube-version, --api-versions; podinfo's HPA and cert-manager's
+// PodDisruptionBudget ask .Capabilities).
+var options = map[string]option{
+	"cert-manager/defaults":   {name: "no-hooks", key: "$hooks: false", helm: []string{"--no-hooks"}},
+	"kyverno/grafana-no-crds": {name: "with-tests", key: "$skipTests: false", helm: []string{"--skip-tests=false"}},
+	"podinfo/values-prod": {name: "capabilities", key: "$kubeVersion: v1.30.2\n$apiVersions: [monitoring.coreos.com/v1]",
+		helm: []string{"--kube-version", "v1.30.2", "--api-versions", "monitoring.coreos.com/v1"}},
+}
+
+func (r render) key() string {
+	k := r.chart.Name + "/" + r.set.Name
+	if r.option.name != "" {
+		k += "/" + r.option.name
+	}
+	return k
+}
 
 // renders copies every chart once and gives every value set of each.
 func renders(t *testing.T) []render {
@@ -53,7 +83,16 @@ func renders(t *testing.T) []render {
 			if err := os.MkdirAll(work, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, render{chart: c, set: s, dir: dir, valuesFile: s.ValuesFile(t, dir, work), work: work})
+			r := render{chart: c, set: s, dir: dir, valuesFile: s.ValuesFile(t, dir, work), work: work}
+			out = append(out, r)
+			if o, ok := options[r.key()]; ok {
+				r.option = o
+				r.work = filepath.Join(root, c.Name+"-"+s.Name+"-"+o.name)
+				if err := os.MkdirAll(r.work, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, r)
+			}
 		}
 	}
 	return out
@@ -61,13 +100,15 @@ func renders(t *testing.T) []render {
 
 // helmTemplate is `helm template RELEASE CHART -n NS --kube-version V
 // --skip-tests [-f VALUES]`: what `$chart` renders by default (hooks in,
-// tests out, no crds/ folder, the built-in schemas' minor).
+// tests out, no crds/ folder, the built-in schemas' minor), then the
+// flags of r's option.
 func helmTemplate(t *testing.T, r render, kube string) []byte {
 	t.Helper()
 	args := []string{r.chart.Release, r.dir, "--namespace", r.chart.Namespace, "--kube-version", kube, "--skip-tests"}
 	if r.valuesFile != "" {
 		args = append(args, "--values", r.valuesFile)
 	}
+	args = append(args, r.option.helm...) // the last --kube-version and --skip-tests win
 	out, err := testcharts.Template(t, filepath.Join(r.work, "helm-home"), args...)
 	if err != nil {
 		t.Fatal(err)
@@ -84,6 +125,9 @@ func chartTemplate(r render) string {
 	b.WriteString("$release: {name: " + r.chart.Release + ", namespace: " + r.chart.Namespace + "}\n")
 	if r.valuesFile != "" {
 		b.WriteString("$values:\n  $eval: ${{ values }}\n")
+	}
+	if r.option.key != "" {
+		b.WriteString(r.option.key + "\n")
 	}
 	return b.String()
 }
@@ -163,7 +207,12 @@ func TestChart_sameObjectsAsHelmTemplate(t *testing.T) {
 // on, YAML 1.1's true for kubectl) each give their line.
 func TestCompare_findsEveryKindOfDifference(t *testing.T) {
 	kube := kubeVersion(t)
-	r := renders(t)[2] // podinfo, features
+	var r render
+	for _, x := range renders(t) {
+		if x.key() == "podinfo/features" {
+			r = x
+		}
+	}
 	out := helmTemplate(t, r, kube)
 	helm, err := readStream(out)
 	if err != nil {
