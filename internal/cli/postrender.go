@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 )
 
@@ -94,7 +95,7 @@ func parseUpstream(name string, text []byte) ([]engine.Document, error) {
 		switch v.(type) {
 		case nil:
 			continue // "---" with null, or nothing, after it: Helm's empty templates
-		case *engine.Map:
+		case *value.Map:
 			docs = append(docs, engine.Document{Value: v, Origin: at})
 		default:
 			return nil, problem(&engine.Error{Pos: at, Offset: -1,

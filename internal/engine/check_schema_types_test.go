@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // typeReport checks t.yaml of files, each problem as
@@ -178,7 +180,7 @@ func TestCheckTypes_includedSchemaMeetsTheRenderLimits(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		_, rerr := e.Render(ctx, src, map[string]Value{"v": map[string]Value{"a": "x"}})
+		_, rerr := e.Render(ctx, src, map[string]value.Value{"v": map[string]value.Value{"a": "x"}})
 		var want *Error
 		if !errors.As(rerr, &want) {
 			t.Fatalf("%s: the render gives %v, want a positioned error", c.name, rerr)

@@ -10,17 +10,17 @@ import (
 // table, so that it says what the compiler says.
 
 // DirectiveNames lists the directives in the table's order.
-func DirectiveNames() []string { return tree.DirectiveNames() }
+func DirectiveNames() []string { return table.Names() }
 
 // SuggestDirective names the directive that the unknown $-key key
 // probably meant, as the unknown-directive error does, or "" when none is
 // close, key is a directive, or key is a JSON Schema keyword written as
 // data ($ref, $id, …: see SchemaKeywordKeys).
 func SuggestDirective(key string) string {
-	if _, ok := tree.LookupDirective(key); ok || !tree.IsDirectiveLike(key) || slices.Contains(tree.SchemaKeywordKeys(), key) {
+	if _, ok := table.Lookup(key); ok || !tree.IsDirectiveLike(key) || slices.Contains(tree.SchemaKeywordKeys(), key) {
 		return ""
 	}
-	return tree.Suggest(key)
+	return table.Suggest(key)
 }
 
 // SchemaKeywordKeys are the $-keywords of JSON Schema and OpenAPI, which

@@ -322,7 +322,7 @@ func (c *goldenCase) options(t *testing.T) engine.Options {
 
 func runGoldenCase(t *testing.T, c *goldenCase) {
 	opts := c.options(t)
-	vars := map[string]engine.Value{}
+	vars := map[string]value.Value{}
 	var err error
 	if data, ok := c.section(secVars); ok {
 		vars, err = decodeVars(data)
@@ -392,7 +392,7 @@ func runGoldenCase(t *testing.T, c *goldenCase) {
 
 // renderGuarded renders template.yaml and turns a panic into a test
 // failure: the engine must never panic.
-func renderGuarded(t *testing.T, ctx context.Context, e *engine.Engine, vars map[string]engine.Value) (docs []engine.Value, err error) {
+func renderGuarded(t *testing.T, ctx context.Context, e *engine.Engine, vars map[string]value.Value) (docs []value.Value, err error) {
 	t.Helper()
 	defer func() {
 		if r := recover(); r != nil {
@@ -414,7 +414,7 @@ func templateFiles(ar *txtar.Archive) *txtar.Archive {
 	return out
 }
 
-func jsonArray(docs []engine.Value) ([]byte, error) {
+func jsonArray(docs []value.Value) ([]byte, error) {
 	out := []byte{'['}
 	for i, d := range docs {
 		if i > 0 {
@@ -432,7 +432,7 @@ func jsonArray(docs []engine.Value) ([]byte, error) {
 // decodeVars decodes vars.json the way the provider hands Terraform values
 // to the engine: whole numbers that fit in int64 are int64, other numbers
 // float64, objects *Map with sorted keys, arrays []Value.
-func decodeVars(data []byte) (map[string]engine.Value, error) {
+func decodeVars(data []byte) (map[string]value.Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var raw map[string]any
@@ -442,7 +442,7 @@ func decodeVars(data []byte) (map[string]engine.Value, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("trailing data after the JSON object")
 	}
-	vars := make(map[string]engine.Value, len(raw))
+	vars := make(map[string]value.Value, len(raw))
 	for k, v := range raw {
 		cv, err := convertJSON(v)
 		if err != nil {
@@ -453,14 +453,14 @@ func decodeVars(data []byte) (map[string]engine.Value, error) {
 	return vars, nil
 }
 
-func convertJSON(v any) (engine.Value, error) {
+func convertJSON(v any) (value.Value, error) {
 	switch v := v.(type) {
 	case nil, bool, string:
 		return v, nil
 	case json.Number:
 		return convertNumber(v)
 	case []any:
-		out := make([]engine.Value, len(v))
+		out := make([]value.Value, len(v))
 		for i, e := range v {
 			ce, err := convertJSON(e)
 			if err != nil {
@@ -475,7 +475,7 @@ func convertJSON(v any) (engine.Value, error) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		m := engine.NewMap(len(keys))
+		m := value.NewMap(len(keys))
 		for _, k := range keys {
 			ce, err := convertJSON(v[k])
 			if err != nil {
@@ -488,7 +488,7 @@ func convertJSON(v any) (engine.Value, error) {
 	return nil, fmt.Errorf("unexpected JSON value %T", v)
 }
 
-func convertNumber(n json.Number) (engine.Value, error) {
+func convertNumber(n json.Number) (value.Value, error) {
 	if i, err := strconv.ParseInt(n.String(), 10, 64); err == nil {
 		return i, nil
 	}
@@ -548,7 +548,7 @@ func mustRead(t *testing.T, path string) []byte {
 
 // addUnknowns decodes unknowns.json into vars: each name an unknown of
 // the type given.
-func addUnknowns(data []byte, vars map[string]engine.Value) error {
+func addUnknowns(data []byte, vars map[string]value.Value) error {
 	var raw map[string]any
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return err
@@ -558,24 +558,24 @@ func addUnknowns(data []byte, vars map[string]engine.Value) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		vars[name] = engine.UnknownOf(typ)
+		vars[name] = value.UnknownOf(typ)
 	}
 	return nil
 }
 
 // jsonType reads a type as Terraform writes it in JSON.
-func jsonType(t any) (engine.Type, error) {
+func jsonType(t any) (value.Type, error) {
 	switch x := t.(type) {
 	case string:
 		switch x {
 		case "dynamic":
-			return engine.TypeDynamic, nil
+			return value.TypeDynamic, nil
 		case "string":
-			return engine.TypeString, nil
+			return value.TypeString, nil
 		case "number":
-			return engine.TypeNumber, nil
+			return value.TypeNumber, nil
 		case "bool":
-			return engine.TypeBool, nil
+			return value.TypeBool, nil
 		}
 	case []any:
 		if len(x) == 2 {
@@ -583,48 +583,48 @@ func jsonType(t any) (engine.Type, error) {
 			case "list", "set", "map":
 				elem, err := jsonType(x[1])
 				if err != nil {
-					return engine.TypeDynamic, err
+					return value.TypeDynamic, err
 				}
-				return map[any]func(engine.Type) engine.Type{"list": value.ListOf, "set": value.SetOf, "map": value.MapOf}[x[0]](elem), nil
+				return map[any]func(value.Type) value.Type{"list": value.ListOf, "set": value.SetOf, "map": value.MapOf}[x[0]](elem), nil
 			case "object":
 				attrs, ok := x[1].(map[string]any)
 				if !ok {
 					break
 				}
-				types := make(map[string]engine.Type, len(attrs))
+				types := make(map[string]value.Type, len(attrs))
 				for n, at := range attrs {
 					var err error
 					if types[n], err = jsonType(at); err != nil {
-						return engine.TypeDynamic, err
+						return value.TypeDynamic, err
 					}
 				}
 				return value.ObjectOf(types), nil
 			}
 		}
 	}
-	return engine.TypeDynamic, fmt.Errorf("not a type: %v", t)
+	return value.TypeDynamic, fmt.Errorf("not a type: %v", t)
 }
 
 // showUnknowns gives docs with each unknown value written as the string
 // "(unknown TYPE)", so that out.yaml can show it.
-func showUnknowns(docs []engine.Value) []engine.Value {
-	if engine.IsUnknownStream(docs) {
-		return []engine.Value{"(unknown documents)"}
+func showUnknowns(docs []value.Value) []value.Value {
+	if value.IsUnknownStream(docs) {
+		return []value.Value{"(unknown documents)"}
 	}
-	var show func(v engine.Value) engine.Value
-	show = func(v engine.Value) engine.Value {
+	var show func(v value.Value) value.Value
+	show = func(v value.Value) value.Value {
 		switch x := v.(type) {
-		case engine.Unknown:
+		case value.Unknown:
 			return "(unknown " + x.Type.String() + ")"
-		case *engine.Map:
-			out := engine.NewMap(x.Len())
+		case *value.Map:
+			out := value.NewMap(x.Len())
 			for i := 0; i < x.Len(); i++ {
 				k, e := x.At(i)
 				out.Set(k, show(e))
 			}
 			return out
-		case []engine.Value:
-			out := make([]engine.Value, len(x))
+		case []value.Value:
+			out := make([]value.Value, len(x))
 			for i, e := range x {
 				out[i] = show(e)
 			}
@@ -632,7 +632,7 @@ func showUnknowns(docs []engine.Value) []engine.Value {
 		}
 		return v
 	}
-	out := make([]engine.Value, len(docs))
+	out := make([]value.Value, len(docs))
 	for i, d := range docs {
 		out[i] = show(d)
 	}

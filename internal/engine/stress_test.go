@@ -31,6 +31,7 @@ import (
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"golang.org/x/tools/txtar"
 )
 
@@ -44,7 +45,7 @@ var stressPasses = flag.Int("stress-passes", 100, "passes over the golden corpus
 
 // corpusResult renders a case's template and returns everything a caller
 // sees as text: the YAML stream and both JSON forms, or the error.
-func corpusResult(ctx context.Context, e *Engine, name string, vars map[string]Value) (out string) {
+func corpusResult(ctx context.Context, e *Engine, name string, vars map[string]value.Value) (out string) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = fmt.Sprintf("engine panicked: %v", r)
@@ -84,7 +85,7 @@ type stressGroup struct {
 type stressCase struct {
 	name string
 	file string // CASE/template.yaml
-	vars map[string]Value
+	vars map[string]value.Value
 	want string
 }
 

@@ -100,12 +100,12 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 // mapping that holds it.
 func (ck *checker) document(fr *tree.Frame, doc *yaml.Node) {
 	for range maxProblemsPerDocument {
-		_, cerr := tree.NewCompiler().Document(doc)
+		_, cerr := ck.e.Table().NewCompiler().Document(doc)
 		if cerr == nil {
 			return
 		}
 		ck.add(fr, cerr)
-		if cerr.Node == nil || (!excisePair(doc, cerr.Node) && !excise(doc, cerr.Node)) {
+		if cerr.Node == nil || (!excisePair(ck.e.Table(), doc, cerr.Node) && !excise(doc, cerr.Node)) {
 			return
 		}
 	}

@@ -3,6 +3,7 @@ package check
 import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
@@ -13,8 +14,8 @@ import (
 
 // namesScope is a scope that binds names to nothing, for the hint
 // functions that read the names in scope.
-func namesScope(names []string) *tree.Scope {
-	sc := tree.NewScope(nil, len(names))
+func namesScope(names []string) *scope.Scope {
+	sc := scope.New(nil, len(names))
 	for _, n := range names {
 		sc.Bind(n, nil)
 	}

@@ -18,7 +18,7 @@ import (
 // whether it found one. It leaves overlay roots and list edits alone:
 // their directives depend on each other in ways a single entry does not
 // show, so the caller falls back to excising the whole mapping.
-func excisePair(root, target *yaml.Node) bool {
+func excisePair(t *tree.Table, root, target *yaml.Node) bool {
 	chain := ancestry(root, target, nil)
 	if chain == nil {
 		return false
@@ -34,7 +34,7 @@ func excisePair(root, target *yaml.Node) bool {
 		child := chain[i+1]
 		for j := 0; j+1 < len(m.Content); j += 2 {
 			if m.Content[j] == child || m.Content[j+1] == child {
-				removeFamily(m, j)
+				removeFamily(t, m, j)
 				return true
 			}
 		}
@@ -78,11 +78,11 @@ func hasOverlayKeys(m *yaml.Node) bool {
 // directive that needs a removed one ($then and $else go with $if, $if
 // with its $then). An unknown directive counts as the one it is probably
 // a slip for, so `$iff` takes its `$then` with it.
-func removeFamily(m *yaml.Node, j int) {
+func removeFamily(t *tree.Table, m *yaml.Node, j int) {
 	removed := map[string]bool{m.Content[j].Value: true}
 	if k := m.Content[j].Value; tree.IsDirectiveLike(k) {
-		if _, known := tree.LookupDirective(k); !known {
-			if s := tree.Suggest(k); s != "" {
+		if _, known := t.Lookup(k); !known {
+			if s := t.Suggest(k); s != "" {
 				removed[s] = true
 			}
 		}
@@ -94,7 +94,7 @@ func removeFamily(m *yaml.Node, j int) {
 			if gone[i] {
 				continue
 			}
-			d, ok := tree.LookupDirective(m.Content[i].Value)
+			d, ok := t.Lookup(m.Content[i].Value)
 			if !ok {
 				continue
 			}

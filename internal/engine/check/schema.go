@@ -28,11 +28,11 @@ func (ck *checker) schemaFiles(fr *tree.Frame, key, v *yaml.Node, path string) m
 	if !hasSchemaInclude(v) {
 		return nil // nothing to read: the $schema is not compiled twice
 	}
-	d, ok := tree.LookupDirective("$schema")
+	d, ok := ck.e.Table().Lookup("$schema")
 	if !ok || d.Prelude == nil {
 		return nil
 	}
-	pre, cerr := d.Prelude(tree.NewCompiler(), nil, tree.KVPair{K: key, V: v}, path)
+	pre, cerr := d.Prelude(ck.e.Table().NewCompiler(), nil, tree.KVPair{K: key, V: v}, path)
 	sr, ok := pre.(schemaReader)
 	if cerr != nil || !ok {
 		return nil

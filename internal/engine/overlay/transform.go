@@ -3,9 +3,10 @@ package overlay
 import (
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -96,13 +97,13 @@ func checkTransformFields(v *yaml.Node) *tree.CompileError {
 }
 
 // Value fails: a transform does not stand in value position.
-func (t *transformNode) Value(r tree.Renderer, _ *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (t *transformNode) Value(r tree.Renderer, _ *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	return nil, false, t.misplaced(r, fr)
 }
 
 // Multi queues the transform in the stream, after every overlay, and
 // fails anywhere else.
-func (t *transformNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (t *transformNode) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if pos != tree.PosStream {
 		return dst, t.misplaced(r, fr)
 	}
@@ -110,7 +111,7 @@ func (t *transformNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, p
 	return dst, nil
 }
 
-func (t *transformNode) misplaced(r tree.Renderer, fr *tree.Frame) error {
+func (t *transformNode) misplaced(r tree.Reporter, fr *tree.Frame) error {
 	return r.ErrAt(fr, t.key, "$transform", "a transform document stands only in the stream, where it changes the other documents; here a file of transforms is included into a value or a sequence: include it at a document root")
 }
 
@@ -139,9 +140,12 @@ func removeOverlay(c *tree.Compiler, o *overlayNode, n *yaml.Node, keys tree.Map
 	return o, nil
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 200, Name: "$transform", Kind: tree.KindOverlay, Only: tree.AtTransformRoot,
-		Misplaced: "$transform stands only at the root of a document: a transform is a document of its own, applied to the other documents once they are rendered",
-		Overlay:   compileTransform})
-	walk.RegisterNamespace(applyNamespace)
+// Transform gives the directive table's entries of
+// $transform (reference §10).
+func Transform() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$transform", Kind: tree.KindOverlay, Only: tree.AtTransformRoot,
+			Misplaced: "$transform stands only at the root of a document: a transform is a document of its own, applied to the other documents once they are rendered",
+			Overlay:   compileTransform},
+	}
 }

@@ -3,14 +3,16 @@ package tree
 import (
 	"slices"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+
 	"go.yaml.in/yaml/v3"
 )
 
 // The directive table: every $-key of the language, what it needs beside
-// it, and how it is compiled. The compiler reads only this table, and the
-// directives fill it in (packages directive and overlay, each directive's
-// file calling Register), so adding a directive is one file (reference §2
-// and §4).
+// it, and how it is compiled. The compiler reads only this table; the
+// engine's facade assembles it from the entries that packages directive
+// and overlay give (NewTable), in a list written out in one place
+// (reference §2 and §4).
 
 // Kind says what a directive does in its mapping.
 type Kind uint8
@@ -48,9 +50,6 @@ const (
 
 // Directive describes one directive.
 type Directive struct {
-	// Rank places the directive in the table: the order of evaluation,
-	// of the partner checks and of "did you mean" (see directiveTable).
-	Rank int
 	Name string
 	Kind Kind
 	// Needs is the directive this one cannot stand without in its mapping
@@ -81,46 +80,57 @@ type Directive struct {
 	Overlay func(c *Compiler, n *yaml.Node, keys MappingKeys) (Node, *CompileError)
 }
 
-// directiveTable lists the directives in evaluation order: preludes, then
-// producers, each partner after the directive it belongs to. The order is
-// also the order of the missing-partner checks and of "did you mean". Each
-// directive's file fills in its entries with register, at their rank.
-var directiveTable []Directive
-
-// directiveNames are the names of directiveTable, in its order.
-var directiveNames []string
-
-// Register adds d to the directive table at its rank. Each directive
-// registers itself from its own file; the rank, not the order in which
-// the files register, places it.
-func Register(d Directive) {
-	i := 0
-	for i < len(directiveTable) && directiveTable[i].Rank < d.Rank {
-		i++
-	}
-	for _, o := range directiveTable {
-		if o.Name == d.Name || o.Rank == d.Rank {
-			panic("directive " + d.Name + " registered twice, or at the rank of " + o.Name)
-		}
-	}
-	directiveTable = slices.Insert(directiveTable, i, d)
-	directiveNames = slices.Insert(directiveNames, i, d.Name)
+// Table is the directive table the compiler reads: the directives in
+// evaluation order (preludes, then producers, each partner after the
+// directive it belongs to, then the document directives and list edits),
+// which is also the order of the missing-partner checks and of "did you
+// mean", and how a sequence of an overlay's patch compiles as an edit
+// list. NewTable builds it; it does not change after.
+type Table struct {
+	dirs     []Directive
+	names    []string
+	editList EditListFunc
 }
 
-// lookupDirective gives the table entry of a directive name.
-func lookupDirective(name string) (*Directive, bool) {
-	for i := range directiveTable {
-		if directiveTable[i].Name == name {
-			return &directiveTable[i], true
+// EditListFunc compiles a sequence of an overlay's patch as an edit list,
+// or gives nil when no item of it is a list edit (reference §8).
+type EditListFunc func(c *Compiler, n *yaml.Node, path string) (Node, *CompileError)
+
+// NewTable builds the directive table from groups of entries, in the
+// order given, and the compile step of edit lists. A name given twice,
+// or a missing edit-list step, is a mistake in the engine's assembly: it
+// panics, which the engine's tests meet first.
+func NewTable(editList EditListFunc, groups ...[]Directive) *Table {
+	if editList == nil {
+		panic("tree.NewTable: no edit-list step")
+	}
+	t := &Table{editList: editList}
+	for _, g := range groups {
+		for _, d := range g {
+			if slices.Contains(t.names, d.Name) {
+				panic("tree.NewTable: directive " + d.Name + " listed twice")
+			}
+			t.dirs = append(t.dirs, d)
+			t.names = append(t.names, d.Name)
+		}
+	}
+	return t
+}
+
+// lookup gives the table entry of a directive name.
+func (t *Table) lookup(name string) (*Directive, bool) {
+	for i := range t.dirs {
+		if t.dirs[i].Name == name {
+			return &t.dirs[i], true
 		}
 	}
 	return nil, false
 }
 
-// LookupDirective gives a copy of the table entry of a directive name,
-// for check, which removes a directive with the partners that need it.
-func LookupDirective(name string) (Directive, bool) {
-	if d, ok := lookupDirective(name); ok {
+// Lookup gives a copy of the table entry of a directive name, for check,
+// which removes a directive with the partners that need it.
+func (t *Table) Lookup(name string) (Directive, bool) {
+	if d, ok := t.lookup(name); ok {
 		return *d, true
 	}
 	return Directive{}, false
@@ -145,13 +155,14 @@ func (d DirSet) Value(name string) *yaml.Node {
 	return nil
 }
 
-// DirectiveNames gives the names of the registered directives, in table
-// order.
-func DirectiveNames() []string { return slices.Clone(directiveNames) }
+// Names gives the names of the table's directives, in table order.
+func (t *Table) Names() []string { return slices.Clone(t.names) }
 
 // Suggest names the directive closest to the unknown $-key k, as the
 // unknown-directive error does, or "" when none is close.
-func Suggest(k string) string { return suggest(k) }
+func (t *Table) Suggest(k string) string {
+	return hint.Nearest(k, t.names, 3, true)
+}
 
 // IsDirectiveLike reports whether a key claims to be a directive: "$"
 // followed by a letter or "_".
