@@ -282,3 +282,36 @@ func TestHelm_templateIsTheSameTwice(t *testing.T) {
 		})
 	}
 }
+
+// TestChart_duplicateKeyHelmPrintsIsAnError is the one difference the
+// oracle knows of, listed in the CLI guide: podinfo with a pod annotation
+// the chart writes itself (prometheus.io/scrape) renders a Deployment
+// whose annotations hold that key twice. helm template prints it so (and
+// what reads it then keeps one or refuses it, as its YAML reader does);
+// `$chart` refuses it, naming the chart file and the key.
+func TestChart_duplicateKeyHelmPrintsIsAnError(t *testing.T) {
+	var r render
+	for _, x := range renders(t) {
+		if x.key() == "podinfo/defaults" {
+			r = x
+		}
+	}
+	r.set = testcharts.ValueSet{Name: "duplicate-annotation", YAML: "podAnnotations:\n  prometheus.io/scrape: \"false\"\n"}
+	r.valuesFile = r.set.ValuesFile(t, r.dir, r.work)
+
+	out := string(helmTemplate(t, r, kubeVersion(t)))
+	if !strings.Contains(out, "prometheus.io/scrape: \"true\"\n") || !strings.Contains(out, "prometheus.io/scrape: \"false\"\n") {
+		t.Fatalf("helm template no longer prints the key twice:\n%s", out)
+	}
+
+	tmpl := filepath.Join(r.work, "chart.yaml")
+	if err := os.WriteFile(tmpl, []byte(chartTemplate(r)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := cli.Run([]string{"render", tmpl, "-f", "values=" + r.valuesFile}, strings.NewReader(""), &stdout, &stderr)
+	want := tmpl + `:1:1: $chart: the chart's podinfo/templates/deployment.yaml renders a document that cannot be read (line 27 of the document): duplicate key "prometheus.io/scrape": already written at line 25, column 9` + "\n"
+	if code != 1 || stdout.Len() != 0 || stderr.String() != want {
+		t.Errorf("celyaml render: exit %d, stdout %q, stderr\n%s\nwant\n%s", code, stdout.String(), stderr.String(), want)
+	}
+}
