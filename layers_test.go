@@ -20,7 +20,7 @@ const modulePath = "github.com/celyaml/terraform-provider-celyaml"
 // the repository root in backquotes.
 func layers(t *testing.T) map[string]int {
 	t.Helper()
-	row := regexp.MustCompile("(?m)^\\| (\\d+) \\| (.*) \\|$")
+	row := regexp.MustCompile(`(?m)^\| (\d+) \| (.*) \|$`)
 	pkg := regexp.MustCompile("`([^`]+)`")
 	out := map[string]int{}
 	for _, m := range row.FindAllStringSubmatch(readText(t, "ARCHITECTURE.md"), -1) {

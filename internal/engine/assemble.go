@@ -32,7 +32,7 @@ var table = tree.NewTable(
 	overlay.Overlay(),       // $overlay, $expects
 	overlay.ListEdits(),     // $match, $remove, $append
 	overlay.Transform(),     // $transform
-	directive.Chart(),       // $chart and its partners
+	directive.Chart(),       // $chart and its options
 )
 
 // assemble builds the walker of an engine with options opts: the table

@@ -114,13 +114,13 @@ func (e *Engine) CheckRender(ctx context.Context, src Source, vars map[string]va
 
 // LiteralIncludes gives the files that the template in src includes by a
 // literal path, resolved and cleaned. See check.LiteralIncludes.
-func (e *Engine) LiteralIncludes(src Source) []string { return check.LiteralIncludes(src) }
+func (e *Engine) LiteralIncludes(src Source) []string { return check.LiteralIncludes(e.w.Table(), src) }
 
 // InputsWithoutDefault gives the inputs the template in src declares with
 // a $schema and no default that declared does not say are given. See
 // check.InputsWithoutDefault.
 func (e *Engine) InputsWithoutDefault(src Source, declared func(string) bool) []string {
-	return check.InputsWithoutDefault(src, declared)
+	return check.InputsWithoutDefault(e.w.Table(), src, declared)
 }
 
 // What an editor needs of a template's names (internal/engine/check,
@@ -139,5 +139,5 @@ type (
 // nothing. A YAML syntax error ends the reading: the symbols of the
 // documents before it are returned with the error.
 func (e *Engine) Symbols(src Source) (*Symbols, error) {
-	return check.ReadSymbols(e.opts, src)
+	return check.ReadSymbols(e.w.Table(), e.opts, src)
 }

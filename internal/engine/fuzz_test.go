@@ -34,7 +34,7 @@ type fuzzSeed struct {
 // hostile case that keeps its template in the archive.
 func fuzzSeedTemplates(t testing.TB) []fuzzSeed {
 	var seeds []fuzzSeed
-	for _, dir := range []string{"testdata", hostileDir} {
+	for _, dir := range []string{goldenDir, hostileDir} {
 		for _, c := range loadTxtarCases(t, dir) {
 			tpl, ok := c.section("template.yaml")
 			if !ok {

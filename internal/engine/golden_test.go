@@ -1,6 +1,8 @@
 package engine_test
 
-// The golden corpus: every file in testdata/*.txtar is one case.
+// The golden corpus: every file in testdata/golden/AREA/*.txtar is one
+// case, AREA being the directive or the area of the language it covers
+// (testdata/golden/for, testdata/golden/cel, ...).
 //
 // A case is a txtar archive. Its comment (the text before the first
 // section) cites the rule the case covers in the language reference,
@@ -61,7 +63,7 @@ import (
 )
 
 const (
-	goldenDir      = "testdata"
+	goldenDir      = engine.GoldenDir
 	goldenMinCases = 150
 
 	// hostileCasesDir holds the hostile corpus (hostile_test.go), whose
@@ -148,7 +150,7 @@ func citationProblems(comment string, anchors map[string]bool) []string {
 func init() {
 	// Another test file of this binary may already own -update; share it.
 	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the expectation sections of testdata/*.txtar (check every change by hand)")
+		flag.Bool("update", false, "rewrite the expectation sections of testdata/golden/*/*.txtar (check every change by hand)")
 	}
 }
 
@@ -186,14 +188,10 @@ func loadGoldenCases(t *testing.T) []*goldenCase {
 	return loadCasesIn(t, goldenDir)
 }
 
-// loadCasesIn parses every archive in dir, in name order.
+// loadCasesIn parses every archive in dir and its folders, in path order.
 func loadCasesIn(t *testing.T, dir string) []*goldenCase {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(paths)
+	paths := engine.CasePaths(t, dir)
 	cases := make([]*goldenCase, 0, len(paths))
 	for _, p := range paths {
 		ar, err := txtar.ParseFile(p)
@@ -222,6 +220,23 @@ func TestGolden(t *testing.T) {
 func TestGolden_corpusSize(t *testing.T) {
 	if n := len(loadGoldenCases(t)); n < goldenMinCases {
 		t.Fatalf("golden corpus has %d cases, want at least %d", n, goldenMinCases)
+	}
+}
+
+// TestGolden_casesStandInAnArea keeps every golden case in a folder of
+// its area, where the runner finds it: a case written to testdata/ itself
+// would be run by nothing.
+func TestGolden_casesStandInAnArea(t *testing.T) {
+	stray, err := filepath.Glob("testdata/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat, err := filepath.Glob(filepath.Join(goldenDir, "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(stray, flat...) {
+		t.Errorf("%s: move it to %s/AREA/, AREA being the directive or area it covers", p, goldenDir)
 	}
 }
 

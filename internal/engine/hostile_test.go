@@ -97,13 +97,8 @@ func (c *txtarCase) section(name string) ([]byte, bool) {
 
 func loadTxtarCases(t testing.TB, dir string) []*txtarCase {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(paths)
 	var cases []*txtarCase
-	for _, p := range paths {
+	for _, p := range CasePaths(t, dir) {
 		ar, err := txtar.ParseFile(p)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)

@@ -4,7 +4,7 @@ package engine
 // byte-identical output.
 //
 // TestStress_sharedEngineMatchesSingleThreaded renders the whole golden
-// corpus (testdata/*.txtar) 100 times over, from 32 goroutines that share
+// corpus (testdata/golden) 100 times over, from 32 goroutines that share
 // one Engine, and so its program and file caches, and compares every output
 // byte for byte with the single-threaded result. The 100 passes are shared
 // out: the goroutines take the next (pass, case) from a common counter, so
@@ -91,7 +91,7 @@ type stressCase struct {
 
 func buildStressGroups(t *testing.T) []*stressGroup {
 	t.Helper()
-	cases := loadTxtarCases(t, "testdata")
+	cases := loadTxtarCases(t, goldenDir)
 	if len(cases) == 0 {
 		t.Fatal("no golden cases")
 	}
@@ -196,7 +196,7 @@ func TestStress_sharedEngineMatchesSingleThreaded(t *testing.T) {
 
 func TestDeterminism_eachCaseFiftyTimes(t *testing.T) {
 	ctx := context.Background()
-	for _, c := range loadTxtarCases(t, "testdata") {
+	for _, c := range loadTxtarCases(t, goldenDir) {
 		t.Run(c.name, func(t *testing.T) {
 			opts := caseOptions(t, c)
 			vars := caseVars(t, c)

@@ -26,7 +26,7 @@ import (
 // rendered both ways from files: the data source gets vars.json as its
 // context, the command the same variables from a values file (-f).
 func TestCLIRenderPrintsTheDataSourceBytes(t *testing.T) {
-	archives, err := filepath.Glob("../engine/testdata/*.txtar")
+	archives, err := filepath.Glob("../engine/testdata/golden/*/*.txtar")
 	if err != nil || len(archives) < 150 {
 		t.Fatalf("golden cases: %d, %v", len(archives), err)
 	}

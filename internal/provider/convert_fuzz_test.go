@@ -192,7 +192,7 @@ func jsonValue(data []byte) (attr.Value, bool) {
 // goldenVars returns the vars.json of every engine golden case, to seed
 // the fuzzer with the contexts templates really get.
 func goldenVars(tb testing.TB) [][]byte {
-	files, _ := filepath.Glob("../engine/testdata/*.txtar")
+	files, _ := filepath.Glob("../engine/testdata/golden/*/*.txtar")
 	var out [][]byte
 	for _, f := range files {
 		data, err := os.ReadFile(f)

@@ -49,10 +49,10 @@ func includeReadMsg(e *walk.Engine, shown string, err error) string {
 // (reference §4 $include): those in scope at the $include of mapping n,
 // and its $with entries. The result is a copy: the file's own scope
 // grows from it.
-func withNames(n *yaml.Node, scope []string) []string {
+func withNames(t *tree.Table, n *yaml.Node, scope []string) []string {
 	out := append([]string(nil), scope...)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value != "$with" {
+		if described(t, n.Content[i].Value).Bound != tree.BindIncluded {
 			continue
 		}
 		w := tree.Deref(n.Content[i+1])

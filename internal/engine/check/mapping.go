@@ -28,7 +28,7 @@ func excisePair(t *tree.Table, root, target *yaml.Node) bool {
 		if m.Kind != yaml.MappingNode {
 			continue
 		}
-		if hasOverlayKeys(m) {
+		if hasOverlayKeys(t, m) {
 			return false
 		}
 		child := chain[i+1]
@@ -62,12 +62,12 @@ func ancestry(n, target *yaml.Node, above []*yaml.Node) []*yaml.Node {
 	return nil
 }
 
-// hasOverlayKeys reports whether mapping m holds $overlay, $expects or a
-// list edit.
-func hasOverlayKeys(m *yaml.Node) bool {
+// hasOverlayKeys reports whether mapping m holds a directive that stands
+// only at an overlay's root or in a list edit ($overlay, $expects, the
+// list edits).
+func hasOverlayKeys(t *tree.Table, m *yaml.Node) bool {
 	for j := 0; j < len(m.Content); j += 2 {
-		switch m.Content[j].Value {
-		case "$overlay", "$expects", "$match", "$remove", "$append":
+		if described(t, m.Content[j].Value).Only&(tree.AtOverlayRoot|tree.AtEditItem) != 0 {
 			return true
 		}
 	}

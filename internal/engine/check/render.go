@@ -28,7 +28,7 @@ func Render(ctx context.Context, e *walk.Engine, src walk.Source, vars map[strin
 			return problems, texts
 		}
 	}
-	if vars == nil && len(InputsWithoutDefault(src, declared)) > 0 {
+	if vars == nil && len(InputsWithoutDefault(e.Table(), src, declared)) > 0 {
 		return problems, texts
 	}
 	docs, err := e.RenderDocuments(ctx, src, vars)

@@ -94,9 +94,13 @@ func (a *assertDir) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*scop
 func Assert() []tree.Directive {
 	return []tree.Directive{
 		{Name: "$assert", Kind: tree.KindPrelude,
+			Exprs: tree.ExprBareList, Must: tree.MustBool, MustWhat: "$assert", Section: 4,
+			Summary: "Stops rendering with an error unless every CEL expression gives true.",
 			Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
 				return compileAssert(p.K, p.V, d.Value("$msg"), tree.JoinPath(path, "$assert"))
 			}},
-		{Name: "$msg", Kind: tree.KindPartner, Needs: "$assert"},
+		{Name: "$msg", Kind: tree.KindPartner, Needs: "$assert",
+			Exprs: tree.ExprSegments, Section: 4,
+			Summary: "The error message of a failing $assert, with ${{ }} segments."},
 	}
 }

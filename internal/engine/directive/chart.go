@@ -484,15 +484,35 @@ func unknownPath(v value.Value) string {
 	return ""
 }
 
-// Chart gives the directive table's entries of $chart and its partners
-// ($values, $release, ...; reference §11).
+// Chart gives the directive table's entries of $chart and its options
+// (reference §11).
 func Chart() []tree.Directive {
-	dirs := []tree.Directive{{Name: "$chart", Kind: tree.KindOverlay, Only: tree.AtChartRoot,
-		Misplaced: "$chart stands only at a document's root, where the chart's documents take the document's place",
-		Overlay:   compileChart}}
-	for _, k := range chartKeys {
-		dirs = append(dirs, tree.Directive{Name: k, Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot,
-			Misplaced: k + " belongs to $chart, at the root of a $chart document"})
+	return []tree.Directive{
+		{Name: "$chart", Kind: tree.KindOverlay, Only: tree.AtChartRoot,
+			Loads: true, Beside: []string{"$if"}, Section: 11,
+			Summary:   "Makes this document a Helm chart's documents, rendered as helm template renders them: a chart folder or .tgz path, or a remote chart {repository, name, version, digest} with an exact version.",
+			Misplaced: "$chart stands only at a document's root, where the chart's documents take the document's place",
+			Overlay:   compileChart},
+		{Name: "$values", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
+			Summary:   "The chart's values, merged over its values.yaml by Helm's rules.",
+			Misplaced: "$values belongs to $chart, at the root of a $chart document"},
+		{Name: "$release", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Fields: []string{"name", "namespace"}, Section: 11,
+			Summary:   "The release: {name, namespace}; defaults: the chart's name and default.",
+			Misplaced: "$release belongs to $chart, at the root of a $chart document"},
+		{Name: "$kubeVersion", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
+			Summary:   "The Kubernetes version the chart sees in .Capabilities.KubeVersion (default: the built-in schemas' minor).",
+			Misplaced: "$kubeVersion belongs to $chart, at the root of a $chart document"},
+		{Name: "$apiVersions", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
+			Summary:   "API versions added to .Capabilities.APIVersions.",
+			Misplaced: "$apiVersions belongs to $chart, at the root of a $chart document"},
+		{Name: "$includeCRDs", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
+			Summary:   "Puts the files of the charts' crds/ folders first (default false).",
+			Misplaced: "$includeCRDs belongs to $chart, at the root of a $chart document"},
+		{Name: "$hooks", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
+			Summary:   "Renders the chart's hooks (default true).",
+			Misplaced: "$hooks belongs to $chart, at the root of a $chart document"},
+		{Name: "$skipTests", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
+			Summary:   "Leaves the chart's test hooks out (default true).",
+			Misplaced: "$skipTests belongs to $chart, at the root of a $chart document"},
 	}
-	return dirs
 }

@@ -188,6 +188,8 @@ func (d *evalDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, _ tree
 func Eval() []tree.Directive {
 	return []tree.Directive{
 		{Name: "$eval", Kind: tree.KindProducer,
+			Exprs: tree.ExprSegments, Section: 3,
+			Summary: "A string whose ${{ }} CEL segments are evaluated; one segment alone keeps the value's type.",
 			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
 				return compileEval(p.K, p.V, tree.JoinPath(path, "$eval"))
 			}},

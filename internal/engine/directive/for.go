@@ -298,10 +298,13 @@ func listKey(path string) string {
 func For() []tree.Directive {
 	return []tree.Directive{
 		{Name: "$for", Kind: tree.KindProducer, Needs: "$do",
+			Exprs: tree.ExprLoop, Bound: tree.BindLoop, BoundKind: "for", Must: tree.MustIterable, Section: 4,
+			Summary: "Renders $do once per element: \"x in EXPR\" or \"k, v in EXPR\".",
 			Missing: "$for without $do: write the body to render for each element under $do",
 			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
 				return compileFor(c, p.K, p.V, d["$do"], tree.JoinPath(path, "$for"))
 			}},
-		{Name: "$do", Kind: tree.KindPartner, Needs: "$for", Body: true},
+		{Name: "$do", Kind: tree.KindPartner, Needs: "$for", Body: true,
+			Section: 4, Summary: "The body $for renders for each element."},
 	}
 }

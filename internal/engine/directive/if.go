@@ -171,11 +171,15 @@ func hasAssert(m *tree.MapNode) bool {
 func If() []tree.Directive {
 	return []tree.Directive{
 		{Name: "$if", Kind: tree.KindProducer, Needs: "$then", Patchable: true,
+			Exprs: tree.ExprBare, Must: tree.MustBool, MustWhat: "the $if condition", Section: 4,
+			Summary: "Renders $then when the CEL expression is true, else $else (or nothing).",
 			Missing: "$if without $then: write the value to use when the condition is true under $then",
 			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
 				return compileIf(c, p.K, p.V, d["$then"], d["$else"], tree.JoinPath(path, "$if"))
 			}},
-		{Name: "$then", Kind: tree.KindPartner, Needs: "$if", Body: true},
-		{Name: "$else", Kind: tree.KindPartner, Needs: "$if", Body: true},
+		{Name: "$then", Kind: tree.KindPartner, Needs: "$if", Body: true,
+			Section: 4, Summary: "The body $if renders when its condition is true."},
+		{Name: "$else", Kind: tree.KindPartner, Needs: "$if", Body: true,
+			Section: 4, Summary: "The body $if renders when its condition is false."},
 	}
 }

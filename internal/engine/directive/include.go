@@ -176,9 +176,13 @@ func (d *includeDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos
 func Include() []tree.Directive {
 	return []tree.Directive{
 		{Name: "$include", Kind: tree.KindProducer,
+			Includes: true, Section: 4,
+			Summary: "Renders another template file here: its path, a string (or an $eval mapping for a computed one).",
 			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
 				return compileInclude(c, p.K, p.V, d.Value("$with"), tree.JoinPath(path, "$include"))
 			}},
-		{Name: "$with", Kind: tree.KindPartner, Needs: "$include"},
+		{Name: "$with", Kind: tree.KindPartner, Needs: "$include",
+			Bound: tree.BindIncluded, Section: 4,
+			Summary: "Variables for the $include'd file: a mapping from names to templates."},
 	}
 }

@@ -120,11 +120,13 @@ func keyText(v value.Value) string {
 func KeyValue() []tree.Directive {
 	return []tree.Directive{
 		{Name: "$key", Kind: tree.KindProducer, Needs: "$value", Patchable: true,
+			Section: 4, Summary: "A computed key: with $value, makes one entry.",
 			Missing: "$key without $value: $key and $value make one entry together",
 			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
 				return compileKeyValue(c, p.K, p.V, d.Value("$value"), path)
 			}},
 		{Name: "$value", Kind: tree.KindPartner, Needs: "$key",
+			Section: 4, Summary: "The value of the entry whose key $key computes.",
 			Missing: "$value without $key: $key and $value make one entry together"},
 	}
 }

@@ -106,6 +106,8 @@ func bindLets(r tree.Renderer, lets []letEntry, sc *scope.Scope, fr *tree.Frame)
 func Let() []tree.Directive {
 	return []tree.Directive{
 		{Name: "$let", Kind: tree.KindPrelude, Binds: true,
+			Exprs: tree.ExprEntries, Bound: tree.BindEntries, BoundKind: "let", Section: 4,
+			Summary: "Binds variables for this mapping, in order: a string entry is a bare CEL expression, any other a template.",
 			Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
 				return compileLet(c, p.K, p.V, tree.JoinPath(path, "$let"))
 			}},

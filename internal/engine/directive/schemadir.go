@@ -79,6 +79,8 @@ func (d *schemaDir) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*scop
 func Schema() []tree.Directive {
 	return []tree.Directive{
 		{Name: "$schema", Kind: tree.KindPrelude,
+			Bound: tree.BindEntries, BoundKind: "schema", Declares: true, Section: 4,
+			Summary: "Declares and validates variables: a mapping from variable names to JSON Schemas, type names, or {$include: FILE} for a schema kept in a JSON or YAML file.",
 			Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
 				return compileSchemaDir(p.K, p.V, tree.JoinPath(path, "$schema"))
 			}},

@@ -160,10 +160,15 @@ var editCompilers = map[string]func(c *tree.Compiler, d tree.DirSet, p tree.KVPa
 // the list edits $match, $remove and $append (reference §8).
 func ListEdits() []tree.Directive {
 	return []tree.Directive{
-		{Name: "$match", Kind: tree.KindEdit, Only: tree.AtEditItem, Misplaced: editMisplaced("$match")},
+		{Name: "$match", Kind: tree.KindEdit, Only: tree.AtEditItem, Misplaced: editMisplaced("$match"),
+			Exprs: tree.ExprBare, Bound: tree.BindFixed, BoundNames: []string{"item"}, BoundKind: "overlay", Section: 8,
+			Summary: "In an overlay's list: merges the other keys of this item into every item for which the CEL expression (item bound) is true."},
 		{Name: "$remove", Kind: tree.KindEdit, Only: tree.AtEditItem | tree.AtOverlayRoot,
+			Exprs: tree.ExprBare, Bound: tree.BindFixed, BoundNames: []string{"item"}, BoundKind: "overlay", Section: 8,
+			Summary:   "In an overlay's list: removes every item for which the CEL expression (item bound) is true. At an overlay's root, true: removes the documents the overlay matches.",
 			Misplaced: "unknown directive $remove: $remove is a list edit, a directive only in an item of a sequence in an overlay's patch, or $remove: true beside $overlay at an overlay's root, which removes the documents it matches; to output a key $remove as data, write $$remove"},
-		{Name: "$append", Kind: tree.KindEdit, Only: tree.AtEditItem, Misplaced: editMisplaced("$append"), Body: true},
+		{Name: "$append", Kind: tree.KindEdit, Only: tree.AtEditItem, Misplaced: editMisplaced("$append"), Body: true,
+			Section: 8, Summary: "In an overlay's list: adds this template's value at the end."},
 	}
 }
 

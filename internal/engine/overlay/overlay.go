@@ -141,11 +141,15 @@ func (o *overlayNode) misplaced(r tree.Reporter, fr *tree.Frame) error {
 func Overlay() []tree.Directive {
 	return []tree.Directive{
 		{Name: "$overlay", Kind: tree.KindOverlay, Only: tree.AtOverlayRoot,
+			Exprs: tree.ExprBare, Bound: tree.BindFixed, BoundNames: []string{"doc"}, BoundKind: "overlay", Section: 8,
+			Summary:   "Makes this document an overlay: a bare CEL expression, doc bound to each rendered document, that decides which documents the rest of the mapping is merged into.",
 			Misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
 			Overlay: func(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.Node, *tree.CompileError) {
 				return overlay(c, n, keys)
 			}},
 		{Name: "$expects", Kind: tree.KindPartner, Only: tree.AtOverlayRoot | tree.AtEditItem,
+			Exprs: tree.ExprCount, Section: 8,
+			Summary:   "How many documents (beside $overlay) or items (beside $match or $remove) must match: an int, or \"N+\" for at least N.",
 			Misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"},
 	}
 }

@@ -25,14 +25,15 @@ type transformNode struct {
 	body tree.Node     // the value, rendered in value position
 }
 
-// besidePrelude are the directives that may stand beside $transform, and
-// beside $overlay with $remove: true.
-var besidePrelude = map[string]bool{"$let": true, "$schema": true, "$assert": true, "$msg": true}
+// besidePrelude reports whether directive k of the table c compiles with
+// may stand beside $transform, and beside $overlay with $remove: true: a
+// prelude or its partner.
+func besidePrelude(c *tree.Compiler, k string) bool { return c.Table().StandsBesidePreludes(k) }
 
 func compileTransform(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.Node, *tree.CompileError) {
 	p := keys.Dirs["$transform"]
 	for _, q := range keys.Order() {
-		if q.IsDirective() && (q.Key() == "$transform" || besidePrelude[q.Key()]) {
+		if q.IsDirective() && (q.Key() == "$transform" || besidePrelude(c, q.Key())) {
 			continue
 		}
 		return nil, tree.CompileErrorAt(q.K, q.Key(), "a transform document holds only $transform, with $let, $schema and $assert beside it; "+q.Key()+" cannot stand here: put it under $transform's fields or in a document of its own")
@@ -124,7 +125,7 @@ func removeOverlay(c *tree.Compiler, o *overlayNode, n *yaml.Node, keys tree.Map
 	}
 	for _, q := range keys.Order() {
 		switch {
-		case q.IsDirective() && (besidePrelude[q.Key()] || q.Key() == "$overlay" || q.Key() == "$expects" || q.Key() == "$remove"):
+		case q.IsDirective() && (besidePrelude(c, q.Key()) || q.Key() == "$overlay" || q.Key() == "$expects" || q.Key() == "$remove"):
 		default:
 			return nil, tree.CompileErrorAt(q.K, q.Key(), "an overlay with $remove: true removes the documents it matches and holds no patch: only $overlay, $expects, $let, $schema and $assert stand beside it; remove "+q.Key()+" or write the patch in an overlay of its own")
 		}
@@ -145,6 +146,8 @@ func removeOverlay(c *tree.Compiler, o *overlayNode, n *yaml.Node, keys tree.Map
 func Transform() []tree.Directive {
 	return []tree.Directive{
 		{Name: "$transform", Kind: tree.KindOverlay, Only: tree.AtTransformRoot,
+			Section:   10,
+			Summary:   "Makes this document a transform: namespace (keepNamespace leaving some objects where they are), labels, selectorLabels, annotations and images applied to every document after the overlays, as kustomize does.",
 			Misplaced: "$transform stands only at the root of a document: a transform is a document of its own, applied to the other documents once they are rendered",
 			Overlay:   compileTransform},
 	}

@@ -135,6 +135,9 @@ type aliasKey struct {
 	patch bool
 }
 
+// Table is the directive table the compiler reads.
+func (c *Compiler) Table() *Table { return c.t }
+
 // NewCompiler returns a compiler for one file, reading table t.
 func (t *Table) NewCompiler() *Compiler {
 	return &Compiler{t: t, aliases: map[aliasKey]Node{}, active: map[*yaml.Node]bool{}}

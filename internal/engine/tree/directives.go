@@ -2,6 +2,7 @@ package tree
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 
@@ -78,6 +79,150 @@ type Directive struct {
 	// Overlay compiles an overlay (or transform) document from its root
 	// mapping n, whose keys were read at the place Only.
 	Overlay func(c *Compiler, n *yaml.Node, keys MappingKeys) (Node, *CompileError)
+
+	// The description: what the directive's value holds and binds, which
+	// the readers of a template that do not render it (check, its type
+	// checker, the language server's symbols, the editor schema, the
+	// hints) take from here rather than from the directive's name.
+
+	// Exprs says where its value holds CEL expressions.
+	Exprs ExprForm
+	// Bound says which names it binds, and BoundNames are the names of
+	// BindFixed; BoundKind is how the language server labels them ("let",
+	// "schema", "for", "overlay").
+	Bound      BindForm
+	BoundNames []string
+	BoundKind  string
+	// Declares marks the directive whose entries declare the types of
+	// the variables they bind ($schema): its value is schemas, not
+	// template data.
+	Declares bool
+	// Includes marks the directive whose value names a template file
+	// rendered in its place ($include).
+	Includes bool
+	// Loads marks the document directive whose value names what it loads
+	// in its document's place: a chart's folder or .tgz path, or a remote
+	// chart's mapping ($chart).
+	Loads bool
+	// Fields are the fields of a directive whose value is a mapping of
+	// fixed fields ($release).
+	Fields []string
+	// Beside are the directives other than the preludes that a document
+	// directive's root takes beside it, with their partners' rules its
+	// own: $if beside $chart needs no $then.
+	Beside []string
+	// Must is the type its bare expression must give, and MustWhat how
+	// the render names the expression in the error ("the $if condition").
+	Must     MustForm
+	MustWhat string
+	// Section is the section of the language reference that states the
+	// directive (its anchor is sSECTION-NAME) and Summary one sentence on
+	// it, for the editor schema.
+	Section int
+	Summary string
+}
+
+// ExprForm says where a directive's value holds CEL (reference §3).
+type ExprForm uint8
+
+const (
+	// ExprNone: the value is a template, where a plain string is data.
+	ExprNone ExprForm = iota
+	// ExprBare: a string value is one bare CEL expression.
+	ExprBare
+	// ExprBareList: a string, or a list of strings, each a bare
+	// expression.
+	ExprBareList
+	// ExprLoop: "NAME in EXPR" or "KEY, VALUE in EXPR", EXPR bare.
+	ExprLoop
+	// ExprEntries: a mapping whose string entries are bare expressions
+	// and whose other entries are templates.
+	ExprEntries
+	// ExprSegments: a string whose ${{ }} segments are CEL.
+	ExprSegments
+	// ExprCount: a count, an int or "N+"; no CEL, and no template data.
+	ExprCount
+)
+
+// BindForm says which names a directive binds (reference §4).
+type BindForm uint8
+
+const (
+	// BindNone binds nothing.
+	BindNone BindForm = iota
+	// BindEntries binds the keys of its mapping in the mapping that holds
+	// it.
+	BindEntries
+	// BindLoop binds the names of its "NAME in EXPR" in its body.
+	BindLoop
+	// BindFixed binds BoundNames in the mapping that holds it.
+	BindFixed
+	// BindIncluded binds the keys of its mapping in the file that the
+	// directive it belongs to includes.
+	BindIncluded
+)
+
+// MustForm is the type a directive's expression must give.
+type MustForm uint8
+
+const (
+	// MustAny: any type.
+	MustAny MustForm = iota
+	// MustBool: a bool.
+	MustBool
+	// MustIterable: a list or a map.
+	MustIterable
+)
+
+// HoldsData reports whether the directive's value is template data, in
+// which a plain string is a string: neither CEL nor schemas nor a count.
+func (d *Directive) HoldsData() bool { return d.Exprs == ExprNone && !d.Declares }
+
+// WholeExpr reports whether a string value of the directive is one CEL
+// expression as a whole (or the head of one, as "x in EXPR"), where an
+// editor offers the names in scope: the bare expressions of the
+// directives of a mapping ($if, $for, $assert), not those of an overlay's
+// root or a list edit, nor $let's entries (the symbols mark those one by
+// one).
+func (d *Directive) WholeExpr() bool {
+	switch d.Exprs {
+	case ExprBare, ExprBareList, ExprLoop:
+		return d.Kind == KindPrelude || d.Kind == KindProducer
+	}
+	return false
+}
+
+// Anchor is the anchor of the directive in the language reference.
+func (d *Directive) Anchor() string {
+	return "s" + Itoa(d.Section) + "-" + strings.TrimPrefix(d.Name, "$")
+}
+
+// Directives gives a copy of the table's entries, in its order.
+func (t *Table) Directives() []Directive { return slices.Clone(t.dirs) }
+
+// StandsBesidePreludes reports whether directive name is a prelude or the
+// partner of one: the directives a preamble, an overlay's root or a
+// transform's root may hold beside their own (reference §1, §8, §10).
+func (t *Table) StandsBesidePreludes(name string) bool {
+	d, ok := t.lookup(name)
+	if !ok {
+		return false
+	}
+	if d.Kind == KindPartner {
+		d, ok = t.lookup(d.Needs)
+	}
+	return ok && d.Kind == KindPrelude
+}
+
+// With gives the first directive of the table for which has holds, and
+// whether there is one.
+func (t *Table) With(has func(*Directive) bool) (Directive, bool) {
+	for i := range t.dirs {
+		if has(&t.dirs[i]) {
+			return t.dirs[i], true
+		}
+	}
+	return Directive{}, false
 }
 
 // Table is the directive table the compiler reads: the directives in

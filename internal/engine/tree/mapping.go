@@ -112,6 +112,9 @@ func (c *Compiler) directive(m *MapNode, d *Directive, dirs DirSet, p KVPair, pa
 	defer func() { c.Patch = inPatch }()
 	switch d.Kind {
 	case KindPrelude:
+		if d.Prelude == nil {
+			return nil // a prelude that does nothing
+		}
 		pr, err := d.Prelude(c, dirs, p, path)
 		if err != nil {
 			return err

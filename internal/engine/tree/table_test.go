@@ -47,8 +47,8 @@ func TestNewTable_refusesNoEditListStep(t *testing.T) {
 
 func TestCompiler_readsOnlyItsTable(t *testing.T) {
 	tb := NewTable(noEditList, []Directive{{Name: "$only", Kind: KindPrelude}})
-	f := tb.CompileFile([]byte("a: 1\n$onyl: 2\n"))
-	if f.Err == nil || f.Err.Msg != "unknown directive $onyl: did you mean $only? To output a key $onyl as data, write $$onyl" {
+	f := tb.CompileFile([]byte("a: 1\n$onyl: 2\n"))                                                                              //nolint:misspell // the typo is the input
+	if f.Err == nil || f.Err.Msg != "unknown directive $onyl: did you mean $only? To output a key $onyl as data, write $$onyl" { //nolint:misspell // the typo is the input
 		t.Errorf("error = %+v", f.Err)
 	}
 }

@@ -60,7 +60,8 @@ func (r *Renderer) EvalExpr(x *tree.ExprRef, sc *scope.Scope, fr *tree.Frame) (r
 	msg, hinted := explain(xerr.Msg, sc)
 	if !hinted {
 		// A close name is the likelier mistake; one hint at a time.
-		msg += hint.Bare(x.Bare, x.Text, xerr.Msg)
+		d, _ := r.e.table.Lookup(x.Bare)
+		msg += hint.Bare(x.Bare, d.Exprs == tree.ExprEntries, x.Text, xerr.Msg)
 	}
 	return nil, &tree.Error{Pos: p0, Path: x.Path, Msg: msg, Expr: x.Shown, Offset: off, Chain: fr.Chain, Limit: xerr.Limit}
 }
