@@ -144,3 +144,118 @@ func describedExprs(n *yaml.Node) []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// describeAll writes what Visit meets below the root of text, one line
+// per described directive: NAME@LINE:COL, its expressions, the names it
+// binds and the keys of its bodies.
+func describeAll(t *testing.T, text string) string {
+	t.Helper()
+	docs := decodeAll([]byte(text))
+	var b strings.Builder
+	for _, doc := range docs {
+		n, cerr := table.NewCompiler().Document(doc)
+		if cerr != nil {
+			t.Fatalf("compile: %s", cerr.Msg)
+		}
+		tree.Visit(n, func(c tree.Node) bool {
+			d, ok := c.(tree.Described)
+			if !ok {
+				return true
+			}
+			desc := d.Describe()
+			b.WriteString(desc.Name + "@" + tree.Itoa(desc.Key.Line) + ":" + tree.Itoa(desc.Key.Column))
+			for _, x := range desc.Exprs {
+				b.WriteString(" expr " + tree.Itoa(x.Node.Line) + ":" + tree.Itoa(x.Node.Column) + "+" + tree.Itoa(x.Off) + " " + tree.Quote(x.Text))
+			}
+			for _, n := range desc.Binds {
+				b.WriteString(" binds " + n.Name + "@" + tree.Itoa(n.Node.Line) + ":" + tree.Itoa(n.Node.Column))
+			}
+			for _, body := range desc.Bodies {
+				if body.Key == nil {
+					b.WriteString(" body")
+				} else {
+					b.WriteString(" body " + body.Key.Value)
+				}
+			}
+			b.WriteString("\n")
+			return true
+		})
+	}
+	return b.String()
+}
+
+// Each compiled directive gives its key, its expressions with their
+// positions, the names it binds where they are bound, and its bodies
+// (reference §4).
+func TestCompiledTree_directivesDescribeThemselves(t *testing.T) {
+	got := describeAll(t, `$let:
+  a: "1"
+  b: {x: 1}
+$assert: a > 0
+$msg: "a is ${{ a }}"
+items:
+  $for: "k, v in b"
+  $do:
+    $if: v > 0
+    $then: {$eval: "${{ k }}"}
+    $else:
+      $key: k
+      $value: v
+inc:
+  $include: part.yaml
+  $with: {n: 1}
+`)
+	want := `$let@1:1 expr 2:6+0 "1" binds a@2:3 binds b@3:3 body b
+$assert@4:1 expr 4:10+0 "a > 0" expr 5:7+8 " a "
+$for@7:3 expr 7:9+8 "b" binds k@7:9 binds v@7:9 body $do
+$if@9:5 expr 9:10+0 "v > 0" body $then body $else
+$eval@10:13 expr 10:20+3 " k "
+$key@12:7 body body $value
+$include@15:3 binds n@16:11 body body n
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// An overlay describes its condition, the doc it binds and its patch; a
+// list edit of the patch, the item it binds (reference §8).
+func TestCompiledTree_overlaysDescribeThemselves(t *testing.T) {
+	got := describeAll(t, `$overlay: doc.kind == 'Deployment'
+$let: {n: "1"}
+spec:
+  containers:
+  - $match: item.name == 'app'
+    image: x
+  - $append: {name: side}
+`)
+	want := `$overlay@1:1 expr 1:11+0 "doc.kind == 'Deployment'" binds doc@1:1 body
+$let@2:1 expr 2:11+0 "1" binds n@2:8
+$match@5:5 expr 5:13+0 "item.name == 'app'" binds item@5:5 body
+$append@7:5 body
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// Visit meets a node that aliases share once: a template of aliases of
+// aliases, small to write and large once expanded, is read in steps
+// proportional to what is written.
+func TestCompiledTree_visitMeetsSharedNodesOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a0: &a0 {$if: 'true', $then: x}\n")
+	for i := 1; i <= 30; i++ {
+		b.WriteString("a" + tree.Itoa(i) + ": &a" + tree.Itoa(i) + " [*a" + tree.Itoa(i-1) + ", *a" + tree.Itoa(i-1) + "]\n")
+	}
+	doc := decodeAll([]byte(b.String()))[0]
+	n, cerr := table.NewCompiler().Document(doc)
+	if cerr != nil {
+		t.Fatalf("compile: %s", cerr.Msg)
+	}
+	visits := 0
+	tree.Visit(n, func(tree.Node) bool { visits++; return true })
+	if visits > 200 {
+		t.Fatalf("Visit met %d nodes, want each shared node once (under 200)", visits)
+	}
+}
