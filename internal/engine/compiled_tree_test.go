@@ -39,20 +39,7 @@ func TestCompiledTree_describesWhatTheTableDescribes(t *testing.T) {
 					continue // check reads a template with errors its own way
 				}
 				files++
-				where := p + ":" + f.Name + " document " + tree.Itoa(i)
-				tree.Visit(n, func(c tree.Node) bool {
-					switch c.(type) {
-					case *tree.ConstNode, *tree.SeqNode, *tree.MapNode, tree.Described, tree.Holder:
-					default:
-						t.Errorf("%s: compiled node %T says nothing of what it holds", where, c)
-					}
-					return true
-				})
-				got := exprsAt(tree.Expressions(n))
-				want := describedExprs(doc.Content[0])
-				if !slices.Equal(got, want) {
-					t.Errorf("%s: the compiled tree holds the expressions\n%q\nthe table's descriptions find\n%q", where, got, want)
-				}
+				checkDescribed(t, p+":"+f.Name+" document "+tree.Itoa(i), n, doc)
 			}
 		}
 	}
@@ -60,6 +47,45 @@ func TestCompiledTree_describesWhatTheTableDescribes(t *testing.T) {
 	if files < 400 {
 		t.Fatalf("%d documents compiled, want the corpus's 400 and more", files)
 	}
+}
+
+// checkDescribed holds the compiled document n of doc to what it says
+// of itself: every node plain, described or a holder, and the
+// expressions those found by the table's descriptions.
+func checkDescribed(t *testing.T, where string, n tree.Node, doc *yaml.Node) {
+	t.Helper()
+	tree.Visit(n, func(c tree.Node) bool {
+		switch c.(type) {
+		case *tree.ConstNode, *tree.SeqNode, *tree.MapNode, tree.Described, tree.Holder:
+		default:
+			t.Errorf("%s: compiled node %T says nothing of what it holds", where, c)
+		}
+		return true
+	})
+	got := exprsAt(tree.Expressions(n))
+	want := describedExprs(doc.Content[0])
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: the compiled tree holds the expressions\n%q\nthe table's descriptions find\n%q", where, got, want)
+	}
+}
+
+// FuzzCompiledTree holds any template that compiles to what its compiled
+// tree says of itself, as TestCompiledTree_describesWhatTheTableDescribes
+// does for the golden cases.
+func FuzzCompiledTree(f *testing.F) {
+	for _, s := range fuzzSeedTemplates(f) {
+		f.Add(s.template)
+	}
+	f.Fuzz(func(t *testing.T, tpl []byte) {
+		if len(tpl) > 1<<14 || tree.CheckText(tpl) != nil {
+			return
+		}
+		for i, doc := range decodeAll(tpl) {
+			if n, cerr := table.NewCompiler().Document(doc); cerr == nil {
+				checkDescribed(t, "document "+tree.Itoa(i), n, doc)
+			}
+		}
+	})
 }
 
 // decodeAll gives the documents of a YAML stream, up to its first error.
