@@ -196,15 +196,15 @@ func TestFetch_aCorruptCachedChartIsFetchedAgain(t *testing.T) {
 func TestFetch_versionsMustBeExact(t *testing.T) {
 	cache := t.TempDir()
 	for v, want := range map[string]string{
-		"":              `version is empty: a remote chart names an exact version, such as 1.2.3`,
-		"latest":        `version "latest" floats: a remote chart names an exact version, such as 1.2.3`,
-		"^1.2.0":        `version "^1.2.0" is a range: a remote chart names an exact version, such as 1.2.3`,
-		"~1.2":          `version "~1.2" is a range: a remote chart names an exact version, such as 1.2.3`,
-		">=1.0.0 <2":    `version ">=1.0.0 <2" is a range: a remote chart names an exact version, such as 1.2.3`,
-		"1.x":           `version "1.x" is a range: a remote chart names an exact version, such as 1.2.3`,
-		"*":             `version "*" is a range: a remote chart names an exact version, such as 1.2.3`,
-		"1.2":           `version "1.2" is not a SemVer version such as 1.2.3`,
-		"1.2.3.4":       `version "1.2.3.4" is not a SemVer version such as 1.2.3`,
+		"":               `version is empty: a remote chart names an exact version, such as 1.2.3`,
+		"latest":         `version "latest" floats: a remote chart names an exact version, such as 1.2.3`,
+		"^1.2.0":         `version "^1.2.0" is a range: a remote chart names an exact version, such as 1.2.3`,
+		"~1.2":           `version "~1.2" is a range: a remote chart names an exact version, such as 1.2.3`,
+		">=1.0.0 <2":     `version ">=1.0.0 <2" is a range: a remote chart names an exact version, such as 1.2.3`,
+		"1.x":            `version "1.x" is a range: a remote chart names an exact version, such as 1.2.3`,
+		"*":              `version "*" is a range: a remote chart names an exact version, such as 1.2.3`,
+		"1.2":            `version "1.2" is not a SemVer version such as 1.2.3`,
+		"1.2.3.4":        `version "1.2.3.4" is not a SemVer version such as 1.2.3`,
 		"1.2.3 || 2.0.0": `version "1.2.3 || 2.0.0" is a range: a remote chart names an exact version, such as 1.2.3`,
 	} {
 		// A closed port: validation must fail before any network.
