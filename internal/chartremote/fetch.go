@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -19,9 +20,7 @@ import (
 	"time"
 
 	"github.com/Masterminds/semver/v3"
-	"helm.sh/helm/v4/pkg/getter"
 	"helm.sh/helm/v4/pkg/registry"
-	repo "helm.sh/helm/v4/pkg/repo/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -181,6 +180,7 @@ func (f *fetch) run(ctx context.Context) (string, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, f.o.Timeout,
 		fmt.Errorf("timed out after %s", f.o.Timeout))
 	defer cancel()
+	f.m.reset(math.MaxInt64) // an HTTP download bounds its own body
 	tr := newTransport(ctx, &f.m)
 	stop := context.AfterFunc(ctx, f.m.closeAll)
 	defer func() {
@@ -262,27 +262,17 @@ func sum(b []byte) string {
 const headroom = 1 << 20
 
 // getHTTP reads the repository's index.yaml, finds the exact version and
-// downloads it, with Helm's HTTP getter.
+// downloads it. Helm's getter and repo packages are not used here: they
+// import Helm's plugin system (a WebAssembly runtime) and cli-runtime,
+// which made the provider's binary 27 MB larger (see httprepo.go).
 func (f *fetch) getHTTP(ctx context.Context, tr *http.Transport) ([]byte, entry, error) {
-	repoURL := f.p.url.String()
-	g, err := getter.NewHTTPGetter(
-		getter.WithURL(repoURL),
-		getter.WithBasicAuth(f.p.user, f.p.password),
-		getter.WithTransport(tr),
-		getter.WithTimeout(f.o.Timeout),
-	)
+	client := &http.Client{Transport: tr}
+	indexURL := resolveReference(f.p.url, "index.yaml")
+	raw, err := f.get(ctx, client, indexURL, "the repository's index.yaml")
 	if err != nil {
 		return nil, entry{}, err
 	}
-	indexURL, err := repo.ResolveReferenceURL(repoURL, "index.yaml")
-	if err != nil {
-		return nil, entry{}, errors.New("cannot make the index.yaml URL")
-	}
-	raw, err := f.get(ctx, g, indexURL, "the repository's index.yaml")
-	if err != nil {
-		return nil, entry{}, err
-	}
-	var idx repo.IndexFile
+	var idx index
 	if err := yaml.Unmarshal(raw, &idx); err != nil || idx.APIVersion == "" {
 		return nil, entry{}, errors.New("the repository's index.yaml is not a chart repository index")
 	}
@@ -293,14 +283,11 @@ func (f *fetch) getHTTP(ctx context.Context, tr *http.Transport) ([]byte, entry,
 	if len(cv.URLs) == 0 || cv.URLs[0] == "" {
 		return nil, entry{}, errors.New("the repository's index gives no URL for this version")
 	}
-	chartURL, err := repo.ResolveReferenceURL(repoURL, cv.URLs[0])
-	if err != nil {
-		return nil, entry{}, errors.New("the repository's index gives a malformed URL for this version")
+	chartURL := resolveReference(f.p.url, cv.URLs[0])
+	if chartURL == nil || (chartURL.Scheme != "https" && chartURL.Scheme != "http") || chartURL.Host == "" {
+		return nil, entry{}, errors.New("the repository's index gives this version a URL that is not http(s)")
 	}
-	if err := checkChartURL(chartURL); err != nil {
-		return nil, entry{}, err
-	}
-	data, err := f.get(ctx, g, chartURL, "the chart")
+	data, err := f.get(ctx, client, chartURL, "the chart")
 	if err != nil {
 		return nil, entry{}, err
 	}
@@ -320,32 +307,22 @@ func (f *fetch) getHTTP(ctx context.Context, tr *http.Transport) ([]byte, entry,
 	return data, entry{SHA256: got}, nil
 }
 
-// checkChartURL refuses a chart URL in an index that Helm's HTTP getter
-// should not be given: another scheme than http(s) or no host.
-func checkChartURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return errors.New("the repository's index gives this version a URL that is not http(s)")
-	}
-	return nil
-}
-
 // find is the index's entry for the exact version: the same string, else
 // the same SemVer version ("v1.2.3" and "1.2.3").
-func (f *fetch) find(idx *repo.IndexFile) (*repo.ChartVersion, error) {
+func (f *fetch) find(idx *index) (*indexEntry, error) {
 	vs, ok := idx.Entries[f.p.Name]
 	if !ok || len(vs) == 0 {
 		return nil, errors.New("the repository has no chart of this name")
 	}
 	for _, cv := range vs {
-		if cv != nil && cv.Metadata != nil && cv.Version == f.p.Version {
+		if cv != nil && cv.Version == f.p.Version {
 			return cv, nil
 		}
 	}
 	want, err := semver.NewVersion(f.p.Version)
 	if err == nil {
 		for _, cv := range vs {
-			if cv == nil || cv.Metadata == nil {
+			if cv == nil {
 				continue
 			}
 			if v, err := semver.NewVersion(cv.Version); err == nil && v.Equal(want) && v.Metadata() == want.Metadata() {
@@ -357,10 +334,10 @@ func (f *fetch) find(idx *repo.IndexFile) (*repo.ChartVersion, error) {
 }
 
 // newest names the newest version of an index entry, for an error.
-func newest(vs repo.ChartVersions) string {
+func newest(vs []*indexEntry) string {
 	var best *semver.Version
 	for _, cv := range vs {
-		if cv == nil || cv.Metadata == nil {
+		if cv == nil {
 			continue
 		}
 		v, err := semver.NewVersion(cv.Version)
@@ -374,20 +351,47 @@ func newest(vs repo.ChartVersions) string {
 	return ", the newest " + printable(best.Original())
 }
 
-// get downloads one URL with g within the size budget.
-func (f *fetch) get(ctx context.Context, g getter.Getter, href, what string) ([]byte, error) {
-	f.requested = append(f.requested, href)
-	f.m.reset(f.o.MaxBytes + headroom)
-	buf, err := g.Get(href)
-	switch {
-	case f.m.tooLarge() || (err == nil && int64(buf.Len()) > f.o.MaxBytes):
+// get downloads one URL within the size bound, with the repository's
+// credentials when it is on the repository's scheme and host (as Helm's
+// getter sends them).
+func (f *fetch) get(ctx context.Context, client *http.Client, u *url.URL, what string) ([]byte, error) {
+	shown := redactURL(u)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), http.NoBody)
+	if err != nil {
+		return nil, fmt.Errorf("downloading %s: malformed URL", what)
+	}
+	req.Header.Set("User-Agent", userAgent)
+	if f.p.user != "" && u.Scheme == f.p.url.Scheme && u.Host == f.p.url.Host {
+		req.SetBasicAuth(f.p.user, f.p.password)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("downloading %s: %w", what, context.Cause(ctx))
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("downloading %s: GET %s: %s", what, shown, f.scrub(err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("downloading %s: GET %s: %s", what, shown, resp.Status)
+	}
+	if resp.ContentLength > f.o.MaxBytes {
 		return nil, fmt.Errorf("%s is larger than %s, the limit of a chart download", what, size(f.o.MaxBytes))
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, f.o.MaxBytes+1))
+	switch {
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("downloading %s: %w", what, context.Cause(ctx))
 	case err != nil:
-		return nil, fmt.Errorf("downloading %s: %s", what, f.scrub(err))
+		return nil, fmt.Errorf("downloading %s: GET %s: %s", what, shown, f.scrub(err))
+	case int64(len(data)) > f.o.MaxBytes:
+		return nil, fmt.Errorf("%s is larger than %s, the limit of a chart download", what, size(f.o.MaxBytes))
 	}
-	return buf.Bytes(), nil
+	return data, nil
 }
 
 // pullOCI pulls name:version from the registry with Helm's registry

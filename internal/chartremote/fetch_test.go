@@ -261,7 +261,7 @@ func TestFetch_errorsNeverPrintCredentials(t *testing.T) {
 	if err == nil {
 		t.Fatal("fetch from an empty folder succeeded")
 	}
-	want := fmt.Sprintf("chart podinfo version 6.7.0 from %s/sub: downloading the repository's index.yaml: failed to fetch %s/sub/index.yaml : 404 Not Found", srv.URL(), srv.URL())
+	want := fmt.Sprintf("chart podinfo version 6.7.0 from %s/sub: downloading the repository's index.yaml: GET %s/sub/index.yaml: 404 Not Found", srv.URL(), srv.URL())
 	if err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}
