@@ -208,16 +208,11 @@ func (f *fetch) run(ctx context.Context) (string, error) {
 }
 
 // fileBase names a chart's files in the cache: readable, and unique per
-// repository, name and version.
+// repository (its query, which may hold a rotating token, aside), name
+// and version.
 func (f *fetch) fileBase() string {
-	h := sha256.New()
-	io.WriteString(h, "celyaml-chart-1\x00")
-	io.WriteString(h, strings.TrimSuffix(f.p.url.String(), "/"))
-	io.WriteString(h, "\x00")
-	io.WriteString(h, f.p.Name)
-	io.WriteString(h, "\x00")
-	io.WriteString(h, f.p.Version)
-	return f.p.Name + "-" + f.p.Version + "-" + hex.EncodeToString(h.Sum(nil))[:16]
+	key := sha256.Sum256([]byte("celyaml-chart-1\x00" + strings.TrimSuffix(f.p.shown(), "/") + "\x00" + f.p.Name + "\x00" + f.p.Version))
+	return f.p.Name + "-" + f.p.Version + "-" + hex.EncodeToString(key[:])[:16]
 }
 
 // cached reports whether the cache holds the chart intact, with the
