@@ -325,7 +325,11 @@ func (f *fetch) find(idx *index) (*indexEntry, error) {
 			}
 		}
 	}
-	return nil, fmt.Errorf("the repository has no such version of the chart (%d versions%s)", len(vs), newest(vs))
+	n := strconv.Itoa(len(vs)) + " versions"
+	if len(vs) == 1 {
+		n = "1 version"
+	}
+	return nil, fmt.Errorf("the repository has no such version of the chart (%s%s)", n, newest(vs))
 }
 
 // newest names the newest version of an index entry, for an error.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/chartremote"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
@@ -100,6 +101,7 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 		}
 		opts.Scopes = schemas.scopes
 	}
+	opts.FetchChart = chartremote.ForEngine(chartremote.Options{}) // remote $chart: pinned, cached
 	eng := engine.New(opts)
 	src, err := in.source(eng, template, f.baseDir)
 	if err != nil {
