@@ -37,7 +37,7 @@ func TestRender_remoteChartFromALocalRepository(t *testing.T) {
 
 	dir := t.TempDir()
 	template := filepath.Join(dir, "app.yaml")
-	text := "$chart: {repository: " + srv.URL() + ", name: hello, version: 1.2.3}\n" +
+	text := "$chart: {repository: \"" + srv.URL() + "\", name: hello, version: 1.2.3}\n" +
 		"$values: {greeting: hi, replicas: 3}\n" +
 		"$release: {name: web, namespace: prod}\n"
 	if err := os.WriteFile(template, []byte(text), 0o644); err != nil {
@@ -68,6 +68,18 @@ func TestRender_remoteChartFromALocalRepository(t *testing.T) {
 		": the repository has no such version of the chart (1 version, the newest 1.2.3)\n"
 	if code != 1 || out != "" || errOut != wantErr {
 		t.Errorf("render of a missing version = %d\nstdout:\n%s\nstderr:\n%s\nwant stderr:\n%s", code, out, errOut, wantErr)
+	}
+
+	// Credentials in the repository's URL are never printed (reference §6).
+	withCreds := strings.Replace(srv.URL(), "http://", "http://alice:s3cret@", 1) + "/?token=t0ken"
+	if err := os.WriteFile(template, []byte(strings.Replace(strings.Replace(text, "1.2.3", "1.2.4", 1), srv.URL(), withCreds, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = render()
+	wantErr = template + ":1:9: $chart: cannot fetch the chart hello 1.2.4 from " + srv.URL() +
+		"/: the repository has no such version of the chart (1 version, the newest 1.2.3)\n"
+	if code != 1 || out != "" || errOut != wantErr {
+		t.Errorf("render with credentials = %d\nstdout:\n%s\nstderr:\n%s\nwant stderr:\n%s", code, out, errOut, wantErr)
 	}
 
 	if err := os.WriteFile(template, []byte(text), 0o644); err != nil {
