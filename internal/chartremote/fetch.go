@@ -42,7 +42,15 @@ type Options struct {
 	// PlainHTTP reaches OCI registries over plain HTTP, as `helm pull
 	// --plain-http` does.
 	PlainHTTP bool
+	// Offline reads the cache only: a chart it does not hold is an error
+	// (ErrNotCached), never a download. The language server fetches so,
+	// as an editor must not reach the network while one types.
+	Offline bool
 }
+
+// ErrNotCached is the error of an Offline fetch of a chart that the
+// cache folder does not hold.
+var ErrNotCached = errors.New("the chart is not in the cache folder, and this program does not download charts: `celyaml render`, `celyaml check` or a Terraform plan downloads it")
 
 const (
 	// DefaultMaxBytes is Helm's own bound on a chart archive's
@@ -172,6 +180,9 @@ func (f *fetch) run(ctx context.Context) (string, error) {
 	tgz, meta := base+".tgz", base+".json"
 	if f.cached(tgz, meta) {
 		return tgz, nil
+	}
+	if f.o.Offline {
+		return "", ErrNotCached
 	}
 	if err := ctx.Err(); err != nil {
 		return "", err

@@ -132,6 +132,30 @@ func TestFetch_httpRepositoryDownloadsOnceThenReadsTheCacheWithoutNetwork(t *tes
 	}
 }
 
+func TestFetch_offlineReadsOnlyTheCache(t *testing.T) {
+	tgz := packageChart(t, t.TempDir(), "podinfo", "6.7.0", 0)
+	srv := newRepoServer(t, tgz)
+	cache := t.TempDir()
+	r := Remote{Repository: srv.URL(), Name: "podinfo", Version: "6.7.0"}
+	_, err := Fetch(t.Context(), r, Options{CacheDir: cache, Offline: true})
+	if !errors.Is(err, ErrNotCached) || err.Error() != "chart podinfo version 6.7.0 from "+srv.URL()+": "+ErrNotCached.Error() {
+		t.Errorf("offline fetch of an uncached chart: %v", err)
+	}
+	if got := srv.requests.Load(); got != 0 {
+		t.Errorf("requests = %d, want none", got)
+	}
+	path, err := Fetch(t.Context(), r, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := Fetch(t.Context(), r, Options{CacheDir: cache, Offline: true}); err != nil || again != path {
+		t.Errorf("offline fetch of a cached chart = %s, %v; want %s", again, err, path)
+	}
+	if got := srv.requests.Load(); got != 2 {
+		t.Errorf("requests = %d, want 2: the one download", got)
+	}
+}
+
 func TestFetch_httpRepositoryChecksThePinnedDigest(t *testing.T) {
 	tgz := packageChart(t, t.TempDir(), "podinfo", "6.7.0", 0)
 	srv := newRepoServer(t, tgz)

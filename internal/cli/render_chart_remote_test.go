@@ -14,9 +14,10 @@ import (
 )
 
 // TestRender_remoteChartFromALocalRepository renders a remote $chart
-// (reference §11) through the command: from Helm's test chart repository
-// on 127.0.0.1 the first time, from the cache folder ($CELYAML_CACHE)
-// with the repository stopped the second.
+// (reference §11) through the command: check downloads it from Helm's
+// test chart repository on 127.0.0.1 into the cache folder
+// ($CELYAML_CACHE), render reads it from there, and again with the
+// repository stopped.
 func TestRender_remoteChartFromALocalRepository(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("CELYAML_CACHE", cache)
@@ -50,13 +51,20 @@ func TestRender_remoteChartFromALocalRepository(t *testing.T) {
 		code := run(t.Context(), []string{"render", template}, strings.NewReader(""), &stdout, &stderr)
 		return stdout.String(), stderr.String(), code
 	}
-	out, errOut, code := render()
-	if code != 0 || out != want || errOut != "" {
-		t.Fatalf("render = %d\nstdout:\n%s\nstderr:\n%s\nwant stdout:\n%s", code, out, errOut, want)
+	// check renders too, so it downloads as render does.
+	var stdout, stderr bytes.Buffer
+	code := run(t.Context(), []string{"check", template}, strings.NewReader(""), &stdout, &stderr)
+	if code != 0 || stdout.String() != "" || stderr.String() != "" {
+		t.Fatalf("check = %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
 	entries, err := os.ReadDir(filepath.Join(cache, "charts"))
 	if err != nil || len(entries) != 2 {
 		t.Fatalf("cache folder: %v %v, want the chart and its entry", entries, err)
+	}
+
+	out, errOut, code := render()
+	if code != 0 || out != want || errOut != "" {
+		t.Fatalf("render = %d\nstdout:\n%s\nstderr:\n%s\nwant stdout:\n%s", code, out, errOut, want)
 	}
 
 	// A version the repository does not have.
