@@ -176,6 +176,10 @@ func (f *fetch) run(ctx context.Context) (string, error) {
 	if dir == "" {
 		return "", fmt.Errorf("no cache folder: set %s or give a home folder", CacheEnv)
 	}
+	// The path returned is read later, perhaps from another folder.
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	base := filepath.Join(dir, f.fileBase())
 	tgz, meta := base+".tgz", base+".json"
 	if f.cached(tgz, meta) {

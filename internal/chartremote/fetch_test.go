@@ -482,3 +482,17 @@ func TestDefaultCacheDir_followsCelyamlCache(t *testing.T) {
 		}
 	}
 }
+
+func TestFetch_aRelativeCacheFolderGivesAnAbsolutePath(t *testing.T) {
+	tgz := packageChart(t, t.TempDir(), "podinfo", "6.7.0", 0)
+	srv := newRepoServer(t, tgz)
+	wd := t.TempDir()
+	t.Chdir(wd)
+	path, err := Fetch(t.Context(), Remote{Repository: srv.URL(), Name: "podinfo", Version: "6.7.0"}, Options{CacheDir: "cache"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !filepath.IsAbs(path) || filepath.Dir(path) != filepath.Join(wd, "cache") {
+		t.Errorf("path = %s, want one in %s", path, filepath.Join(wd, "cache"))
+	}
+}
