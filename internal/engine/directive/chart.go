@@ -181,7 +181,11 @@ func (t *chartNode) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos 
 // document parses one of the chart's documents.
 func (t *chartNode) document(r tree.Renderer, fr *tree.Frame, d chart.Document) (value.Value, error) {
 	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(d.YAML), &doc); err != nil {
+	// Helm trims each document it splits; helm template writes it with a
+	// line break after it, and Helm's Kubernetes client reads it so: a
+	// block scalar that ends the document (config: |) keeps its last line
+	// break (reference §11: the documents are helm template's).
+	if err := yaml.Unmarshal([]byte(d.YAML+"\n"), &doc); err != nil {
 		return nil, r.ErrAt(fr, t.key, "$chart", "the chart's "+d.Source+" renders a document that is not YAML: "+yamlErrText(err))
 	}
 	if len(doc.Content) == 0 {
