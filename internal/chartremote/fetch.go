@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -93,12 +92,10 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-var plain = regexp.MustCompile(`^[A-Za-z0-9._+-]{1,128}$`)
-
 // printable shows s as it is when it is a plain word, else quoted and
 // cut short.
 func printable(s string) string {
-	if plain.MatchString(s) {
+	if len(s) > 0 && len(s) <= 128 && allBytes(s, func(c byte) bool { return isAlnum(c) || c == '.' || c == '_' || c == '+' || c == '-' }) {
 		return s
 	}
 	if len(s) > 64 {

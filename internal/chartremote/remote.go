@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
@@ -41,9 +40,26 @@ const (
 	maxVersionLen    = 128
 )
 
-// chartName is what a chart's name may be: what Helm's index and OCI
-// references hold, and safe as part of a file name.
-var chartName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+// isChartName reports whether s is what a chart's name may be: what
+// Helm's index and OCI references hold, and safe as part of a file name
+// (a letter or digit, then letters, digits, '.', '_' and '-'). A loop, not
+// a regexp, so that nothing is compiled when the program starts.
+func isChartName(s string) bool {
+	return s != "" && isAlnum(s[0]) && allBytes(s, func(c byte) bool { return isAlnum(c) || c == '.' || c == '_' || c == '-' })
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+func allBytes(s string, ok func(byte) bool) bool {
+	for i := 0; i < len(s); i++ {
+		if !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
 
 // Validate reports what is wrong with r, without any network: an
 // unsupported or malformed repository, a chart name that is not one, a
@@ -142,7 +158,7 @@ func checkName(name string) error {
 		return errors.New("name is empty: give the chart's name")
 	case len(name) > maxNameLen:
 		return fmt.Errorf("name is longer than %d bytes", maxNameLen)
-	case !chartName.MatchString(name) || strings.Contains(name, ".."):
+	case !isChartName(name) || strings.Contains(name, ".."):
 		return fmt.Errorf("name %q is not a chart name: letters, digits, '-', '_' and '.'", name)
 	}
 	return nil
