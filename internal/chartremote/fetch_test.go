@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -494,5 +495,47 @@ func TestFetch_aRelativeCacheFolderGivesAnAbsolutePath(t *testing.T) {
 	}
 	if !filepath.IsAbs(path) || filepath.Dir(path) != filepath.Join(wd, "cache") {
 		t.Errorf("path = %s, want one in %s", path, filepath.Join(wd, "cache"))
+	}
+}
+
+// serveIndex is a repository on 127.0.0.1 whose index.yaml is index
+// (with {{URL}} the server's URL) and whose chart.tgz is body.
+func serveIndex(t *testing.T, index string, body []byte) string {
+	t.Helper()
+	var srv *httptest.Server
+	mux := http.NewServeMux()
+	mux.HandleFunc("/index.yaml", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, strings.ReplaceAll(index, "{{URL}}", srv.URL))
+	})
+	mux.HandleFunc("/chart.tgz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(body) })
+	srv = httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestFetch_refusesWhatAHostileIndexSays(t *testing.T) {
+	body := []byte("chart bytes")
+	entry := "apiVersion: v1\nentries:\n  app:\n  - name: app\n    version: 1.0.0\n    urls: [%s]\n    digest: %s\n"
+	for _, c := range []struct{ name, index, want string }{
+		{"not yaml", "{{{", "the repository's index.yaml is not a chart repository index"},
+		{"no apiVersion", "entries: {}\n", "the repository's index.yaml is not a chart repository index"},
+		{"a file URL", fmt.Sprintf(entry, "file:///etc/passwd", ""), "the repository's index gives this version a URL that is not http(s)"},
+		{"no URL", "apiVersion: v1\nentries:\n  app:\n  - {name: app, version: 1.0.0}\n", "the repository's index gives no URL for this version"},
+		{"a malformed digest", fmt.Sprintf(entry, "{{URL}}/chart.tgz", "md5:00"), "the repository's index gives a malformed digest for this version"},
+		{"another digest", fmt.Sprintf(entry, "{{URL}}/chart.tgz", strings.Repeat("ab", 32)),
+			"the download's digest sha256:" + sum(body) + " is not the index's sha256:" + strings.Repeat("ab", 32)},
+		{"an alias bomb", "apiVersion: v1\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\nh: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g]\ni: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h]\n",
+			"the repository's index.yaml is not a chart repository index"},
+	} {
+		u := serveIndex(t, c.index, body)
+		cache := t.TempDir()
+		_, err := Fetch(t.Context(), Remote{Repository: u, Name: "app", Version: "1.0.0"}, Options{CacheDir: cache})
+		want := "chart app version 1.0.0 from " + u + ": " + c.want
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: err = %v\nwant %s", c.name, err, want)
+		}
+		if files := cacheFiles(t, cache); len(files) != 0 {
+			t.Errorf("%s: the cache holds %v", c.name, files)
+		}
 	}
 }
