@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/chartremote"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
@@ -83,7 +84,9 @@ func runCheck(cmd *cobra.Command, in *inputs, f checkFlags, files []string) erro
 			return errSilent
 		}
 	}
-	eng := engine.New(engine.DefaultOptions())
+	opts := engine.DefaultOptions()
+	opts.FetchChart = chartremote.ForEngine(chartremote.Options{}) // as render: check renders too
+	eng := engine.New(opts)
 	var problems []engine.Problem
 	var texts [][]byte
 	srcs := make([]engine.Source, len(files))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/chartremote"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/lsp"
 )
@@ -26,8 +27,12 @@ The CLI guide's "Language server" section shows the setup for VS Code,
 Neovim and Helix.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			eo := engine.DefaultOptions()
+			// An editor must not download while one types: the charts a
+			// render or a check downloaded are read from the cache.
+			eo.FetchChart = chartremote.ForEngine(chartremote.Options{Offline: true})
 			srv := lsp.New(lsp.Options{
-				Engine:  engine.DefaultOptions(),
+				Engine:  eo,
 				Version: Version,
 				After: func(docs []engine.Document, _ []byte) error {
 					_, err := newRendered(docs)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/chartremote"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
@@ -113,6 +114,7 @@ func renderWith(cmd *cobra.Command, in *inputs, f renderFlags, template string, 
 		}
 		opts.Scopes = schemas.scopes
 	}
+	opts.FetchChart = chartremote.ForEngine(chartremote.Options{}) // remote $chart: pinned, cached
 	eng := engine.New(opts)
 	var up []engine.Document
 	if upstream != nil {

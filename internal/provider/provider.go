@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/chartremote"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
@@ -48,7 +49,9 @@ func New(version string) func() provider.Provider {
 func (p *celyamlProvider) engine(ctx context.Context) *engine.Engine {
 	p.once.Do(func() {
 		tflog.Debug(ctx, "creating the CEL-YAML engine")
-		p.eng = engine.New(engine.DefaultOptions())
+		opts := engine.DefaultOptions()
+		opts.FetchChart = chartremote.ForEngine(chartremote.Options{}) // remote $chart: pinned, cached
+		p.eng = engine.New(opts)
 	})
 	return p.eng
 }
@@ -60,6 +63,7 @@ func (p *celyamlProvider) engineHidingKeys(ctx context.Context) *engine.Engine {
 	p.hiddenOnce.Do(func() {
 		opts := engine.DefaultOptions()
 		opts.HideKeys = true
+		opts.FetchChart = chartremote.ForEngine(chartremote.Options{})
 		p.hidden = engine.New(opts)
 	})
 	return p.hidden

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -42,4 +43,16 @@ func (r Remote) Check() (field, msg string) {
 		return "digest", "digest must be sha256: followed by 64 lowercase hexadecimal digits"
 	}
 	return "", ""
+}
+
+// ShownRepository is the repository as an error prints it: without the
+// user information and the query of its URL, which may hold credentials
+// (reference §6).
+func (r Remote) ShownRepository() string {
+	u, err := url.Parse(r.Repository)
+	if err != nil {
+		return "(a repository that is not a URL)"
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
 }

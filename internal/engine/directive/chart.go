@@ -358,7 +358,7 @@ func (t *chartNode) fetch(r tree.Renderer, fr *tree.Frame, m *value.Map) (string
 	}
 	p, err := fetch(r.Context(), rm)
 	if err != nil {
-		return "", r.ErrAt(fr, t.srcN, "$chart", "cannot fetch the chart "+rm.Name+" "+rm.Version+" from "+rm.Repository+": "+err.Error())
+		return "", r.ErrAt(fr, t.srcN, "$chart", "cannot fetch the chart "+rm.Name+" "+rm.Version+" from "+rm.ShownRepository()+": "+err.Error())
 	}
 	return p, nil
 }
