@@ -93,12 +93,16 @@ func (c *Chart) Defaults() map[string]any {
 
 // Dependencies are the chart's subcharts (enabled or not), as Helm loads
 // them from charts/: their defaults and schemas apply to the values under
-// their names. They render only with their parent.
+// their names, in the order of their names. They render only with their
+// parent.
 func (c *Chart) Dependencies() []*Chart {
 	var out []*Chart
 	for _, d := range c.meta.Dependencies() {
 		out = append(out, &Chart{meta: d})
 	}
+	// Helm's loader gathers subcharts in a map, so its order changes from
+	// one load to the next; by name, whoever reads them sees one order.
+	slices.SortFunc(out, func(a, b *Chart) int { return strings.Compare(a.Name(), b.Name()) })
 	return out
 }
 
