@@ -1,0 +1,430 @@
+package check
+
+import (
+	"encoding/json"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"helm.sh/helm/v4/pkg/chart/loader/archive"
+	helmchart "helm.sh/helm/v4/pkg/chart/v2"
+	helmloader "helm.sh/helm/v4/pkg/chart/v2/loader"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"go.yaml.in/yaml/v3"
+)
+
+// A $chart document's $values (reference §11 `$chart`) against the chart
+// it names: Helm merges a key that the chart's values.yaml does not have
+// and ignores it without a word, so a misspelt key (`crds: {enabeld:
+// true}`) installs the chart's default. check warns about such a key, with
+// "did you mean", unless the chart's values.schema.json allows it; and
+// where the chart has a values.schema.json, a value whose type the schema
+// refuses is an error, as the render's validation by Helm makes it.
+
+// chartValues checks the $values of the document root m, whose $chart
+// names a local chart, with the names of outer and of m's $schema and
+// $let in scope. It runs before the document compiles: a problem
+// elsewhere in the document does not hide these.
+func (ck *checker) chartValues(fr *tree.Frame, m *yaml.Node, outer []string) {
+	var chartN, valuesN *yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		switch m.Content[i].Value {
+		case "$chart":
+			chartN = tree.Deref(m.Content[i+1])
+		case "$values":
+			valuesN = tree.Deref(m.Content[i+1])
+		}
+	}
+	if chartN == nil || valuesN == nil || valuesN.Kind != yaml.MappingNode {
+		return
+	}
+	p, ok := tree.StringScalar(chartN)
+	if !ok || p == "" {
+		return // a remote chart, or an expression: nothing on disk to read yet
+	}
+	ch := ck.loadChart(fr, p)
+	if ch == nil {
+		return // the render reports why it cannot read the chart
+	}
+	scope := mappingScope(m, outer)
+	ck.pushTypes(m, outer, scope, nil) // typecheck.go: $let's types; an included $schema's are dyn here
+	defer ck.popTypes()
+	var root any
+	if len(ch.Schema) > 0 && json.Unmarshal(ch.Schema, &root) != nil {
+		root = nil // Helm reports the broken schema when it renders
+	}
+	vc := valuesCheck{ck: ck, fr: fr, scope: scope}
+	vc.mapping(valuesN, level{values: ch.Values, schema: root, root: root, subcharts: subcharts(ch), top: true}, "$values", "")
+}
+
+// loadChart reads the chart at p, relative to the file that names it, as
+// the render's loader finds files: through the engine's Loader, so that
+// include roots confine it. It gives nil when the chart cannot be read.
+func (ck *checker) loadChart(fr *tree.Frame, p string) *helmchart.Chart {
+	l := ck.e.NewRenderer(ck.ctx).Options().Loader
+	switch l := l.(type) {
+	case loader.OSLoader:
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(fr.Dir, p)
+		}
+		// The loader decides whether the chart may be read at all (its
+		// roots); Helm's loader then reads the directory or archive.
+		probe := p
+		if !strings.HasSuffix(p, ".tgz") {
+			probe = filepath.Join(p, "Chart.yaml")
+		}
+		if _, err := l.ReadFile(ck.ctx, probe, 1<<30); err != nil {
+			return nil
+		}
+		ch, err := helmloader.Load(p)
+		if err != nil {
+			return nil
+		}
+		return ch
+	case loader.FSLoader:
+		dir := path.Clean(path.Join(filepath.ToSlash(fr.Dir), p))
+		var files []*archive.BufferedFile
+		err := fs.WalkDir(l.FS, dir, func(name string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := fs.ReadFile(l.FS, name)
+			if err != nil {
+				return err
+			}
+			files = append(files, &archive.BufferedFile{Name: strings.TrimPrefix(name, dir+"/"), Data: data})
+			return nil
+		})
+		if err != nil || len(files) == 0 {
+			return nil
+		}
+		ch, err := helmloader.LoadFiles(files)
+		if err != nil {
+			return nil
+		}
+		return ch
+	}
+	return nil
+}
+
+// subcharts gives a chart's dependencies by the key their values take:
+// the alias, or the name.
+func subcharts(ch *helmchart.Chart) map[string]*helmchart.Chart {
+	out := map[string]*helmchart.Chart{}
+	for _, d := range ch.Dependencies() {
+		out[d.Name()] = d
+	}
+	if ch.Metadata != nil {
+		for _, dep := range ch.Metadata.Dependencies {
+			if dep == nil || dep.Alias == "" {
+				continue
+			}
+			if sub, ok := out[dep.Name]; ok {
+				out[dep.Alias] = sub
+			}
+		}
+	}
+	return out
+}
+
+// level is what the chart says about one mapping of $values: the
+// mapping of values.yaml at that place (nil where it has none), the
+// values.schema.json schema there (nil where there is none) and the
+// whole schema its local $refs point into, and at a chart's top, its
+// subcharts.
+type level struct {
+	values    map[string]any
+	schema    any
+	root      any
+	subcharts map[string]*helmchart.Chart
+	top       bool
+}
+
+type valuesCheck struct {
+	ck    *checker
+	fr    *tree.Frame
+	scope []string
+}
+
+func (vc *valuesCheck) problem(n *yaml.Node, p, msg string, warning bool) {
+	vc.ck.problems = append(vc.ck.problems, Problem{Warning: warning, Err: &tree.Error{
+		Pos: tree.Pos{File: vc.fr.File, Line: n.Line, Column: n.Column}, Path: p, Offset: -1, Chain: vc.fr.Chain, Msg: msg}})
+}
+
+// mapping checks the keys of the $values mapping n at path p (its dotted
+// name under the chart, vp) against lv.
+func (vc *valuesCheck) mapping(n *yaml.Node, lv level, p, vp string) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if tree.IsDirectiveLike(n.Content[i].Value) && !strings.HasPrefix(n.Content[i].Value, "$$") {
+			switch n.Content[i].Value {
+			case "$let", "$assert", "$msg", "$schema":
+			default:
+				return // a produced mapping ($eval, $if, $for...): its keys are not written here
+			}
+		}
+	}
+	sch := vc.resolve(lv.schema, lv.root)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], tree.Deref(n.Content[i+1])
+		name := k.Value
+		if strings.HasPrefix(name, "$$") {
+			name = name[1:] // the key $name, written as data (reference §4)
+		} else if tree.IsDirectiveLike(name) {
+			continue
+		}
+		kp, kvp := tree.JoinPath(p, k.Value), joinDot(vp, name)
+		if name == "global" {
+			continue // every chart and subchart reads global (Helm's global values)
+		}
+		if sub, ok := lv.subcharts[name]; ok && lv.top {
+			if v.Kind == yaml.MappingNode {
+				var root any
+				if len(sub.Schema) > 0 && json.Unmarshal(sub.Schema, &root) != nil {
+					root = nil
+				}
+				vc.mapping(v, level{values: sub.Values, schema: root, root: root, subcharts: subcharts(sub), top: true}, kp, kvp)
+			}
+			continue
+		}
+		child, inValues := lv.values[name]
+		propSchema, declared, closed := schemaProperty(sch, name)
+		if !inValues && !declared {
+			cands := candidates(lv, sch)
+			msg := "the chart's values.yaml has no key " + kvp
+			if closed {
+				msg += " and its values.schema.json allows no other key: Helm refuses it"
+			} else {
+				msg += ": Helm ignores it without a word"
+			}
+			if s := hint.Nearest(name, cands, hint.TypoLimit(name), true); s == "" {
+				if s = hint.Nearest(name, cands, hint.TypoLimit(name), false); s != "" {
+					msg += "; did you mean " + s + "?"
+				}
+			} else {
+				msg += "; did you mean " + s + "?"
+			}
+			vc.problem(k, kp, msg, !closed)
+			continue
+		}
+		if propSchema != nil {
+			vc.typeOf(v, vc.resolve(propSchema, lv.root), kp, kvp)
+		}
+		if v.Kind != yaml.MappingNode {
+			continue
+		}
+		childValues, _ := child.(map[string]any)
+		if len(childValues) == 0 && !describesKeys(vc.resolve(propSchema, lv.root)) {
+			continue // a free-form mapping: `podAnnotations: {}`
+		}
+		vc.mapping(v, level{values: childValues, schema: propSchema, root: lv.root}, kp, kvp)
+	}
+}
+
+func joinDot(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "." + b
+}
+
+// candidates are the keys a misspelt key may have meant: values.yaml's,
+// the schema's properties, the subcharts and global.
+func candidates(lv level, sch map[string]any) []string {
+	var out []string
+	for k := range lv.values {
+		out = append(out, k)
+	}
+	if props, ok := sch["properties"].(map[string]any); ok {
+		for k := range props {
+			if _, dup := lv.values[k]; !dup {
+				out = append(out, k)
+			}
+		}
+	}
+	if lv.top {
+		for k := range lv.subcharts {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// resolve follows local $refs from s (a bounded number), giving the
+// schema as a mapping, or nil.
+func (vc *valuesCheck) resolve(s, root any) map[string]any {
+	for range 32 {
+		m, ok := s.(map[string]any)
+		if !ok {
+			return nil
+		}
+		ref, has := m["$ref"].(string)
+		if !has {
+			return m
+		}
+		if s, ok = pointTo(root, ref); !ok {
+			return nil
+		}
+	}
+	return nil
+}
+
+// schemaProperty gives the schema of key name in the object schema sch,
+// whether the schema declares the key (a property, a pattern property
+// or additionalProperties that is not false), and whether it closes the
+// object to other keys (additionalProperties: false).
+func schemaProperty(sch map[string]any, name string) (prop any, declared, closed bool) {
+	if sch == nil {
+		return nil, false, false
+	}
+	if props, ok := sch["properties"].(map[string]any); ok {
+		if p, ok := props[name]; ok {
+			return p, true, false
+		}
+	}
+	if pats, ok := sch["patternProperties"].(map[string]any); ok && len(pats) > 0 {
+		return nil, true, false // which pattern matches is Helm's to say
+	}
+	switch a := sch["additionalProperties"].(type) {
+	case bool:
+		return nil, a, !a
+	case map[string]any:
+		return a, true, false
+	}
+	return nil, false, false
+}
+
+// describesKeys reports whether an object schema says which keys it
+// holds or what their values are.
+func describesKeys(sch map[string]any) bool {
+	props, _ := sch["properties"].(map[string]any)
+	_, addl := sch["additionalProperties"].(map[string]any)
+	_, closed := sch["additionalProperties"].(bool)
+	return len(props) > 0 || addl || closed
+}
+
+// typeOf checks the type of the value v against the schema sch, where
+// both are plain: a written scalar, sequence or mapping, or an $eval of
+// one expression whose type the checker knows. A mismatch is an error:
+// Helm refuses the values when it renders.
+func (vc *valuesCheck) typeOf(v *yaml.Node, sch map[string]any, p, vp string) {
+	want := schemaTypes(sch)
+	if len(want) == 0 {
+		return
+	}
+	got := ""
+	switch v.Kind {
+	case yaml.SequenceNode:
+		got = "array"
+	case yaml.MappingNode:
+		got = "object"
+		if len(v.Content) == 2 && v.Content[0].Value == "$eval" {
+			got = vc.evalType(tree.Deref(v.Content[1]))
+		} else {
+			for i := 0; i < len(v.Content); i += 2 {
+				if tree.IsDirectiveLike(v.Content[i].Value) && !strings.HasPrefix(v.Content[i].Value, "$$") {
+					return // produced: its type shows when it renders
+				}
+			}
+		}
+	case yaml.ScalarNode:
+		switch v.Tag {
+		case "!!null":
+			return // a null removes the key (Helm's rule)
+		case "!!str":
+			got = "string"
+		case "!!int":
+			got = "integer"
+		case "!!float":
+			got = "number"
+		case "!!bool":
+			got = "boolean"
+		}
+	}
+	if got == "" {
+		return
+	}
+	for _, w := range want {
+		if w == got || w == "number" && got == "integer" {
+			return
+		}
+	}
+	vc.problem(v, p, "the chart's values.schema.json wants "+strings.Join(want, " or ")+" for "+vp+", and the template gives "+article(got), false)
+}
+
+// evalType gives the JSON Schema type of an $eval of one expression, or
+// "" when the checker does not know it.
+func (vc *valuesCheck) evalType(n *yaml.Node) string {
+	s, ok := tree.StringScalar(n)
+	if !ok {
+		return ""
+	}
+	segs, err := segment.Scan(s)
+	if err != nil || len(segs) == 0 {
+		return ""
+	}
+	if len(segs) > 1 || !segs[0].Expr {
+		return "string" // text with ${{ }} in it is a string
+	}
+	_, ct, errs := vc.ck.exprType(segs[0].Text, vc.scope)
+	if ct == nil || errs != nil {
+		return ""
+	}
+	switch ct.String() {
+	case "string":
+		return "string"
+	case "int", "uint":
+		return "integer"
+	case "double":
+		return "number"
+	case "bool":
+		return "boolean"
+	}
+	if strings.HasPrefix(ct.String(), "list(") {
+		return "array"
+	}
+	return ""
+}
+
+// schemaTypes gives the JSON Schema types a schema accepts, or none when
+// it says nothing plain about them.
+func schemaTypes(sch map[string]any) []string {
+	for _, k := range []string{"anyOf", "oneOf", "allOf", "not", "if", "$ref", "x-kubernetes-int-or-string", "x-kubernetes-preserve-unknown-fields"} {
+		if _, has := sch[k]; has {
+			return nil
+		}
+	}
+	var out []string
+	switch t := sch["type"].(type) {
+	case string:
+		out = []string{t}
+	case []any:
+		for _, e := range t {
+			s, ok := e.(string)
+			if !ok {
+				return nil
+			}
+			out = append(out, s)
+		}
+	}
+	for _, t := range out {
+		if t == "null" {
+			return nil
+		}
+	}
+	return out
+}
+
+func article(t string) string {
+	switch t {
+	case "integer", "object", "array":
+		return "an " + t
+	}
+	return "a " + t
+}

@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// chartFiles is a small chart as a local chart directory holds it: a
+// values.yaml with nested and free-form mappings, a values.schema.json
+// that opens one mapping to any key and closes another, and a subchart
+// under an alias.
+func chartFiles(dir string) fstest.MapFS {
+	return fstest.MapFS{
+		dir + "/Chart.yaml": {Data: []byte(`apiVersion: v2
+name: app
+version: 0.1.0
+dependencies:
+  - name: sub
+    version: 0.1.0
+    alias: db
+`)},
+		dir + "/values.yaml": {Data: []byte(`replicaCount: 1
+crds:
+  enabled: false
+  keep: true
+image:
+  repository: example.com/app
+  tag: ""
+podAnnotations: {}
+`)},
+		dir + "/values.schema.json": {Data: []byte(`{
+  "type": "object",
+  "properties": {
+    "replicaCount": {"type": "integer"},
+    "image": {"$ref": "#/definitions/image"},
+    "extraEnv": {"type": "object", "additionalProperties": {"type": "string"}},
+    "strict": {"type": "object", "properties": {"on": {"type": "boolean"}}, "additionalProperties": false}
+  },
+  "definitions": {
+    "image": {"type": "object", "properties": {"repository": {"type": "string"}, "tag": {"type": "string"}}}
+  }
+}
+`)},
+		dir + "/templates/cm.yaml":           {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\n")},
+		dir + "/charts/sub/Chart.yaml":       {Data: []byte("apiVersion: v2\nname: sub\nversion: 0.1.0\n")},
+		dir + "/charts/sub/values.yaml":      {Data: []byte("port: 5432\nauth: {user: app}\n")},
+		dir + "/charts/sub/templates/x.yaml": {Data: []byte("")},
+	}
+}
+
+// valuesProblems keeps the problems check reports inside $values.
+func valuesProblems(report string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(report, "\n") {
+		if strings.Contains(l, ": $values.") {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
+// A key of $values that the chart's values.yaml does not have, where no
+// values.schema.json allows it, is a warning with "did you mean", at the
+// key, nested keys and a subchart's keys too (reference §11 `$chart`):
+// Helm merges such a key and ignores it. A key the schema declares, one
+// under a mapping the schema opens or values.yaml leaves empty, global
+// and a subchart's alias are known.
+func TestCheck_warnsAboutValuesTheChartDoesNotHave(t *testing.T) {
+	files := chartFiles("charts/app")
+	files["t.yaml"] = &fstest.MapFile{Data: []byte(`$chart: charts/app
+$values:
+  replicaCont: 2
+  crds: {enabeld: true, keep: false}
+  image: {repository: example.com/fork, tagg: v1}
+  podAnnotations: {anything: goes}
+  extraEnv: {ANY: thing}
+  global: {imageRegistry: example.com}
+  db:
+    port: 5433
+    auth: {usr: x}
+    prot: 1
+  strict: {on: true, of: false}
+  $$dollar: 1
+`)}
+	want := `warning t.yaml:3:3: $values.replicaCont: the chart's values.yaml has no key replicaCont: Helm ignores it without a word; did you mean replicaCount?
+warning t.yaml:4:10: $values.crds.enabeld: the chart's values.yaml has no key crds.enabeld: Helm ignores it without a word; did you mean enabled?
+warning t.yaml:5:41: $values.image.tagg: the chart's values.yaml has no key image.tagg: Helm ignores it without a word; did you mean tag?
+warning t.yaml:11:12: $values.db.auth.usr: the chart's values.yaml has no key db.auth.usr: Helm ignores it without a word; did you mean user?
+warning t.yaml:12:5: $values.db.prot: the chart's values.yaml has no key db.prot: Helm ignores it without a word; did you mean port?
+t.yaml:13:22: $values.strict.of: the chart's values.yaml has no key strict.of and its values.schema.json allows no other key: Helm refuses it; did you mean on?
+warning t.yaml:14:3: $values.$$dollar: the chart's values.yaml has no key $dollar: Helm ignores it without a word
+`
+	if got := valuesProblems(checkReport(t, files)); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Where the chart has a values.schema.json, a value of $values whose type
+// the schema refuses is an error, at the value (reference §11 `$chart`):
+// Helm refuses the values when it renders. An $eval of one expression
+// whose type check knows is checked too; a null removes the key and is
+// never a mismatch.
+func TestCheck_typeChecksValuesAgainstTheChartSchema(t *testing.T) {
+	files := chartFiles("charts/app")
+	files["t.yaml"] = &fstest.MapFile{Data: []byte(`$let:
+  n: "3"
+  tag: "'v1'"
+$chart: charts/app
+$values:
+  replicaCount: "two"
+  image:
+    repository: [a]
+    tag: {$eval: "${{ n }}"}
+  extraEnv: {A: 1}
+  strict: {on: null}
+---
+$let: {n: "3"}
+$chart: charts/app
+$values:
+  replicaCount: {$eval: "${{ n }}"}
+  image: {tag: {$eval: "v${{ n }}"}}
+`)}
+	want := `t.yaml:6:17: $values.replicaCount: the chart's values.schema.json wants integer for replicaCount, and the template gives a string
+t.yaml:8:17: $values.image.repository: the chart's values.schema.json wants string for image.repository, and the template gives an array
+t.yaml:9:10: $values.image.tag: the chart's values.schema.json wants string for image.tag, and the template gives an integer
+t.yaml:10:17: $values.extraEnv.A: the chart's values.schema.json wants string for extraEnv.A, and the template gives an integer
+`
+	if got := valuesProblems(checkReport(t, files)); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
