@@ -399,6 +399,14 @@ func commandLine(t *table, s samples) {
 				check(mixed.med <= 1500, fmt.Sprintf("goal, CPU (≤ 1.5 s): %.0f ms", mixed.med)))
 		}
 	}
+	if ch := s.get("cpuchart_celyaml", "ms"); ch.ok {
+		docs := s.get("chart_documents", "ms")
+		row1(fmt.Sprintf("celyaml render of $chart: cert-manager (CRDs on, %.0f documents), one process", docs.med), "chart_celyaml", "")
+		if h := s.get("cpuchart_helm", "ms"); h.ok {
+			row1("helm template of the same chart and values, one process", "chart_helm",
+				check(ch.med <= h.med, fmt.Sprintf("$chart goal, CPU × helm template's (≤ 1×): %.2f×", ch.med/h.med)))
+		}
+	}
 	ten := s.get("cli_render_ten", "ms")
 	row1("celyaml render of a ten-line template, one process", "cli_render_ten", "")
 	if it := s.get("cli_inittrace", "ms"); it.ok && ten.ok {
@@ -512,7 +520,8 @@ func perCall(t *table, s samples, plan func(key, label, goal string) stat, diff 
 		plan("plan_one_eval", "one eval() of celyaml", "launch: against one data source of the empty provider: "+diff("plan_one_eval", "plan_one_noop"))
 	}
 	if b := s.get("binary_bytes", "ms"); b.ok {
-		t.add(row{measure: "provider binary size", value: fmt.Sprintf("%.1f MB", b.med/1e6)})
+		t.add(row{measure: "provider binary size", value: fmt.Sprintf("%.1f MB", b.med/1e6),
+			goal: check(b.med <= 90e6, "size goal (≤ 90 MB, or its reason in the note)")})
 	}
 	if it := s.get("inittrace_ms", "ms"); it.ok {
 		t.add(row{measure: "package initialisation per launch (GODEBUG=inittrace=1, summed)", value: fmt.Sprintf("%.1f ms", it.med), spread: pct(it)})
