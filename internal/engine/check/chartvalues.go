@@ -68,26 +68,7 @@ func (ck *checker) chartValues(fr *tree.Frame, m *yaml.Node, outer []string) {
 // include roots confine it. It gives nil when the chart cannot be read.
 func (ck *checker) loadChart(fr *tree.Frame, p string) *helmchart.Chart {
 	l := ck.e.NewRenderer(ck.ctx).Options().Loader
-	switch l := l.(type) {
-	case loader.OSLoader:
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(fr.Dir, p)
-		}
-		// The loader decides whether the chart may be read at all (its
-		// roots); Helm's loader then reads the directory or archive.
-		probe := p
-		if !strings.HasSuffix(p, ".tgz") {
-			probe = filepath.Join(p, "Chart.yaml")
-		}
-		if _, err := l.ReadFile(ck.ctx, probe, 1<<30); err != nil {
-			return nil
-		}
-		ch, err := helmloader.Load(p)
-		if err != nil {
-			return nil
-		}
-		return ch
-	case loader.FSLoader:
+	if l, ok := l.(loader.FSLoader); ok {
 		dir := path.Clean(path.Join(filepath.ToSlash(fr.Dir), p))
 		var files []*archive.BufferedFile
 		err := fs.WalkDir(l.FS, dir, func(name string, d fs.DirEntry, err error) error {
@@ -110,7 +91,25 @@ func (ck *checker) loadChart(fr *tree.Frame, p string) *helmchart.Chart {
 		}
 		return ch
 	}
-	return nil
+	// Any other loader reads the process's file system (OSLoader, and the
+	// language server's, which puts open buffers before it): it decides
+	// whether the chart may be read at all (its roots), then Helm's loader
+	// reads the directory or archive.
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(fr.Dir, p)
+	}
+	probe := p
+	if !strings.HasSuffix(p, ".tgz") {
+		probe = filepath.Join(p, "Chart.yaml")
+	}
+	if _, err := l.ReadFile(ck.ctx, probe, 1<<30); err != nil {
+		return nil
+	}
+	ch, err := helmloader.Load(p)
+	if err != nil {
+		return nil
+	}
+	return ch
 }
 
 // subcharts gives a chart's dependencies by the key their values take:
