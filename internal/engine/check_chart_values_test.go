@@ -4,6 +4,12 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"go.yaml.in/yaml/v3"
+	helmcommon "helm.sh/helm/v4/pkg/chart/common"
+	helmutil "helm.sh/helm/v4/pkg/chart/common/util"
+	"helm.sh/helm/v4/pkg/chart/loader/archive"
+	helmloader "helm.sh/helm/v4/pkg/chart/v2/loader"
 )
 
 // chartFiles is a small chart as a local chart directory holds it: a
@@ -128,5 +134,63 @@ t.yaml:10:17: $values.extraEnv.A: the chart's values.schema.json wants string fo
 `
 	if got := valuesProblems(checkReport(t, files)); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Helm's own values handling is the oracle for what check says of
+// $values (reference §11 `$chart`): a key or a value that check reports
+// as an error, Helm refuses (its coalescing and values.schema.json
+// validation, as `helm template` runs them); one check warns about, Helm
+// accepts and ignores; one check passes, Helm accepts.
+func TestCheck_valuesVerdictsAgreeWithHelm(t *testing.T) {
+	for _, c := range []struct{ values, verdict string }{
+		{"replicaCont: 2", "warning"},
+		{"crds: {enabeld: true}", "warning"},
+		{"db: {prot: 1}", "warning"},
+		{"db: {auth: {usr: x}}", "warning"},
+		{"strict: {of: false}", "error"},
+		{"replicaCount: \"two\"", "error"},
+		{"replicaCount: 2.5", "error"},
+		{"image: {repository: [a]}", "error"},
+		{"extraEnv: {A: 1}", "error"},
+		{"extraEnv: {A: \"1\"}", ""},
+		{"replicaCount: null", ""},
+		{"podAnnotations: {x: y}", ""},
+		{"global: {anything: 1}", ""},
+		{"strict: {on: true}", ""},
+		{"db: {port: 5433}", ""},
+	} {
+		files := chartFiles("c")
+		files["t.yaml"] = &fstest.MapFile{Data: []byte("$chart: c\n$values:\n  " + c.values + "\n")}
+		got := ""
+		for _, l := range strings.SplitAfter(valuesProblems(checkReport(t, files)), "\n") {
+			switch {
+			case strings.HasPrefix(l, "warning "):
+				got = "warning"
+			case l != "":
+				got = "error"
+			}
+		}
+		if got != c.verdict {
+			t.Errorf("%s: check gives %q, want %q", c.values, got, c.verdict)
+		}
+		var bufs []*archive.BufferedFile
+		for name, f := range files {
+			if rest, ok := strings.CutPrefix(name, "c/"); ok {
+				bufs = append(bufs, &archive.BufferedFile{Name: rest, Data: f.Data})
+			}
+		}
+		ch, err := helmloader.LoadFiles(bufs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vals map[string]any
+		if err := yaml.Unmarshal([]byte(c.values), &vals); err != nil {
+			t.Fatal(err)
+		}
+		_, herr := helmutil.ToRenderValues(ch, vals, helmcommon.ReleaseOptions{Name: "r", Namespace: "default"}, nil)
+		if refused := herr != nil; refused != (c.verdict == "error") {
+			t.Errorf("%s: check gives %q, Helm's values error is %v", c.values, got, herr)
+		}
 	}
 }
