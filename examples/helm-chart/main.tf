@@ -30,9 +30,9 @@ variable "widget_tag" {
 data "celyaml_render" "widget" {
   template_file = "${path.module}/install.yaml"
   context = {
-    replicas   = 2
-    namespace  = var.namespace
-    widget_tag = var.widget_tag
+    replicas         = 2
+    target_namespace = var.namespace
+    widget_tag       = var.widget_tag
     labels = {
       "app.kubernetes.io/managed-by" = "terraform"
     }
