@@ -408,7 +408,7 @@ func commandLine(t *table, s samples) {
 	}
 	if ch := s.get("cpuchart_celyaml", "ms"); ch.ok {
 		docs := s.get("chart_documents", "ms")
-		chartRow(fmt.Sprintf("celyaml render of $chart: cert-manager (CRDs on, %.0f documents), one process", docs.med), "chart_celyaml", "")
+		chartRow(fmt.Sprintf("celyaml render of $chart: cert-manager's chart from its module zip (%.0f documents), one process", docs.med), "chart_celyaml", "")
 		if h := s.get("cpuchart_helm", "ms"); h.ok {
 			chartRow("helm template of the same chart and values, one process", "chart_helm",
 				check(ch.med <= h.med, fmt.Sprintf("$chart goal, CPU × helm template's (≤ 1×): %.2f×", ch.med/h.med)))
