@@ -78,6 +78,16 @@ var directiveDocs = []directiveDoc{
 		map[string]any{"type": []string{"string", "boolean"}}, nil},
 	{"$append", "s8-append", "In an overlay's list: adds this template's value at the end.", anyNode, nil},
 	{"$transform", "s10-transform", "Makes this document a transform: namespace (keepNamespace leaving some objects where they are), labels, selectorLabels, annotations and images applied to every document after the overlays, as kustomize does.", anyNode, nil},
+	{"$chart", "s11-chart", "Makes this document a Helm chart's documents, rendered as helm template renders them: a chart folder or .tgz path, or a remote chart {repository, name, version, digest} with an exact version.",
+		map[string]any{"type": []string{"string", "object"}, "minLength": 1}, nil},
+	{"$values", "s11-values", "The chart's values, merged over its values.yaml by Helm's rules.", anyNode, []string{"$chart"}},
+	{"$release", "s11-release", "The release: {name, namespace}; defaults: the chart's name and default.",
+		map[string]any{"type": "object"}, []string{"$chart"}},
+	{"$kubeVersion", "s11-kubeVersion", "The Kubernetes version the chart sees in .Capabilities.KubeVersion (default: the built-in schemas' minor).", anyNode, []string{"$chart"}},
+	{"$apiVersions", "s11-apiVersions", "API versions added to .Capabilities.APIVersions.", anyNode, []string{"$chart"}},
+	{"$includeCRDs", "s11-includeCRDs", "Puts the files of the charts' crds/ folders first (default false).", anyNode, []string{"$chart"}},
+	{"$hooks", "s11-hooks", "Renders the chart's hooks (default true).", anyNode, []string{"$chart"}},
+	{"$skipTests", "s11-skipTests", "Leaves the chart's test hooks out (default true).", anyNode, []string{"$chart"}},
 }
 
 // templateSchema builds the schema.
@@ -93,15 +103,19 @@ func templateSchema() map[string]any {
 		}
 		props[d.name] = p
 		names = append(names, d.name)
-		if d.needs != nil {
+		if d.needs != nil && d.name != "$if" {
 			deps[d.name] = d.needs
 		}
 	}
 	mapping := map[string]any{
-		"type":                 "object",
-		"properties":           props,
-		"propertyNames":        keyChecks(names),
-		"dependentRequired":    deps,
+		"type":              "object",
+		"properties":        props,
+		"propertyNames":     keyChecks(names),
+		"dependentRequired": deps,
+		// $if needs $then, except beside $chart, where a false $if gives
+		// no document (reference §11).
+		"if":                   map[string]any{"required": []string{"$if"}, "not": map[string]any{"required": []string{"$chart"}}},
+		"then":                 map[string]any{"required": []string{"$then"}},
 		"additionalProperties": anyNode,
 	}
 	return map[string]any{

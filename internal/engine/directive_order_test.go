@@ -15,6 +15,7 @@ func TestDirectiveTable_orderIsEvaluationOrder(t *testing.T) {
 		"$schema", "$let", "$assert", "$msg",
 		"$if", "$then", "$else", "$for", "$do", "$eval", "$key", "$value", "$include", "$with",
 		"$overlay", "$expects", "$match", "$remove", "$append", "$transform",
+		"$chart", "$values", "$release", "$kubeVersion", "$apiVersions", "$includeCRDs", "$hooks", "$skipTests",
 	}
 	if got := tree.DirectiveNames(); !slices.Equal(got, want) {
 		t.Errorf("directive table order:\n got %q\nwant %q", got, want)

@@ -220,6 +220,14 @@ func unknownStreamWarning(ctx context.Context, eng *engine.Engine, src engine.So
 	if err != nil || len(docs) != 1 || docs[0].Value != engine.UnknownStream {
 		return diags
 	}
+	if docs[0].Unknown != "" {
+		diags.AddAttributeWarning(at, "Chart rendered at apply",
+			"The $chart at "+docs[0].Origin.String()+" is given a value not known until apply, at "+docs[0].Unknown+
+				"; Helm cannot render a chart around it, so every document of the template is (known after apply) at plan, "+
+				"and a for_each over manifests() of it fails with \"Invalid for_each argument\". "+
+				"Give the chart values known at plan, and set what is known only after apply with a $transform (images, labels) or an overlay after the chart, which keep every document's key known.")
+		return diags
+	}
 	where := "an overlay or a $transform"
 	if docs[0].Origin.Line > 0 {
 		where = "the $if or $for at " + docs[0].Origin.String()

@@ -43,6 +43,7 @@ const (
 	AtOverlayRoot   Place = 1 << iota // the root mapping of an overlay
 	AtEditItem                        // an item of an edit list
 	AtTransformRoot                   // the root mapping of a transform
+	AtChartRoot                       // the root mapping of a $chart document
 )
 
 // Directive describes one directive.

@@ -1,6 +1,9 @@
 package tree
 
 import (
+	"context"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 )
@@ -51,6 +54,10 @@ type Options struct {
 	// The data source sets it with sensitive = true; by default keys,
 	// the variables' structure and never their values, are named.
 	HideKeys bool
+	// FetchChart gives the local path (a chart folder or .tgz) of a
+	// remote chart that a $chart names (reference §11), downloading it
+	// when it is not cached. Nil: a remote chart is an error.
+	FetchChart func(ctx context.Context, r chart.Remote) (string, error)
 }
 
 // DefaultOptions returns the limits the provider uses. Those that grow

@@ -113,6 +113,18 @@ const (
 // becomes unknown as a whole.
 var ErrUnknownShape = errors.New("shape depends on an unknown value")
 
+// UnknownShapeError is ErrUnknownShape that names the unknown value that
+// decides the shape, by its path in the template ("$values.image.tag"),
+// never by its value: a $chart whose $values hold one (reference §11).
+type UnknownShapeError struct {
+	Path string
+}
+
+func (e *UnknownShapeError) Error() string { return ErrUnknownShape.Error() + " at " + e.Path }
+
+// Is makes errors.Is(err, ErrUnknownShape) hold.
+func (e *UnknownShapeError) Is(target error) bool { return target == ErrUnknownShape }
+
 // Frame is the file being rendered and how it was reached.
 type Frame struct {
 	File  string   // the file as shown in errors

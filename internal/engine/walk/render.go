@@ -66,8 +66,12 @@ type Document struct {
 	Value tree.Value
 	// Origin is the node of the template that produced the document: the
 	// root of a document, or the key of the directive that produced
-	// several ($for, $include) at a document root.
+	// several ($for, $include, $chart) at a document root.
 	Origin tree.Pos
+	// Unknown is, for the unknown stream only, the path of the value not
+	// known yet that decides it when the directive names one
+	// ("$values.image.tag" for a $chart, reference §11), or "".
+	Unknown string
 }
 
 // RenderDocuments is Render that also says where each document came from,
@@ -78,6 +82,10 @@ type Document struct {
 // yet (zero when an overlay or a transform decides it).
 func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]tree.Value) ([]Document, error) {
 	docs, origins, err := e.render(ctx, SourceFrame(src), src.Text, vars, true)
+	var us *unknownStreamAt
+	if errors.As(err, &us) {
+		return []Document{{Value: tree.UnknownStream, Origin: us.origin, Unknown: us.path}}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -162,8 +170,12 @@ func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars m
 	// unknownStream is the result when a document decides the number of
 	// documents on a value not known yet: with origins, it says where
 	// (the document's root directive, for the data source's warning).
-	unknownStream := func(d tree.Node) ([]tree.Value, []tree.Pos, error) {
+	unknownStream := func(d tree.Node, err error) ([]tree.Value, []tree.Pos, error) {
 		if origins {
+			var ue *tree.UnknownShapeError
+			if errors.As(err, &ue) {
+				return nil, nil, &unknownStreamAt{origin: docOrigin(d, fr), path: ue.Path}
+			}
 			return []tree.Value{tree.UnknownStream}, []tree.Pos{docOrigin(d, fr)}, nil
 		}
 		return []tree.Value{tree.UnknownStream}, nil, nil
@@ -171,7 +183,7 @@ func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars m
 	for _, d := range f.Docs {
 		next, pre, err := r.Preamble(d, sc, fr)
 		if errors.Is(err, tree.ErrUnknownShape) {
-			return unknownStream(d)
+			return unknownStream(d, err)
 		}
 		if err != nil {
 			return nil, nil, err
@@ -183,7 +195,7 @@ func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars m
 		n := len(docs)
 		docs, err = r.Multi(d, sc, fr, tree.PosStream, docs)
 		if errors.Is(err, tree.ErrUnknownShape) {
-			return unknownStream(d)
+			return unknownStream(d, err)
 		}
 		if err != nil {
 			return nil, nil, err
@@ -280,6 +292,15 @@ func (r *Renderer) Preamble(d tree.Node, sc *tree.Scope, fr *tree.Frame) (next *
 	return next, true, nil
 }
 
+// unknownStreamAt carries the unknown stream's origin and the path of the
+// value that decides it from render to RenderDocuments.
+type unknownStreamAt struct {
+	origin tree.Pos
+	path   string
+}
+
+func (u *unknownStreamAt) Error() string { return "unknown stream at " + u.path }
+
 // docOrigin is the position of what produced the documents of root d:
 // the key of its producer when that producer replaces the root ($for and
 // $include give several documents), otherwise the root itself.
@@ -295,6 +316,8 @@ func docOrigin(d tree.Node, fr *tree.Frame) tree.Pos {
 		n = t.Node
 	case *tree.ConstNode:
 		n = t.Node
+	case interface{ KeyNode() *yaml.Node }: // a document directive that gives documents ($chart)
+		n = t.KeyNode()
 	}
 	if n == nil {
 		return tree.Pos{File: fr.File, Line: 1, Column: 1}

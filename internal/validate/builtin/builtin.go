@@ -41,3 +41,12 @@ func Bundle() (string, []byte) {
 	}
 	return "", nil
 }
+
+// Minor gives the Kubernetes minor ("1.37") of the embedded bundle, read
+// from its file name, or "" when this build carries none. It decompresses
+// nothing: `$chart` takes its default .Capabilities.KubeVersion from it.
+func Minor() string {
+	name, _ := Bundle()
+	name = strings.TrimPrefix(name, "kubernetes-")
+	return strings.TrimSuffix(name, ".json.gz")
+}
