@@ -3,15 +3,13 @@ package check
 import (
 	"encoding/json"
 	"io/fs"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"helm.sh/helm/v4/pkg/chart/loader/archive"
 	helmchart "helm.sh/helm/v4/pkg/chart/v2"
-	helmloader "helm.sh/helm/v4/pkg/chart/v2/loader"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
@@ -64,52 +62,29 @@ func (ck *checker) chartValues(fr *tree.Frame, m *yaml.Node, outer []string) {
 }
 
 // loadChart reads the chart at p, relative to the file that names it, as
-// the render's loader finds files: through the engine's Loader, so that
-// include roots confine it. It gives nil when the chart cannot be read.
+// the render's $chart reads it (package chart, through the engine's
+// Loader: its include roots and MaxTemplateBytes apply). It gives nil
+// when the chart cannot be read: the render reports why.
 func (ck *checker) loadChart(fr *tree.Frame, p string) *helmchart.Chart {
-	l := ck.e.NewRenderer(ck.ctx).Options().Loader
-	if l, ok := l.(loader.FSLoader); ok {
-		dir := path.Clean(path.Join(filepath.ToSlash(fr.Dir), p))
-		var files []*archive.BufferedFile
-		err := fs.WalkDir(l.FS, dir, func(name string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			data, err := fs.ReadFile(l.FS, name)
-			if err != nil {
-				return err
-			}
-			files = append(files, &archive.BufferedFile{Name: strings.TrimPrefix(name, dir+"/"), Data: data})
-			return nil
-		})
-		if err != nil || len(files) == 0 {
-			return nil
-		}
-		ch, err := helmloader.LoadFiles(files)
-		if err != nil {
-			return nil
-		}
-		return ch
-	}
-	// Any other loader reads the process's file system (OSLoader, and the
-	// language server's, which puts open buffers before it): it decides
-	// whether the chart may be read at all (its roots), then Helm's loader
-	// reads the directory or archive.
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(fr.Dir, p)
 	}
-	probe := p
-	if !strings.HasSuffix(p, ".tgz") {
-		probe = filepath.Join(p, "Chart.yaml")
+	opts := ck.e.NewRenderer(ck.ctx).Options()
+	files := chart.Files{
+		MaxBytes: opts.MaxTemplateBytes,
+		ReadFile: func(name string, limit int) ([]byte, error) { return opts.Loader.ReadFile(ck.ctx, name, limit) },
 	}
-	if _, err := l.ReadFile(ck.ctx, probe, 1<<30); err != nil {
-		return nil
+	if dr, ok := opts.Loader.(loader.DirReader); ok {
+		files.ReadDir = func(name string) ([]fs.DirEntry, error) { return dr.ReadDir(ck.ctx, name) }
 	}
-	ch, err := helmloader.Load(p)
+	if sr, ok := opts.Loader.(loader.SymlinkResolver); ok {
+		files.Real = sr.RealPath
+	}
+	ch, err := chart.Load(p, files)
 	if err != nil {
 		return nil
 	}
-	return ch
+	return ch.Meta()
 }
 
 // subcharts gives a chart's dependencies by the key their values take:
