@@ -55,7 +55,6 @@ podAnnotations: {}
 	}
 }
 
-
 // A key of $values that the chart's values.yaml does not have, where no
 // values.schema.json allows it, is a warning with "did you mean", at the
 // key, nested keys and a subchart's keys too (reference §11 `$chart`):
