@@ -58,7 +58,8 @@ podAnnotations: {}
 // A key of $values that the chart's values.yaml does not have, where no
 // values.schema.json allows it, is a warning with "did you mean", at the
 // key, nested keys and a subchart's keys too (reference §11 `$chart`):
-// Helm merges such a key and ignores it. A key the schema declares, one
+// Helm merges such a key and ignores it. Where the schema closes a
+// mapping (additionalProperties: false) the warning says Helm refuses it. A key the schema declares, one
 // under a mapping the schema opens or values.yaml leaves empty, global
 // and a subchart's alias are known.
 func TestCheck_warnsAboutValuesTheChartDoesNotHave(t *testing.T) {
@@ -83,7 +84,7 @@ warning t.yaml:4:10: $values.crds.enabeld: the chart's values.yaml has no key cr
 warning t.yaml:5:41: $values.image.tagg: the chart's values.yaml has no key image.tagg: Helm ignores it without a word; did you mean tag?
 warning t.yaml:11:12: $values.db.auth.usr: the chart's values.yaml has no key db.auth.usr: Helm ignores it without a word; did you mean user?
 warning t.yaml:12:5: $values.db.prot: the chart's values.yaml has no key db.prot: Helm ignores it without a word; did you mean port?
-t.yaml:13:22: $values.strict.of: the chart's values.yaml has no key strict.of and its values.schema.json allows no other key: Helm refuses it; did you mean on?
+warning t.yaml:13:22: $values.strict.of: the chart's values.yaml has no key strict.of and its values.schema.json allows no other key: Helm refuses it; did you mean on?
 warning t.yaml:14:3: $values.$$dollar: the chart's values.yaml has no key $dollar: Helm ignores it without a word
 `
 	if got := checkReport(t, files); got != want {
@@ -92,8 +93,9 @@ warning t.yaml:14:3: $values.$$dollar: the chart's values.yaml has no key $dolla
 }
 
 // Where the chart has a values.schema.json, a value of $values whose type
-// the schema refuses is an error, at the value (reference §11 `$chart`):
-// Helm refuses the values when it renders. An $eval of one expression
+// the schema refuses is a warning at the value that says Helm refuses it
+// (reference §11 `$chart`); a render, when check runs one, then stops
+// with Helm's own error at $values. An $eval of one expression
 // whose type check knows is checked too; a null removes the key and is
 // never a mismatch.
 func TestCheck_typeChecksValuesAgainstTheChartSchema(t *testing.T) {
@@ -116,10 +118,10 @@ $values:
   replicaCount: {$eval: "${{ n }}"}
   image: {tag: {$eval: "v${{ n }}"}}
 `)}
-	want := `t.yaml:6:17: $values.replicaCount: the chart's values.schema.json wants integer for replicaCount, and the template gives a string
-t.yaml:8:17: $values.image.repository: the chart's values.schema.json wants string for image.repository, and the template gives an array
-t.yaml:9:10: $values.image.tag: the chart's values.schema.json wants string for image.tag, and the template gives an integer
-t.yaml:10:17: $values.extraEnv.A: the chart's values.schema.json wants string for extraEnv.A, and the template gives an integer
+	want := `warning t.yaml:6:17: $values.replicaCount: the chart's values.schema.json wants integer for replicaCount, and the template gives a string: Helm refuses it
+warning t.yaml:8:17: $values.image.repository: the chart's values.schema.json wants string for image.repository, and the template gives an array: Helm refuses it
+warning t.yaml:9:10: $values.image.tag: the chart's values.schema.json wants string for image.tag, and the template gives an integer: Helm refuses it
+warning t.yaml:10:17: $values.extraEnv.A: the chart's values.schema.json wants string for extraEnv.A, and the template gives an integer: Helm refuses it
 `
 	if got := checkReport(t, files); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
@@ -127,21 +129,22 @@ t.yaml:10:17: $values.extraEnv.A: the chart's values.schema.json wants string fo
 }
 
 // Helm's own values handling is the oracle for what check says of
-// $values (reference §11 `$chart`): a key or a value that check reports
-// as an error, Helm refuses (its coalescing and values.schema.json
-// validation, as `helm template` runs them); one check warns about, Helm
-// accepts and ignores; one check passes, Helm accepts.
+// $values (reference §11 `$chart`): a key or a value about which check
+// warns that Helm refuses it, Helm refuses (its coalescing and
+// values.schema.json validation, as `helm template` runs them); one about
+// which it warns that Helm ignores it, Helm accepts; one check passes,
+// Helm accepts.
 func TestCheck_valuesVerdictsAgreeWithHelm(t *testing.T) {
 	for _, c := range []struct{ values, verdict string }{
-		{"replicaCont: 2", "warning"},
-		{"crds: {enabeld: true}", "warning"},
-		{"db: {prot: 1}", "warning"},
-		{"db: {auth: {usr: x}}", "warning"},
-		{"strict: {of: false}", "error"},
-		{"replicaCount: \"two\"", "error"},
-		{"replicaCount: 2.5", "error"},
-		{"image: {repository: [a]}", "error"},
-		{"extraEnv: {A: 1}", "error"},
+		{"replicaCont: 2", "ignored"},
+		{"crds: {enabeld: true}", "ignored"},
+		{"db: {prot: 1}", "ignored"},
+		{"db: {auth: {usr: x}}", "ignored"},
+		{"strict: {of: false}", "refused"},
+		{"replicaCount: \"two\"", "refused"},
+		{"replicaCount: 2.5", "refused"},
+		{"image: {repository: [a]}", "refused"},
+		{"extraEnv: {A: 1}", "refused"},
 		{"extraEnv: {A: \"1\"}", ""},
 		{"replicaCount: null", ""},
 		{"podAnnotations: {x: y}", ""},
@@ -154,10 +157,12 @@ func TestCheck_valuesVerdictsAgreeWithHelm(t *testing.T) {
 		got := ""
 		for _, l := range strings.SplitAfter(checkReport(t, files), "\n") {
 			switch {
-			case strings.HasPrefix(l, "warning "):
-				got = "warning"
+			case strings.HasPrefix(l, "warning ") && strings.Contains(l, ": Helm refuses it"):
+				got = "refused"
+			case strings.HasPrefix(l, "warning ") && strings.Contains(l, ": Helm ignores it without a word"):
+				got = "ignored"
 			case l != "":
-				got = "error"
+				got = "error: " + l
 			}
 		}
 		if got != c.verdict {
@@ -178,7 +183,7 @@ func TestCheck_valuesVerdictsAgreeWithHelm(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, herr := helmutil.ToRenderValues(ch, vals, helmcommon.ReleaseOptions{Name: "r", Namespace: "default"}, nil)
-		if refused := herr != nil; refused != (c.verdict == "error") {
+		if refused := herr != nil; refused != (c.verdict == "refused") {
 			t.Errorf("%s: check gives %q, Helm's values error is %v", c.values, got, herr)
 		}
 	}

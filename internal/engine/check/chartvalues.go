@@ -22,8 +22,10 @@ import (
 // and ignores it without a word, so a misspelt key (`crds: {enabeld:
 // true}`) installs the chart's default. check warns about such a key, with
 // "did you mean", unless the chart's values.schema.json allows it; and
-// where the chart has a values.schema.json, a value whose type the schema
-// refuses is an error, as the render's validation by Helm makes it.
+// where the chart has a values.schema.json, about a value whose type the
+// schema refuses, and a key a closed schema refuses, saying that Helm
+// refuses them. They are warnings so that check still renders when it
+// can: the render's error, Helm's, is then reported too, at $values.
 
 // chartValues checks the $values of the document root m, whose $chart
 // names a local chart, with the names of outer and of m's $schema and
@@ -126,8 +128,11 @@ type valuesCheck struct {
 	scope []string
 }
 
-func (vc *valuesCheck) problem(n *yaml.Node, p, msg string, warning bool) {
-	vc.ck.problems = append(vc.ck.problems, Problem{Warning: warning, Err: &tree.Error{
+// problem adds a warning at n. Every problem of $values is a warning,
+// those Helm refuses too (they say so): a render, when check runs one,
+// stops there with Helm's own error, which check then reports as well.
+func (vc *valuesCheck) problem(n *yaml.Node, p, msg string) {
+	vc.ck.problems = append(vc.ck.problems, Problem{Warning: true, Err: &tree.Error{
 		Pos: tree.Pos{File: vc.fr.File, Line: n.Line, Column: n.Column}, Path: p, Offset: -1, Chain: vc.fr.Chain, Msg: msg}})
 }
 
@@ -183,7 +188,7 @@ func (vc *valuesCheck) mapping(n *yaml.Node, lv level, p, vp string) {
 			} else {
 				msg += "; did you mean " + s + "?"
 			}
-			vc.problem(k, kp, msg, !closed)
+			vc.problem(k, kp, msg)
 			continue
 		}
 		if propSchema != nil {
@@ -285,8 +290,8 @@ func describesKeys(sch map[string]any) bool {
 
 // typeOf checks the type of the value v against the schema sch, where
 // both are plain: a written scalar, sequence or mapping, or an $eval of
-// one expression whose type the checker knows. A mismatch is an error:
-// Helm refuses the values when it renders.
+// one expression whose type the checker knows. A mismatch is a warning
+// that says Helm refuses the values when it renders.
 func (vc *valuesCheck) typeOf(v *yaml.Node, sch map[string]any, p, vp string) {
 	want := schemaTypes(sch)
 	if len(want) == 0 {
@@ -329,7 +334,7 @@ func (vc *valuesCheck) typeOf(v *yaml.Node, sch map[string]any, p, vp string) {
 			return
 		}
 	}
-	vc.problem(v, p, "the chart's values.schema.json wants "+strings.Join(want, " or ")+" for "+vp+", and the template gives "+article(got), false)
+	vc.problem(v, p, "the chart's values.schema.json wants "+strings.Join(want, " or ")+" for "+vp+", and the template gives "+article(got)+": Helm refuses it")
 }
 
 // evalType gives the JSON Schema type of an $eval of one expression, or
