@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -10,6 +11,8 @@ import (
 	helmutil "helm.sh/helm/v4/pkg/chart/common/util"
 	"helm.sh/helm/v4/pkg/chart/loader/archive"
 	helmloader "helm.sh/helm/v4/pkg/chart/v2/loader"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
 )
 
 // chartFiles is a small chart as a local chart directory holds it: a
@@ -186,5 +189,41 @@ func TestCheck_valuesVerdictsAgreeWithHelm(t *testing.T) {
 		if refused := herr != nil; refused != (c.verdict == "refused") {
 			t.Errorf("%s: check gives %q, Helm's values error is %v", c.values, got, herr)
 		}
+	}
+}
+
+// A remote chart's $values are checked too, against the chart that the
+// engine's FetchChart option gives for it, as the render gets it
+// (reference §11 `$chart`); a remote chart with a field check cannot read
+// is left to the render.
+func TestCheck_warnsAboutValuesOfARemoteChart(t *testing.T) {
+	files := chartFiles("cache/app-0.1.0")
+	files["t.yaml"] = &fstest.MapFile{Data: []byte(`$chart: {repository: https://charts.example.com, name: app, version: 0.1.0}
+$values: {replicaCont: 2}
+---
+$let: {v: "'0.1.0'"}
+$chart: {repository: https://charts.example.com, name: app, version: {$eval: "${{ v }}"}}
+$values: {replicaCont: 2}
+`)}
+	var fetched []string
+	e := New(Options{Loader: FSLoader{FS: files}, FetchChart: func(_ context.Context, r chart.Remote) (string, error) {
+		fetched = append(fetched, r.Repository+" "+r.Name+" "+r.Version)
+		return "cache/" + r.Name + "-" + r.Version, nil
+	}})
+	src, err := e.LoadFile(context.Background(), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems, _ := e.Check(context.Background(), src, nil)
+	var b strings.Builder
+	for _, p := range problems {
+		b.WriteString(p.Err.Pos.String() + ": " + p.Err.Path + ": " + p.Err.Msg + "\n")
+	}
+	want := "t.yaml:2:11: $values.replicaCont: the chart's values.yaml has no key replicaCont: Helm ignores it without a word; did you mean replicaCount?\n"
+	if got := b.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if got := strings.Join(fetched, ", "); got != "https://charts.example.com app 0.1.0" {
+		t.Errorf("check fetched %q", got)
 	}
 }

@@ -45,8 +45,13 @@ func (ck *checker) chartValues(fr *tree.Frame, m *yaml.Node, outer []string) {
 		return
 	}
 	p, ok := tree.StringScalar(chartN)
-	if !ok || p == "" {
-		return // a remote chart, or an expression: nothing on disk to read yet
+	if !ok {
+		if p, ok = ck.remoteChart(chartN); !ok {
+			return // an expression, or a remote chart check cannot have: nothing to read
+		}
+	}
+	if p == "" {
+		return
 	}
 	ch := ck.loadChart(fr, p)
 	if ch == nil {
@@ -87,6 +92,37 @@ func (ck *checker) loadChart(fr *tree.Frame, p string) *helmchart.Chart {
 		return nil
 	}
 	return ch.Meta()
+}
+
+// remoteChart gives the local path of a remote chart written with
+// literal fields ({repository, name, version, digest}), through the
+// engine's FetchChart option as the render gets it (downloaded once into
+// the cache folder, read from there afterwards), or false when the
+// option is nil, a field is not a literal string, or the fetch fails (the
+// render reports why).
+func (ck *checker) remoteChart(n *yaml.Node) (string, bool) {
+	fetch := ck.e.NewRenderer(ck.ctx).Options().FetchChart
+	if fetch == nil || n.Kind != yaml.MappingNode {
+		return "", false
+	}
+	var r chart.Remote
+	fields := map[string]*string{"repository": &r.Repository, "name": &r.Name, "version": &r.Version, "digest": &r.Digest}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		dst, known := fields[n.Content[i].Value]
+		v, literal := tree.StringScalar(tree.Deref(n.Content[i+1]))
+		if !known || !literal {
+			return "", false
+		}
+		*dst = v
+	}
+	if field, _ := r.Check(); field != "" {
+		return "", false
+	}
+	p, err := fetch(ck.ctx, r)
+	if err != nil {
+		return "", false
+	}
+	return p, true
 }
 
 // subcharts gives a chart's dependencies by the key their values take:
