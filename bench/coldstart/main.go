@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 func main() {
@@ -52,7 +53,7 @@ func run() error {
 	second := since(t)
 
 	tmpl, svc := template50()
-	render50, err := timeRender(ctx, engine.Source{Text: []byte(tmpl)}, map[string]engine.Value{"svc": svc})
+	render50, err := timeRender(ctx, engine.Source{Text: []byte(tmpl)}, map[string]value.Value{"svc": svc})
 	if err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func run() error {
 		return err
 	}
 	kitchen, err := timeRender(ctx, engine.Source{Name: path, Text: text},
-		map[string]engine.Value{"env": "prod", "region": "us-east-1", "services": services(20)})
+		map[string]value.Value{"env": "prod", "region": "us-east-1", "services": services(20)})
 	if err != nil {
 		return err
 	}
@@ -75,7 +76,7 @@ func run() error {
 
 // timeRender renders src with a fresh engine and writes the YAML, and
 // gives the time taken in microseconds.
-func timeRender(ctx context.Context, src engine.Source, vars map[string]engine.Value) (float64, error) {
+func timeRender(ctx context.Context, src engine.Source, vars map[string]value.Value) (float64, error) {
 	t := time.Now()
 	docs, err := engine.New(engine.DefaultOptions()).Render(ctx, src, vars)
 	if err != nil {
@@ -89,9 +90,9 @@ func timeRender(ctx context.Context, src engine.Source, vars map[string]engine.V
 
 // template50 is a template of 50 distinct expressions over one service,
 // and that service.
-func template50() (string, engine.Value) {
-	svc := engine.NewMap(4)
-	tags := engine.NewMap(1)
+func template50() (string, value.Value) {
+	svc := value.NewMap(4)
+	tags := value.NewMap(1)
 	tags.Set("tier", "web")
 	svc.Set("ha", true)
 	svc.Set("name", "cart")
@@ -118,11 +119,11 @@ func template50() (string, engine.Value) {
 }
 
 // services are the kitchen sink's n services.
-func services(n int) []engine.Value {
-	svcs := make([]engine.Value, n)
+func services(n int) []value.Value {
+	svcs := make([]value.Value, n)
 	for i := range svcs {
-		m := engine.NewMap(4)
-		t := engine.NewMap(3)
+		m := value.NewMap(4)
+		t := value.NewMap(3)
 		t.Set("cost-center", strconv.Itoa(1000+i))
 		t.Set("owner", "team-"+strconv.Itoa(i%13))
 		t.Set("tier", "web")

@@ -6,7 +6,7 @@
 //
 // Built with -tags celyamldeps (deps.go) it also links celyaml's engine and
 // so its dependencies, whose package initialisation then runs at each
-// launch, and serves as bench/benchdeps: the difference between the two
+// launch, and serves as the provider benchdeps of bench/run: the difference between the two
 // empty providers is what those dependencies cost before celyaml does
 // anything.
 //

@@ -415,7 +415,11 @@ func commandLine(t *table, s samples) {
 		}
 	}
 	ten := s.get("cli_render_ten", "ms")
-	row1("celyaml render of a ten-line template, one process", "cli_render_ten", "")
+	goal = ""
+	if c := s.get("cpucli_render_ten", "ms"); c.ok {
+		goal = check(c.med <= 30, fmt.Sprintf("launch goal, CPU (≤ 30 ms): %.0f ms", c.med))
+	}
+	row1("celyaml render of a ten-line template, one process", "cli_render_ten", goal)
 	if it := s.get("cli_inittrace", "ms"); it.ok && ten.ok {
 		t.add(row{measure: "  of which package initialisation (GODEBUG=inittrace=1, summed)", value: fmt.Sprintf("%.1f ms", it.med),
 			spread: pct(it), goal: fmt.Sprintf("%.0f%% of the run", 100*it.med/ten.med)})
@@ -531,7 +535,8 @@ func perCall(t *table, s samples, plan func(key, label, goal string) stat, diff 
 			goal: check(b.med <= 90e6, "size goal (≤ 90 MB, or its reason in the note)")})
 	}
 	if it := s.get("inittrace_ms", "ms"); it.ok {
-		t.add(row{measure: "package initialisation per launch (GODEBUG=inittrace=1, summed)", value: fmt.Sprintf("%.1f ms", it.med), spread: pct(it)})
+		t.add(row{measure: "package initialisation per launch (GODEBUG=inittrace=1, summed)", value: fmt.Sprintf("%.1f ms", it.med), spread: pct(it),
+			goal: check(it.med <= 10, fmt.Sprintf("launch goal (≤ 10 ms): %.1f ms", it.med))})
 	}
 }
 
@@ -668,6 +673,9 @@ func terraform(t *table, s samples) {
 	goal := ""
 	if one.ok && noop.ok {
 		goal = check(one.med-noop.med <= 10, "goal 5, vs the empty provider (≤ +10 ms): "+diff("plan_one_celyaml", "plan_one_noop"))
+		if a, b := s.get("plancpu_one_celyaml", "ms"), s.get("plancpu_one_noop", "ms"); a.ok && b.ok {
+			goal += "; " + check(a.med-b.med <= 40, fmt.Sprintf("launch goal, CPU above the empty provider (≤ +40 ms): %+.0f ms", a.med-b.med))
+		}
 		if deps.ok {
 			goal += "; celyaml's own work: " + diff("plan_one_celyaml", "plan_one_noop_deps")
 		}

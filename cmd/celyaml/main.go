@@ -1,5 +1,7 @@
 // Command celyaml renders, evaluates and checks CEL-YAML templates with the
-// same engine as the Terraform provider. See internal/cli and CLI.md.
+// same engine as the Terraform provider, and serves editors as a language
+// server (celyaml lsp). The commands are package internal/cli's; the CLI
+// guide (docs/guides/cli.md) is their interface.
 package main
 
 import (

@@ -29,6 +29,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 )
 
@@ -203,7 +204,7 @@ func established(crd *unstructured.Unstructured) bool {
 // openAPI fetches one of the server's /openapi/v3 documents ("api/v1",
 // "apis/apps/v1"), as `kubectl get --raw /openapi/v3/apis/apps/v1` saves it,
 // as an engine value for validate.Load.
-func (c *cluster) openAPI(ctx context.Context, path string) (engine.Value, error) {
+func (c *cluster) openAPI(ctx context.Context, path string) (value.Value, error) {
 	doc, err := c.openAPIPlain(ctx, path) // builtin_test.go
 	if err != nil {
 		return nil, err
@@ -223,7 +224,7 @@ const fieldManager = "celyaml-test"
 
 // toValue turns JSON-like data (as utiljson decodes it: int64, float64)
 // into an engine value, keys in sorted order.
-func toValue(v any) engine.Value {
+func toValue(v any) value.Value {
 	switch t := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(t))
@@ -231,13 +232,13 @@ func toValue(v any) engine.Value {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		m := engine.NewMap(len(keys))
+		m := value.NewMap(len(keys))
 		for _, k := range keys {
 			m.Set(k, toValue(t[k]))
 		}
 		return m
 	case []any:
-		l := make([]engine.Value, len(t))
+		l := make([]value.Value, len(t))
 		for i, e := range t {
 			l[i] = toValue(e)
 		}
@@ -249,7 +250,7 @@ func toValue(v any) engine.Value {
 
 // toObject turns a known engine value into the object client-go sends: the
 // same JSON that `celyaml render -o json` writes.
-func toObject(v engine.Value) (*unstructured.Unstructured, error) {
+func toObject(v value.Value) (*unstructured.Unstructured, error) {
 	raw, err := engine.AppendJSON(nil, v, false)
 	if err != nil {
 		return nil, err
@@ -266,9 +267,9 @@ func toObject(v engine.Value) (*unstructured.Unstructured, error) {
 
 // yamlValues reads a YAML stream into engine values, as the command line
 // reads schema files.
-func yamlValues(text []byte) ([]engine.Value, error) {
+func yamlValues(text []byte) ([]value.Value, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(text))
-	var out []engine.Value
+	var out []value.Value
 	for {
 		var n yaml.Node
 		if err := dec.Decode(&n); errors.Is(err, io.EOF) {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // An example under examples/ that renders Kubernetes objects, rendered here
@@ -29,7 +30,7 @@ import (
 type exampleRender struct {
 	template string // a file under the example's folder, or "FILE.tf#N": the Nth heredoc of that file
 	vars     string // the variables, as JSON
-	check    func(t *testing.T, docs []engine.Value, out map[string]string)
+	check    func(t *testing.T, docs []value.Value, out map[string]string)
 }
 
 type example struct {
@@ -146,7 +147,7 @@ func TestExamplesRoundTripThroughServerSideApply(t *testing.T) {
 				c.installCRD(ctx, t, u)
 			}
 		}
-		var docs []engine.Value
+		var docs []value.Value
 		for _, r := range ex.renders {
 			vars := r.vars
 			if vars == "" {
@@ -240,7 +241,7 @@ func roundTrip(ctx context.Context, t *testing.T, c *cluster, dir, id string, u 
 var heredocRE = regexp.MustCompile(`^(.*)#([0-9]+)$`)
 
 // renderTemplate renders one of an example's templates with vars (JSON).
-func renderTemplate(t *testing.T, e *engine.Engine, dir, template, vars string) []engine.Value {
+func renderTemplate(t *testing.T, e *engine.Engine, dir, template, vars string) []value.Value {
 	t.Helper()
 	if m := heredocRE.FindStringSubmatch(template); m != nil {
 		text := heredoc(t, filepath.Join(dir, m[1]), m[2])
@@ -253,7 +254,7 @@ func renderTemplate(t *testing.T, e *engine.Engine, dir, template, vars string) 
 	return renderFile(t, e, filepath.Join(dir, template), vars)
 }
 
-func renderFile(t *testing.T, e *engine.Engine, path, vars string) []engine.Value {
+func renderFile(t *testing.T, e *engine.Engine, path, vars string) []value.Value {
 	t.Helper()
 	docs, err := e.RenderFile(context.Background(), path, varsOf(t, vars))
 	if err != nil {
@@ -262,26 +263,26 @@ func renderFile(t *testing.T, e *engine.Engine, path, vars string) []engine.Valu
 	return docs
 }
 
-func varsOf(t *testing.T, vars string) map[string]engine.Value {
+func varsOf(t *testing.T, vars string) map[string]value.Value {
 	t.Helper()
 	var m map[string]any
 	if err := utiljson.Unmarshal([]byte(vars), &m); err != nil {
 		t.Fatalf("variables %s: %v", vars, err)
 	}
-	out := make(map[string]engine.Value, len(m))
+	out := make(map[string]value.Value, len(m))
 	for k, v := range m {
 		out[k] = toValue(v)
 	}
 	return out
 }
 
-func jsonValues(t *testing.T, text string) []engine.Value {
+func jsonValues(t *testing.T, text string) []value.Value {
 	t.Helper()
 	var l []any
 	if err := utiljson.Unmarshal([]byte(text), &l); err != nil {
 		t.Fatal(err)
 	}
-	out := make([]engine.Value, len(l))
+	out := make([]value.Value, len(l))
 	for i, v := range l {
 		out[i] = toValue(v)
 	}
@@ -337,13 +338,13 @@ func heredoc(t *testing.T, path, n string) string {
 }
 
 // expandLists replaces a v1 List by its items, as kubectl apply does.
-func expandLists(docs []engine.Value) []engine.Value {
-	var out []engine.Value
+func expandLists(docs []value.Value) []value.Value {
+	var out []value.Value
 	for _, d := range docs {
-		m, ok := d.(*engine.Map)
+		m, ok := d.(*value.Map)
 		if ok && kindOf(d) == "List" {
 			if items, ok := m.Get("items"); ok {
-				if l, ok := items.([]engine.Value); ok {
+				if l, ok := items.([]value.Value); ok {
 					out = append(out, l...)
 					continue
 				}
@@ -354,8 +355,8 @@ func expandLists(docs []engine.Value) []engine.Value {
 	return out
 }
 
-func kindOf(v engine.Value) string {
-	m, ok := v.(*engine.Map)
+func kindOf(v value.Value) string {
+	m, ok := v.(*value.Map)
 	if !ok {
 		return ""
 	}
@@ -364,7 +365,7 @@ func kindOf(v engine.Value) string {
 	return s
 }
 
-func docID(t *testing.T, v engine.Value) string {
+func docID(t *testing.T, v value.Value) string {
 	t.Helper()
 	id, skip, unknown, err := manifest.ID(v)
 	if err != nil || skip || unknown {
@@ -401,8 +402,8 @@ func readOutputs(t *testing.T, path string) map[string]string {
 	return out
 }
 
-func both(checks ...func(*testing.T, []engine.Value, map[string]string)) func(*testing.T, []engine.Value, map[string]string) {
-	return func(t *testing.T, docs []engine.Value, out map[string]string) {
+func both(checks ...func(*testing.T, []value.Value, map[string]string)) func(*testing.T, []value.Value, map[string]string) {
+	return func(t *testing.T, docs []value.Value, out map[string]string) {
 		t.Helper()
 		for _, c := range checks {
 			c(t, docs, out)
@@ -411,7 +412,7 @@ func both(checks ...func(*testing.T, []engine.Value, map[string]string)) func(*t
 }
 
 // outputYAML: the render is, byte for byte, the example's yaml output.
-func outputYAML(t *testing.T, docs []engine.Value, out map[string]string) {
+func outputYAML(t *testing.T, docs []value.Value, out map[string]string) {
 	t.Helper()
 	got, err := engine.EncodeYAMLStream(docs)
 	if err != nil {
@@ -424,7 +425,7 @@ func outputYAML(t *testing.T, docs []engine.Value, out map[string]string) {
 
 // outputIDs: the render's manifest IDs are the example's manifest_ids
 // output.
-func outputIDs(t *testing.T, docs []engine.Value, out map[string]string) {
+func outputIDs(t *testing.T, docs []value.Value, out map[string]string) {
 	t.Helper()
 	var want []string
 	if err := json.Unmarshal([]byte(out["manifest_ids"]), &want); err != nil {
@@ -442,8 +443,8 @@ func outputIDs(t *testing.T, docs []engine.Value, out map[string]string) {
 }
 
 // outputSpecs: the example's output maps each manifest ID to its spec.
-func outputSpecs(name string) func(*testing.T, []engine.Value, map[string]string) {
-	return func(t *testing.T, docs []engine.Value, out map[string]string) {
+func outputSpecs(name string) func(*testing.T, []value.Value, map[string]string) {
+	return func(t *testing.T, docs []value.Value, out map[string]string) {
 		t.Helper()
 		var want map[string]any
 		if err := json.Unmarshal([]byte(out[name]), &want); err != nil {
@@ -467,8 +468,8 @@ func outputSpecs(name string) func(*testing.T, []engine.Value, map[string]string
 }
 
 // outputField: the example's output is a field of the render's one document.
-func outputField(name string, path ...string) func(*testing.T, []engine.Value, map[string]string) {
-	return func(t *testing.T, docs []engine.Value, out map[string]string) {
+func outputField(name string, path ...string) func(*testing.T, []value.Value, map[string]string) {
+	return func(t *testing.T, docs []value.Value, out map[string]string) {
 		t.Helper()
 		if len(docs) != 1 {
 			t.Fatalf("output %s: want one document, the render gave %d", name, len(docs))
@@ -495,8 +496,8 @@ func outputField(name string, path ...string) func(*testing.T, []engine.Value, m
 }
 
 // outputKinds: the example's output lists the kinds of the render.
-func outputKinds(name string) func(*testing.T, []engine.Value, map[string]string) {
-	return func(t *testing.T, docs []engine.Value, out map[string]string) {
+func outputKinds(name string) func(*testing.T, []value.Value, map[string]string) {
+	return func(t *testing.T, docs []value.Value, out map[string]string) {
 		t.Helper()
 		var kinds []string
 		for _, d := range docs {

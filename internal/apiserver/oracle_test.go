@@ -15,7 +15,7 @@ import (
 	"golang.org/x/tools/txtar"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
 
@@ -85,7 +85,7 @@ const oracleNamespace = "celyaml-oracle"
 // "ok/..." when it is meant to be accepted, "bad/..." when refused.
 type corpusDoc struct {
 	name  string
-	value engine.Value
+	value value.Value
 }
 
 func readCorpus(t *testing.T) []corpusDoc {
@@ -123,7 +123,7 @@ func readCorpus(t *testing.T) []corpusDoc {
 // field paths of its violations, or accepted (also when no schema covers
 // the document: validate lets it through). An error of Check (a covered
 // group without the kind) is a refusal too: it fails the plan.
-func validateVerdict(s *validate.Schemas, doc engine.Value, req validate.Request) (refused bool, paths []string, text string) {
+func validateVerdict(s *validate.Schemas, doc value.Value, req validate.Request) (refused bool, paths []string, text string) {
 	r, err := s.CheckWith(doc, validate.Options{Request: req})
 	if err != nil {
 		return true, []string{"<error: " + err.Error() + ">"}, err.Error()
@@ -194,7 +194,7 @@ func TestValidateAgreesWithTheServer(t *testing.T) {
 	}
 	// The server's own OpenAPI documents for every apiVersion the corpus
 	// uses outside the CRDs' groups.
-	saved := append([]engine.Value(nil), crds...)
+	saved := append([]value.Value(nil), crds...)
 	fetched := map[string]bool{}
 	servers := map[validate.Request][]serverVerdict{validate.Create: make([]serverVerdict, len(docs)), validate.ServerSideApply: make([]serverVerdict, len(docs))}
 	for i, d := range docs {

@@ -16,7 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/testcrds"
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
@@ -58,7 +58,7 @@ func TestReleasedCRDsAgreeWithTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var schemaDocs []engine.Value
+	var schemaDocs []value.Value
 	var crds []*unstructured.Unstructured
 	crdCount := 0
 	for _, p := range projects {

@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
 
@@ -36,7 +37,7 @@ const (
 // apps/v1, and the corpus CRDs when crds is set.
 func builtinSchemas(ctx context.Context, t *testing.T, c *cluster, crds bool) *validate.Schemas {
 	t.Helper()
-	var docs []engine.Value
+	var docs []value.Value
 	for _, p := range []string{"api/v1", "apis/apps/v1"} {
 		d, err := c.openAPI(ctx, p)
 		if err != nil {
@@ -80,7 +81,7 @@ func TestUnknownImageValidatesTheRestAndTheServerAcceptsTheFinalDocuments(t *tes
 	e := engine.New(engine.DefaultOptions())
 
 	planVars := varsOf(t, shopVars)
-	planVars["image"] = engine.Unknown{}
+	planVars["image"] = value.Unknown{}
 	plan, err := e.RenderFile(ctx, filepath.FromSlash(shopTemplate), planVars)
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +169,7 @@ func TestPartlyUnknownRouteReportsTheKnownErrorAtThePathTheServerNames(t *testin
 	for _, tc := range partlyUnknownRoutes {
 		t.Run(tc.name, func(t *testing.T) {
 			src := engine.Source{Text: []byte(strings.Replace(routeTemplate, "SECOND", tc.second, 1))}
-			final, err := e.Render(ctx, src, map[string]engine.Value{"backend": "cart"})
+			final, err := e.Render(ctx, src, map[string]value.Value{"backend": "cart"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -186,7 +187,7 @@ func TestPartlyUnknownRouteReportsTheKnownErrorAtThePathTheServerNames(t *testin
 				t.Fatalf("the server accepts the final route")
 			}
 
-			plan, err := e.Render(ctx, src, map[string]engine.Value{"backend": engine.Unknown{}})
+			plan, err := e.Render(ctx, src, map[string]value.Value{"backend": value.Unknown{}})
 			if err != nil {
 				t.Fatal(err)
 			}

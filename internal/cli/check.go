@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // checkFlags are check's own flags.
@@ -67,7 +68,7 @@ Exit code 1 when there is an error (or, with --strict, a warning).`,
 
 func runCheck(cmd *cobra.Command, in *inputs, f checkFlags, files []string) error {
 	w := cmd.ErrOrStderr()
-	var vars map[string]engine.Value
+	var vars map[string]value.Value
 	if len(in.files) > 0 || len(in.sets) > 0 {
 		var err error
 		if vars, err = in.vars(); err != nil {
@@ -190,7 +191,7 @@ func positioned(err error) engine.Problem {
 
 // unreadKeys warns on each top-level key of the values files that no
 // template text names: no $schema, $let or expression can read it.
-func (in *inputs) unreadKeys(vars map[string]engine.Value, texts [][]byte) []engine.Problem {
+func (in *inputs) unreadKeys(vars map[string]value.Value, texts [][]byte) []engine.Problem {
 	var out []engine.Problem
 	for key, pos := range in.keyPos {
 		if _, ok := vars[key]; !ok {

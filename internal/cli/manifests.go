@@ -5,6 +5,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // Manifest IDs of the rendered documents, by the rule of package manifest
@@ -15,7 +16,7 @@ import (
 // origins, when given, say where the template produced each document. A
 // duplicate ID's error names the ID whole (reference §6), as the data
 // source's does.
-func manifestIDs(docs []engine.Value, origins []engine.Pos) ([]string, error) {
+func manifestIDs(docs []value.Value, origins []engine.Pos) ([]string, error) {
 	ids := make([]string, len(docs))
 	first := make(map[string]int, len(docs))
 	for i, d := range docs {
@@ -43,7 +44,7 @@ func docAt(i int, origins []engine.Pos) string {
 }
 
 // manifestID is one document's ID, or "" when it has none.
-func manifestID(d engine.Value) (string, error) {
+func manifestID(d value.Value) (string, error) {
 	id, skip, unknown, err := manifest.ID(d)
 	if err != nil || skip || unknown { // a rendered document holds no unknown
 		return "", err

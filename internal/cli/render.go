@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
 
@@ -160,14 +161,14 @@ func (in *inputs) source(eng *engine.Engine, template, baseDir string) (engine.S
 // would refuse (two documents with one manifest ID, a kind that is not a
 // string) fails here too.
 type rendered struct {
-	docs   []engine.Value
+	docs   []value.Value
 	stream []byte
 	spans  [][2]int
 	ids    []string
 }
 
 func newRendered(docs []engine.Document) (*rendered, error) {
-	r := &rendered{docs: make([]engine.Value, len(docs))}
+	r := &rendered{docs: make([]value.Value, len(docs))}
 	origins := make([]engine.Pos, len(docs))
 	for i, d := range docs {
 		r.docs[i], origins[i] = d.Value, d.Origin
@@ -190,7 +191,7 @@ func (r *rendered) encode(format string) ([]byte, error) {
 	case "json":
 		return engine.EncodeJSONStream(r.docs)
 	}
-	m := engine.NewMap(len(r.ids))
+	m := value.NewMap(len(r.ids))
 	for i, id := range r.ids {
 		if id != "" {
 			m.Set(id, r.docs[i])

@@ -128,7 +128,7 @@ func jsonable(v any) any {
 
 func goldenArchives(t *testing.T) map[string]*txtar.Archive {
 	t.Helper()
-	names, err := filepath.Glob("../engine/testdata/*.txtar")
+	names, err := filepath.Glob("../engine/testdata/golden/*/*.txtar")
 	if err != nil || len(names) < 150 {
 		t.Fatalf("golden cases: %d, %v", len(names), err)
 	}

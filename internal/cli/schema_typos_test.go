@@ -9,15 +9,23 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
-// The schema describes the directives of the engine's table, in its
-// order: a directive added there must be described here.
+// The schema describes every directive of the engine's table, in its
+// order, each with its description: a directive added there without one
+// fails here.
 func TestSchemaDescribesEveryDirectiveOfTheEngine(t *testing.T) {
 	var names []string
-	for _, d := range directiveDocs {
-		names = append(names, d.name)
+	for _, d := range engine.Directives() {
+		names = append(names, d.Name)
+		if d.Summary == "" || d.Anchor == "" {
+			t.Errorf("%s: no summary or no anchor in its description", d.Name)
+		}
 	}
 	if want := engine.DirectiveNames(); !slices.Equal(names, want) {
-		t.Errorf("directiveDocs: %v\nthe engine's table: %v", names, want)
+		t.Errorf("described: %v\nthe engine's table: %v", names, want)
+	}
+	props := templateSchema()["$defs"].(map[string]any)["mapping"].(map[string]any)["properties"].(map[string]any)
+	if len(props) != len(names) {
+		t.Errorf("the schema has %d directives, the table %d", len(props), len(names))
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
 
@@ -48,10 +48,10 @@ func FuzzSchemaCacheEntry(f *testing.F) {
 		}
 		for _, d := range got {
 			if d.CRD != nil && len(d.CRD.Served) > 0 && d.CRD.Group != "" && d.CRD.Kind != "" {
-				doc := engine.NewMap(3)
+				doc := value.NewMap(3)
 				doc.Set("apiVersion", d.CRD.Group+"/"+d.CRD.Served[0])
 				doc.Set("kind", d.CRD.Kind)
-				meta := engine.NewMap(1)
+				meta := value.NewMap(1)
 				meta.Set("name", "x")
 				doc.Set("metadata", meta)
 				_, _ = s.Check(doc)

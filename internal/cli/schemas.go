@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
@@ -166,7 +167,7 @@ func (in *inputs) checkSchemas(s *loadedSchemas, docs []engine.Document, o valid
 	if s == nil {
 		return nil
 	}
-	values := make([]engine.Value, len(docs))
+	values := make([]value.Value, len(docs))
 	for i, d := range docs {
 		values[i] = d.Value
 	}

@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/testcrds"
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
@@ -59,14 +60,14 @@ func BenchmarkSchemas_releasedCRDs(b *testing.B) {
 			}
 		}
 	})
-	var mixed []engine.Value
+	var mixed []value.Value
 	kinds := releasedKinds(b, files)
 	for i := 0; i < 300; i++ {
 		k := kinds[i%len(kinds)]
-		m := engine.NewMap(3)
+		m := value.NewMap(3)
 		m.Set("apiVersion", k.Group+"/"+k.Served[0])
 		m.Set("kind", k.Kind)
-		meta := engine.NewMap(2)
+		meta := value.NewMap(2)
 		meta.Set("name", "doc")
 		meta.Set("namespace", "prod")
 		m.Set("metadata", meta)

@@ -15,6 +15,7 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 )
@@ -107,12 +108,12 @@ func (in *inputs) readStdin(what string) ([]byte, error) {
 // has its keys sorted, as a Terraform object's are, so that a render
 // prints the bytes the provider does whatever order a values file writes
 // its keys in (the CLI guide, "Byte identity").
-func (in *inputs) vars() (map[string]engine.Value, error) {
+func (in *inputs) vars() (map[string]value.Value, error) {
 	acc, err := in.layered()
 	if err != nil {
 		return nil, err
 	}
-	vars := make(map[string]engine.Value, acc.Len())
+	vars := make(map[string]value.Value, acc.Len())
 	for i := range acc.Len() {
 		k, v := acc.At(i)
 		vars[k] = sortedKeys(v)
@@ -122,18 +123,18 @@ func (in *inputs) vars() (map[string]engine.Value, error) {
 
 // sortedKeys is v with the keys of every mapping in it sorted by their
 // bytes, as Terraform sorts an object's attributes.
-func sortedKeys(v engine.Value) engine.Value {
+func sortedKeys(v value.Value) value.Value {
 	switch x := v.(type) {
-	case *engine.Map:
+	case *value.Map:
 		keys := slices.Sorted(slices.Values(x.Keys()))
-		out := engine.NewMap(len(keys))
+		out := value.NewMap(len(keys))
 		for _, k := range keys {
 			e, _ := x.Get(k)
 			out.Set(k, sortedKeys(e))
 		}
 		return out
-	case []engine.Value:
-		out := make([]engine.Value, len(x))
+	case []value.Value:
+		out := make([]value.Value, len(x))
 		for i, e := range x {
 			out[i] = sortedKeys(e)
 		}
@@ -144,10 +145,10 @@ func sortedKeys(v engine.Value) engine.Value {
 
 // layered is the values as one mapping: the files merged left to right,
 // then each setting applied in command-line order.
-func (in *inputs) layered() (*engine.Map, error) {
+func (in *inputs) layered() (*value.Map, error) {
 	// The first file is the base as it stands, so its nulls are values as
 	// a Terraform context's are; each later layer is patched onto it.
-	var acc engine.Value = engine.NewMap(0)
+	var acc value.Value = value.NewMap(0)
 	in.layers = in.layers[:0]
 	for i, arg := range in.files {
 		name, file := in.splitValuesArg(arg)
@@ -156,7 +157,7 @@ func (in *inputs) layered() (*engine.Map, error) {
 			return nil, err
 		}
 		if name != "" {
-			m := engine.NewMap(1)
+			m := value.NewMap(1)
 			m.Set(name, v)
 			v = m
 		}
@@ -180,7 +181,7 @@ func (in *inputs) layered() (*engine.Map, error) {
 			if acc, err = setAt(acc, a.path, v, ""); err != nil {
 				return nil, fmt.Errorf("%s %s: %v", s.kind.flag(), a.shown, err)
 			}
-			if m, ok := v.(*engine.Map); ok && len(a.path) == 0 {
+			if m, ok := v.(*value.Map); ok && len(a.path) == 0 {
 				for _, k := range m.Keys() { // a JSON object set at the root
 					in.layers = append(in.layers, layer{set: pathKey("", k)})
 				}
@@ -189,9 +190,9 @@ func (in *inputs) layered() (*engine.Map, error) {
 			in.layers = append(in.layers, layer{set: pathKeyOf(a.path)})
 		}
 	}
-	m, ok := acc.(*engine.Map)
+	m, ok := acc.(*value.Map)
 	if !ok { // Patch keeps a map over a map.
-		m = engine.NewMap(0)
+		m = value.NewMap(0)
 	}
 	return m, nil
 }
@@ -213,14 +214,14 @@ func (in *inputs) splitValuesArg(arg string) (name, file string) {
 
 // settingValue is the value one assignment sets: its VALUE read as its
 // flag says, a list for {a,b}.
-func (in *inputs) settingValue(kind setKind, a assignment) (engine.Value, error) {
+func (in *inputs) settingValue(kind setKind, a assignment) (value.Value, error) {
 	if kind == setJSON {
 		if a.json == "" {
 			return nil, nil
 		}
 		return jsonToValue(kind.flag(), a.shown, a.json)
 	}
-	one := func(raw string) (engine.Value, error) {
+	one := func(raw string) (value.Value, error) {
 		switch kind {
 		case setString:
 			return raw, nil
@@ -233,7 +234,7 @@ func (in *inputs) settingValue(kind setKind, a assignment) (engine.Value, error)
 	if !a.list {
 		return one(a.items[0])
 	}
-	out := make([]engine.Value, 0, len(a.items))
+	out := make([]value.Value, 0, len(a.items))
 	for _, raw := range a.items {
 		v, err := one(raw)
 		if err != nil {
@@ -263,7 +264,7 @@ func (in *inputs) readSetFile(path, name string) ([]byte, error) {
 // readValuesFile reads one values file: a YAML or JSON mapping, or an
 // empty file; under a NAME, any YAML document. It also gives where the
 // file sets each value, keyed by path (values_pos.go).
-func (in *inputs) readValuesFile(file, name string) (engine.Value, map[string]engine.Pos, error) {
+func (in *inputs) readValuesFile(file, name string) (value.Value, map[string]engine.Pos, error) {
 	var text []byte
 	var err error
 	shown := file
@@ -315,7 +316,7 @@ func (in *inputs) notePositions(file string, doc *yaml.Node, name string) {
 
 // parseValues reads a values file's text: a mapping, or an empty file.
 // Its positions name the file.
-func parseValues(name string, text []byte) (engine.Value, error) {
+func parseValues(name string, text []byte) (value.Value, error) {
 	v, _, err := parseValuesDoc(name, text, false)
 	return v, err
 }
@@ -323,12 +324,12 @@ func parseValues(name string, text []byte) (engine.Value, error) {
 // parseValuesDoc reads a values file's text and gives its document node
 // too (nil for an empty file). With anyValue, the document may be any YAML
 // value (a file under a NAME); an empty file is then an empty mapping too.
-func parseValuesDoc(name string, text []byte, anyValue bool) (engine.Value, *yaml.Node, error) {
+func parseValuesDoc(name string, text []byte, anyValue bool) (value.Value, *yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(text))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err == io.EOF {
-			return engine.NewMap(0), nil, nil
+			return value.NewMap(0), nil, nil
 		}
 		return nil, nil, problem(engine.YAMLError(name, err, text))
 	}
@@ -349,11 +350,11 @@ func parseValuesDoc(name string, text []byte, anyValue bool) (engine.Value, *yam
 		return nil, nil, problem(&engine.Error{Pos: engine.Pos{File: name, Line: yerr.Node.Line, Column: yerr.Node.Column}, Offset: -1, Msg: yerr.Msg})
 	}
 	switch v.(type) {
-	case *engine.Map:
+	case *value.Map:
 		return v, &doc, nil
 	case nil:
 		if len(doc.Content) == 0 || anyValue {
-			return engine.NewMap(0), &doc, nil
+			return value.NewMap(0), &doc, nil
 		}
 	}
 	if anyValue {

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // FuzzValues feeds any values file and any --set argument through the
@@ -32,8 +32,8 @@ func FuzzValues(f *testing.F) {
 			if !strings.HasPrefix(err.Error(), "v.yaml:") {
 				t.Fatalf("a values error that does not start with the file's position: %v", err)
 			}
-			v = engine.NewMap(0)
-		} else if _, ok := v.(*engine.Map); !ok {
+			v = value.NewMap(0)
+		} else if _, ok := v.(*value.Map); !ok {
 			t.Fatalf("a values file read as %T, want a mapping", v)
 		}
 		in := &inputs{ctx: t.Context(), stdin: strings.NewReader("")}
@@ -43,7 +43,7 @@ func FuzzValues(f *testing.F) {
 			assertHidesValue(t, arg, err)
 			return
 		}
-		acc := merge.Patch(engine.NewMap(0), v)
+		acc := merge.Patch(value.NewMap(0), v)
 		for _, a := range as {
 			sv, err := in.settingValue(k, a)
 			if err != nil {
@@ -55,7 +55,7 @@ func FuzzValues(f *testing.F) {
 				return
 			}
 		}
-		if _, ok := acc.(*engine.Map); !ok {
+		if _, ok := acc.(*value.Map); !ok {
 			t.Fatalf("--set %q gave %T, want a mapping", arg, acc)
 		}
 		// One assignment onto nothing sets its value at its PATH.
@@ -63,24 +63,24 @@ func FuzzValues(f *testing.F) {
 			return
 		}
 		want, _ := in.settingValue(k, as[0])
-		got, err := setAt(engine.NewMap(0), as[0].path, want, "")
+		got, err := setAt(value.NewMap(0), as[0].path, want, "")
 		if err != nil || want == nil {
 			return // an index past the end of a new list; a null deletes
 		}
 		for _, s := range as[0].path {
 			if s.index >= 0 {
-				got = got.([]engine.Value)[s.index]
+				got = got.([]value.Value)[s.index]
 			} else {
-				got, _ = got.(*engine.Map).Get(s.key)
+				got, _ = got.(*value.Map).Get(s.key)
 			}
 		}
 		switch w := want.(type) {
-		case *engine.Map:
-			if g, ok := got.(*engine.Map); !ok || g.Len() > w.Len() {
+		case *value.Map:
+			if g, ok := got.(*value.Map); !ok || g.Len() > w.Len() {
 				t.Fatalf("--set %q: %#v at its path, want the mapping %#v less its nulls", arg, got, w)
 			}
-		case []engine.Value:
-			if g, ok := got.([]engine.Value); !ok || len(g) != len(w) {
+		case []value.Value:
+			if g, ok := got.([]value.Value); !ok || len(g) != len(w) {
 				t.Fatalf("--set %q: %#v at its path, want %#v", arg, got, w)
 			}
 		default:

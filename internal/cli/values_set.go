@@ -9,8 +9,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 )
 
@@ -280,7 +280,7 @@ func (p *setParser) skipSpace() {
 
 // scalar reads one --set VALUE as a YAML scalar; empty is the empty
 // string, as in Helm.
-func scalar(flag, path, raw string) (engine.Value, error) {
+func scalar(flag, path, raw string) (value.Value, error) {
 	if raw == "" {
 		return "", nil
 	}
@@ -294,7 +294,7 @@ func scalar(flag, path, raw string) (engine.Value, error) {
 
 // jsonToValue reads JSON text as a values file reads it, so that numbers
 // and strings have the same types either way.
-func jsonToValue(flag, path, text string) (engine.Value, error) {
+func jsonToValue(flag, path, text string) (value.Value, error) {
 	var n yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &n); err != nil {
 		return nil, fmt.Errorf("%s %s: the value does not read as JSON", flag, path)
@@ -313,12 +313,12 @@ func jsonToValue(flag, path, text string) (engine.Value, error) {
 // step into a list and an index step into a mapping are errors, as is an
 // index past the end of a list (the end itself adds an item). done is the
 // PATH walked so far, for errors.
-func setAt(cur engine.Value, path []step, v engine.Value, done string) (engine.Value, error) {
+func setAt(cur value.Value, path []step, v value.Value, done string) (value.Value, error) {
 	if len(path) == 0 {
-		if _, ok := v.(*engine.Map); ok {
-			base, ok := cur.(*engine.Map)
+		if _, ok := v.(*value.Map); ok {
+			base, ok := cur.(*value.Map)
 			if !ok {
-				base = engine.NewMap(0) // so its nulls go, as the merge rule drops them
+				base = value.NewMap(0) // so its nulls go, as the merge rule drops them
 			}
 			return merge.Patch(base, v), nil
 		}
@@ -326,12 +326,12 @@ func setAt(cur engine.Value, path []step, v engine.Value, done string) (engine.V
 	}
 	s := path[0]
 	if s.index < 0 {
-		m, ok := cur.(*engine.Map)
+		m, ok := cur.(*value.Map)
 		if !ok {
-			if _, isList := cur.([]engine.Value); isList {
+			if _, isList := cur.([]value.Value); isList {
 				return nil, fmt.Errorf("%s is a list, not a mapping: index it, as %s[0]", done, done)
 			}
-			m = engine.NewMap(1)
+			m = value.NewMap(1)
 		}
 		name := keyStep(done, s.key)
 		if len(path) == 1 && v == nil {
@@ -346,9 +346,9 @@ func setAt(cur engine.Value, path []step, v engine.Value, done string) (engine.V
 		m.Set(s.key, nv)
 		return m, nil
 	}
-	list, ok := cur.([]engine.Value)
+	list, ok := cur.([]value.Value)
 	if !ok {
-		if _, isMap := cur.(*engine.Map); isMap {
+		if _, isMap := cur.(*value.Map); isMap {
 			return nil, fmt.Errorf("%s is a mapping, not a list: name a key, as %s.KEY", done, done)
 		}
 	}

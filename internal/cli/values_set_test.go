@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // setCase is one --set family argument applied onto a base values file,
@@ -37,7 +38,7 @@ func applySetting(t *testing.T, c setCase) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	m := engine.NewMap(len(vars))
+	m := value.NewMap(len(vars))
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		m.Set(k, vars[k])
 	}

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/ext"
@@ -60,22 +61,22 @@ func benchService(i int) (name string, ha bool, port int64, tags [3]string) {
 
 // benchVars returns the kitchen sink's input context with n services, as
 // the provider would pass it: maps from Terraform have sorted keys.
-func benchVars(n int) map[string]Value {
-	svcs := make([]Value, n)
+func benchVars(n int) map[string]value.Value {
+	svcs := make([]value.Value, n)
 	for i := range svcs {
 		name, ha, port, tags := benchService(i)
-		t := NewMap(3)
+		t := value.NewMap(3)
 		for j, k := range benchTags {
 			t.Set(k, tags[j])
 		}
-		m := NewMap(4)
+		m := value.NewMap(4)
 		m.Set("ha", ha)
 		m.Set("name", name)
 		m.Set("port", port)
 		m.Set("tags", t)
 		svcs[i] = m
 	}
-	return map[string]Value{"env": "prod", "region": "us-east-1", "services": svcs}
+	return map[string]value.Value{"env": "prod", "region": "us-east-1", "services": svcs}
 }
 
 // benchNativeServices is benchVars' services as plain Go values, the input
@@ -107,7 +108,7 @@ func benchSource(tb testing.TB, name string) Source {
 	return Source{Name: name, Text: text}
 }
 
-func benchRender(tb testing.TB, e *Engine, src Source, vars map[string]Value) []Value {
+func benchRender(tb testing.TB, e *Engine, src Source, vars map[string]value.Value) []value.Value {
 	tb.Helper()
 	docs, err := e.Render(context.Background(), src, vars)
 	if err != nil {
@@ -116,7 +117,7 @@ func benchRender(tb testing.TB, e *Engine, src Source, vars map[string]Value) []
 	return docs
 }
 
-func benchYAML(tb testing.TB, docs []Value) []byte {
+func benchYAML(tb testing.TB, docs []value.Value) []byte {
 	tb.Helper()
 	out, err := emit.EncodeYAMLStream(docs)
 	if err != nil {
@@ -195,9 +196,9 @@ func BenchmarkRender_unknowns(b *testing.B) {
 	for _, n := range []int{100, 1000} {
 		b.Run("N="+strconv.Itoa(n), func(b *testing.B) {
 			e, src, vars := benchEngine(), benchSource(b, "kitchen_sink.yaml"), benchVars(n)
-			vars["region"] = Unknown{}
-			for _, s := range vars["services"].([]Value) {
-				s.(*Map).Set("port", Unknown{})
+			vars["region"] = value.Unknown{}
+			for _, s := range vars["services"].([]value.Value) {
+				s.(*value.Map).Set("port", value.Unknown{})
 			}
 			benchRender(b, e, src, vars)
 			m := startMeter(b)
@@ -442,7 +443,7 @@ func (h *handwritten) eval(p cel.Program, act *handAct) (ref.Val, error) {
 var handMapType = reflect.TypeOf(map[string]any{})
 
 // build renders the kitchen sink by hand.
-func (h *handwritten) build(services []any, env, region string) (Value, error) {
+func (h *handwritten) build(services []any, env, region string) (value.Value, error) {
 	act := &handAct{env: env, region: region}
 	dt, err := h.eval(h.defaultTags, act)
 	if err != nil {
@@ -459,7 +460,7 @@ func (h *handwritten) build(services []any, env, region string) (Value, error) {
 	}
 	sort.Strings(tagKeys)
 
-	items := make([]Value, 0, len(services)+1)
+	items := make([]value.Value, 0, len(services)+1)
 	for _, s := range services {
 		act.svc = s
 		fn, err := h.eval(h.fullName, act)
@@ -478,7 +479,7 @@ func (h *handwritten) build(services []any, env, region string) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		labels := NewMap(len(tagKeys))
+		labels := value.NewMap(len(tagKeys))
 		for _, k := range tagKeys {
 			labels.Set(k, tagMap[k])
 		}
@@ -488,16 +489,16 @@ func (h *handwritten) build(services []any, env, region string) (Value, error) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		ann := NewMap(len(keys))
+		ann := value.NewMap(len(keys))
 		for _, k := range keys {
 			ann.Set("acme.com/"+k, tags[k])
 		}
-		meta := NewMap(4)
+		meta := value.NewMap(4)
 		meta.Set("name", fn.Value())
 		meta.Set("namespace", env)
 		meta.Set("labels", labels)
 		meta.Set("annotations", ann)
-		svc := NewMap(6)
+		svc := value.NewMap(6)
 		svc.Set("apiVersion", "v1")
 		svc.Set("kind", "Service")
 		svc.Set("metadata", meta)
@@ -508,15 +509,15 @@ func (h *handwritten) build(services []any, env, region string) (Value, error) {
 			svc.Set("type", "ClusterIP")
 			svc.Set("replicas", int64(1))
 		}
-		sel := NewMap(1)
+		sel := value.NewMap(1)
 		sel.Set("app", name.Value())
-		p := NewMap(3)
+		p := value.NewMap(3)
 		p.Set("name", "http")
 		p.Set("port", port.Value())
 		p.Set("targetPort", int64(8080))
-		spec := NewMap(2)
+		spec := value.NewMap(2)
 		spec.Set("selector", sel)
-		spec.Set("ports", []Value{p})
+		spec.Set("ports", []value.Value{p})
 		svc.Set("spec", spec)
 		items = append(items, svc)
 	}
@@ -525,7 +526,7 @@ func (h *handwritten) build(services []any, env, region string) (Value, error) {
 		return nil, err
 	}
 	items = append(items, agent)
-	list := NewMap(3)
+	list := value.NewMap(3)
 	list.Set("apiVersion", "v1")
 	list.Set("kind", "List")
 	list.Set("items", items)
@@ -533,7 +534,7 @@ func (h *handwritten) build(services []any, env, region string) (Value, error) {
 }
 
 // agent builds common/monitoring-agent.yaml by hand.
-func (h *handwritten) agent(services []any, env, region, domain string) (Value, error) {
+func (h *handwritten) agent(services []any, env, region, domain string) (value.Value, error) {
 	act := &handAct{services: services, env: env, region: region, clusterDomain: domain}
 	coll, err := h.eval(h.collector, act)
 	if err != nil {
@@ -543,8 +544,8 @@ func (h *handwritten) agent(services []any, env, region, domain string) (Value, 
 	if err != nil {
 		return nil, err
 	}
-	kv := func(kvs ...Value) *Map {
-		m := NewMap(len(kvs) / 2)
+	kv := func(kvs ...value.Value) *value.Map {
+		m := value.NewMap(len(kvs) / 2)
 		for i := 0; i < len(kvs); i += 2 {
 			m.Set(kvs[i].(string), kvs[i+1])
 		}
@@ -561,12 +562,12 @@ func (h *handwritten) agent(services []any, env, region, domain string) (Value, 
 			"template", kv(
 				"metadata", kv("labels", kv("app.kubernetes.io/name", "monitoring-agent"),
 					"annotations", kv("acme.com/scrape-target", "${{ pod.ip }}")),
-				"spec", kv("containers", []Value{kv(
+				"spec", kv("containers", []value.Value{kv(
 					"name", "agent",
 					"image", "registry.acme.com/monitoring-agent:1.4.2",
-					"args", []Value{"--cluster-domain", domain, "--push-url",
+					"args", []value.Value{"--cluster-domain", domain, "--push-url",
 						"https://" + coll.Value().(string) + "/api/v1/push?region=" + region},
-					"env", []Value{kv("name", "SCRAPE_SERVICES", "value", scrape.Value())},
+					"env", []value.Value{kv("name", "SCRAPE_SERVICES", "value", scrape.Value())},
 					"resources", kv("limits", kv("memory", "128Mi")),
 				)}),
 			),
@@ -576,16 +577,16 @@ func (h *handwritten) agent(services []any, env, region, domain string) (Value, 
 
 // yamlNode converts an engine value to a yaml.v3 node tree in order, so
 // that yaml.v3 can encode it with template key order.
-func yamlNode(v Value) *yaml.Node {
+func yamlNode(v value.Value) *yaml.Node {
 	switch v := v.(type) {
-	case *Map:
+	case *value.Map:
 		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: make([]*yaml.Node, 0, 2*v.Len())}
 		for i := 0; i < v.Len(); i++ {
 			k, e := v.At(i)
 			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, yamlNode(e))
 		}
 		return n
-	case []Value:
+	case []value.Value:
 		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: make([]*yaml.Node, 0, len(v))}
 		for _, e := range v {
 			n.Content = append(n.Content, yamlNode(e))
@@ -674,9 +675,9 @@ func manyExpressions(n int, salt string) []byte {
 }
 
 // benchOneService is the variables of the many-expression templates.
-func benchOneService() map[string]Value {
+func benchOneService() map[string]value.Value {
 	vars := benchVars(1)
-	return map[string]Value{"svc": vars["services"].([]Value)[0], "env": "prod", "region": "us-east-1"}
+	return map[string]value.Value{"svc": vars["services"].([]value.Value)[0], "env": "prod", "region": "us-east-1"}
 }
 
 // BenchmarkRender_thousandExpressions renders a template of 1,000 (and
@@ -732,10 +733,10 @@ func BenchmarkFirstRender_50expressions(b *testing.B) {
 }
 
 // benchEqual compares two values exactly, map order included.
-func benchEqual(a, b Value) bool {
+func benchEqual(a, b value.Value) bool {
 	switch a := a.(type) {
-	case *Map:
-		bm, ok := b.(*Map)
+	case *value.Map:
+		bm, ok := b.(*value.Map)
 		if !ok || a.Len() != bm.Len() {
 			return false
 		}
@@ -747,8 +748,8 @@ func benchEqual(a, b Value) bool {
 			}
 		}
 		return true
-	case []Value:
-		bl, ok := b.([]Value)
+	case []value.Value:
+		bl, ok := b.([]value.Value)
 		if !ok || len(a) != len(bl) {
 			return false
 		}
@@ -828,7 +829,7 @@ func TestBench_floorRoundTripKeepsTheText(t *testing.T) {
 func TestBench_manyExpressionsAreDistinctAndRender(t *testing.T) {
 	text := manyExpressions(50, "a")
 	docs := benchRender(t, New(Options{}), Source{Text: text}, benchOneService())
-	m := docs[0].(*Map)
+	m := docs[0].(*value.Map)
 	if m.Len() != 50 {
 		t.Fatalf("got %d keys, want 50", m.Len())
 	}

@@ -6,6 +6,8 @@ import (
 	"context"
 	"os"
 	"testing"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // Benchmarks of `celyaml check` against `render` on the kitchen-sink
@@ -28,20 +30,20 @@ func kitchenSinkEngine() *Engine {
 
 // kitchenSink returns an engine reading the example's directory, its
 // app.yaml and the inputs of its main.tf.
-func kitchenSink(tb testing.TB) (*Engine, Source, map[string]Value) {
+func kitchenSink(tb testing.TB) (*Engine, Source, map[string]value.Value) {
 	tb.Helper()
 	text, err := os.ReadFile(kitchenSinkDir + "/app.yaml")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	service := func(name string, ha bool) Value {
-		m := NewMap(2)
+	service := func(name string, ha bool) value.Value {
+		m := value.NewMap(2)
 		m.Set("ha", ha)
 		m.Set("name", name)
 		return m
 	}
-	vars := map[string]Value{"env": "prod", "region": "us-east-1",
-		"services": []Value{service("cart", true), service("catalog", false)}}
+	vars := map[string]value.Value{"env": "prod", "region": "us-east-1",
+		"services": []value.Value{service("cart", true), service("catalog", false)}}
 	return kitchenSinkEngine(), Source{Name: "app.yaml", Text: text}, vars
 }
 
@@ -49,7 +51,7 @@ func kitchenSink(tb testing.TB) (*Engine, Source, map[string]Value) {
 // files: every file checked and type-checked against the $schema, the
 // included one too; no render, since the inputs have no defaults.
 func BenchmarkCheck_kitchenSink(b *testing.B) {
-	benchEngines(b, func(b *testing.B, e *Engine, src Source, _ map[string]Value) {
+	benchEngines(b, func(b *testing.B, e *Engine, src Source, _ map[string]value.Value) {
 		problems, texts := e.Check(context.Background(), src, nil)
 		if len(problems) != 0 {
 			b.Fatalf("check found %d problems, the first: %s", len(problems), problems[0].Err.Error())
@@ -63,7 +65,7 @@ func BenchmarkCheck_kitchenSink(b *testing.B) {
 // BenchmarkRender_kitchenSink renders the same template with the inputs of
 // its main.tf: two services, then the monitoring agent.
 func BenchmarkRender_kitchenSink(b *testing.B) {
-	benchEngines(b, func(b *testing.B, e *Engine, src Source, vars map[string]Value) {
+	benchEngines(b, func(b *testing.B, e *Engine, src Source, vars map[string]value.Value) {
 		docs, err := e.Render(context.Background(), src, vars)
 		if err != nil {
 			b.Fatal(err)
@@ -76,7 +78,7 @@ func BenchmarkRender_kitchenSink(b *testing.B) {
 
 // benchEngines runs one use of the kitchen sink as the sub-benchmarks
 // engine=new and engine=reused, reported per template.
-func benchEngines(b *testing.B, use func(b *testing.B, e *Engine, src Source, vars map[string]Value)) {
+func benchEngines(b *testing.B, use func(b *testing.B, e *Engine, src Source, vars map[string]value.Value)) {
 	b.Run("engine=new", func(b *testing.B) {
 		_, src, vars := kitchenSink(b)
 		m := startMeter(b)

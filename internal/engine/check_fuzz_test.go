@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // FuzzCheck holds check to its promise: whatever the template, check
@@ -25,7 +27,7 @@ func FuzzCheck(f *testing.F) {
 		defer watchdog.Stop()
 		vars, err := decodeJSONVars(varsJSON)
 		if err != nil {
-			vars = map[string]Value{}
+			vars = map[string]value.Value{}
 		}
 		ctx := t.Context()
 		src := Source{Name: "template.yaml", Text: tpl}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // TestCheck_findsWhatRenderFindsBeforeEvaluating walks every error case of
@@ -25,7 +26,7 @@ func TestCheck_findsWhatRenderFindsBeforeEvaluating(t *testing.T) {
 		}
 		opts := c.options(t)
 		var err error
-		vars := map[string]engine.Value{}
+		vars := map[string]value.Value{}
 		data, given := c.section(secVars)
 		if given {
 			if vars, err = decodeVars(data); err != nil {
@@ -59,7 +60,7 @@ func TestCheck_findsWhatRenderFindsBeforeEvaluating(t *testing.T) {
 			class = "evaluation, but check reports it without rendering"
 		case given || len(e.InputsWithoutDefault(src, declared)) == 0:
 			class = "evaluation: check renders it, every input having a default"
-			var withVars map[string]engine.Value
+			var withVars map[string]value.Value
 			if given {
 				class, withVars = "evaluation: check renders it with the values given (-f)", vars
 			}

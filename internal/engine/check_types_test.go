@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // typeProblem reports whether a problem of Check is one the type checker
@@ -34,7 +35,7 @@ func TestCheckTypes_noFalseErrorInTheGoldenCases(t *testing.T) {
 		}
 		opts := c.options(t)
 		var err error
-		vars := map[string]engine.Value{}
+		vars := map[string]value.Value{}
 		if data, ok := c.section(secVars); ok {
 			if vars, err = decodeVars(data); err != nil {
 				t.Fatalf("%s: %v", c.name, err)

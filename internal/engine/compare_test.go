@@ -3,25 +3,27 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // A condition comparing a path with a string literal is decided without
 // CEL when a string is found there; whatever the path holds, the result
 // and the error are CEL's own (the parenthesised form always runs CEL).
 func TestEvalBool_literalComparisonAgreesWithCEL(t *testing.T) {
-	values := map[string]Value{
+	values := map[string]value.Value{
 		"match":   "a",
 		"other":   "b",
 		"int":     int64(1),
 		"null":    nil,
 		"map":     mapOf("k", "a"),
-		"list":    []Value{"a"},
-		"unknown": Unknown{},
+		"list":    []value.Value{"a"},
+		"unknown": value.Unknown{},
 	}
 	e := New(Options{})
 	for name, v := range values {
 		for _, expr := range []string{"v.k == 'a'", `v == "a"`, "v == 'a'", "v . k== 'a' ", "missing == 'a'"} {
-			vars := map[string]Value{"v": v}
+			vars := map[string]value.Value{"v": v}
 			fast := renderInline(t, e, "x:\n  $if: "+quoteYAML(expr)+"\n  $then: yes\n  $else: no\n", vars)
 			slow := renderInline(t, e, "x:\n  $if: "+quoteYAML("("+expr+")")+"\n  $then: yes\n  $else: no\n", vars)
 			if !eqIgnoringExpr(fast, slow) || fast == "" {

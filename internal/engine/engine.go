@@ -6,18 +6,14 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/check"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
-
-	// The directives, overlays and list edits register themselves
-	// against the table in package tree.
-	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/directive"
-	_ "github.com/celyaml/terraform-provider-celyaml/internal/engine/overlay"
 )
 
 // The facade: what the provider and the CLI call. The work is done by
 // package tree (parse, compile), package walk (walk the tree) and the
-// directives registered against tree's table; see ARCHITECTURE.md at the
-// repository root.
+// directives listed in the table that assemble.go builds; see
+// ARCHITECTURE.md at the repository root.
 
 type (
 	// Options configure an Engine. Zero fields take the defaults shown in
@@ -59,12 +55,12 @@ type Engine struct {
 
 // New returns an Engine with the given options.
 func New(opts Options) *Engine {
-	return &Engine{opts: opts, w: walk.New(opts)}
+	return &Engine{opts: opts, w: assemble(opts)}
 }
 
 // Render renders a template with variables and returns its documents.
 // Documents that render to nothing or null are dropped. Errors are *Error.
-func (e *Engine) Render(ctx context.Context, src Source, vars map[string]Value) ([]Value, error) {
+func (e *Engine) Render(ctx context.Context, src Source, vars map[string]value.Value) ([]value.Value, error) {
 	return e.w.Render(ctx, src, vars)
 }
 
@@ -72,13 +68,13 @@ func (e *Engine) Render(ctx context.Context, src Source, vars map[string]Value) 
 // so that an error about a document (two with the same manifest ID) can
 // point into the template. When the number of documents is not known
 // yet, it returns the one document UnknownStream.
-func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]Value) ([]Document, error) {
+func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]value.Value) ([]Document, error) {
 	return e.w.RenderDocuments(ctx, src, vars)
 }
 
 // RenderFile reads the template at path through the Loader and renders it.
 // Its $include directives resolve against the file's directory.
-func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]Value) ([]Value, error) {
+func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]value.Value) ([]value.Value, error) {
 	return e.w.RenderFile(ctx, path, vars)
 }
 
@@ -90,7 +86,7 @@ func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
 }
 
 // Eval evaluates one CEL expression with variables.
-func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]Value) (Value, error) {
+func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]value.Value) (value.Value, error) {
 	return e.w.Eval(ctx, expr, vars)
 }
 
@@ -104,19 +100,19 @@ func (e *Engine) Check(ctx context.Context, src Source, declared func(string) bo
 // CheckRender is Check followed, when Check finds no error, by a render
 // with vars (or, when vars is nil and every input has a default, with
 // none); after may find more in the documents. See check.Render.
-func (e *Engine) CheckRender(ctx context.Context, src Source, vars map[string]Value, after func([]Document) error) (problems []Problem, texts [][]byte) {
+func (e *Engine) CheckRender(ctx context.Context, src Source, vars map[string]value.Value, after func([]Document) error) (problems []Problem, texts [][]byte) {
 	return check.Render(ctx, e.w, src, vars, after)
 }
 
 // LiteralIncludes gives the files that the template in src includes by a
 // literal path, resolved and cleaned. See check.LiteralIncludes.
-func (e *Engine) LiteralIncludes(src Source) []string { return check.LiteralIncludes(src) }
+func (e *Engine) LiteralIncludes(src Source) []string { return check.LiteralIncludes(e.w.Table(), src) }
 
 // InputsWithoutDefault gives the inputs the template in src declares with
 // a $schema and no default that declared does not say are given. See
 // check.InputsWithoutDefault.
 func (e *Engine) InputsWithoutDefault(src Source, declared func(string) bool) []string {
-	return check.InputsWithoutDefault(src, declared)
+	return check.InputsWithoutDefault(e.w.Table(), src, declared)
 }
 
 // What an editor needs of a template's names (internal/engine/check,
@@ -135,5 +131,5 @@ type (
 // nothing. A YAML syntax error ends the reading: the symbols of the
 // documents before it are returned with the error.
 func (e *Engine) Symbols(src Source) (*Symbols, error) {
-	return check.ReadSymbols(e.opts, src)
+	return check.ReadSymbols(e.w.Table(), e.opts, src)
 }

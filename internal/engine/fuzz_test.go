@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // fuzzSeed is a template and its variables from the corpora.
@@ -33,7 +34,7 @@ type fuzzSeed struct {
 // hostile case that keeps its template in the archive.
 func fuzzSeedTemplates(t testing.TB) []fuzzSeed {
 	var seeds []fuzzSeed
-	for _, dir := range []string{"testdata", hostileDir} {
+	for _, dir := range []string{goldenDir, hostileDir} {
 		for _, c := range loadTxtarCases(t, dir) {
 			tpl, ok := c.section("template.yaml")
 			if !ok {
@@ -121,7 +122,7 @@ func FuzzRender(f *testing.F) {
 		defer watchdog.Stop()
 		vars, err := decodeJSONVars(varsJSON)
 		if err != nil {
-			vars = map[string]Value{}
+			vars = map[string]value.Value{}
 		}
 		files := map[string][]byte{"template.yaml": tpl}
 		for name, text := range fuzzIncludes {
@@ -203,7 +204,7 @@ func yamlLineCount(text []byte) int {
 }
 
 // encodesAsJSON writes each document as JSON and gives the first error.
-func encodesAsJSON(docs []Value) error {
+func encodesAsJSON(docs []value.Value) error {
 	for _, d := range docs {
 		if _, err := emit.AppendJSON(nil, d, false); err != nil {
 			return err

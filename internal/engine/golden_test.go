@@ -1,6 +1,8 @@
 package engine_test
 
-// The golden corpus: every file in testdata/*.txtar is one case.
+// The golden corpus: every file in testdata/golden/AREA/*.txtar is one
+// case, AREA being the directive or the area of the language it covers
+// (testdata/golden/for, testdata/golden/cel, ...).
 //
 // A case is a txtar archive. Its comment (the text before the first
 // section) cites the rule the case covers in the language reference,
@@ -61,7 +63,7 @@ import (
 )
 
 const (
-	goldenDir      = "testdata"
+	goldenDir      = engine.GoldenDir
 	goldenMinCases = 150
 
 	// hostileCasesDir holds the hostile corpus (hostile_test.go), whose
@@ -148,7 +150,7 @@ func citationProblems(comment string, anchors map[string]bool) []string {
 func init() {
 	// Another test file of this binary may already own -update; share it.
 	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the expectation sections of testdata/*.txtar (check every change by hand)")
+		flag.Bool("update", false, "rewrite the expectation sections of testdata/golden/*/*.txtar (check every change by hand)")
 	}
 }
 
@@ -186,14 +188,10 @@ func loadGoldenCases(t *testing.T) []*goldenCase {
 	return loadCasesIn(t, goldenDir)
 }
 
-// loadCasesIn parses every archive in dir, in name order.
+// loadCasesIn parses every archive in dir and its folders, in path order.
 func loadCasesIn(t *testing.T, dir string) []*goldenCase {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(paths)
+	paths := engine.CasePaths(t, dir)
 	cases := make([]*goldenCase, 0, len(paths))
 	for _, p := range paths {
 		ar, err := txtar.ParseFile(p)
@@ -222,6 +220,23 @@ func TestGolden(t *testing.T) {
 func TestGolden_corpusSize(t *testing.T) {
 	if n := len(loadGoldenCases(t)); n < goldenMinCases {
 		t.Fatalf("golden corpus has %d cases, want at least %d", n, goldenMinCases)
+	}
+}
+
+// TestGolden_casesStandInAnArea keeps every golden case in a folder of
+// its area, where the runner finds it: a case written to testdata/ itself
+// would be run by nothing.
+func TestGolden_casesStandInAnArea(t *testing.T) {
+	stray, err := filepath.Glob("testdata/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat, err := filepath.Glob(filepath.Join(goldenDir, "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(stray, flat...) {
+		t.Errorf("%s: move it to %s/AREA/, AREA being the directive or area it covers", p, goldenDir)
 	}
 }
 
@@ -322,7 +337,7 @@ func (c *goldenCase) options(t *testing.T) engine.Options {
 
 func runGoldenCase(t *testing.T, c *goldenCase) {
 	opts := c.options(t)
-	vars := map[string]engine.Value{}
+	vars := map[string]value.Value{}
 	var err error
 	if data, ok := c.section(secVars); ok {
 		vars, err = decodeVars(data)
@@ -392,7 +407,7 @@ func runGoldenCase(t *testing.T, c *goldenCase) {
 
 // renderGuarded renders template.yaml and turns a panic into a test
 // failure: the engine must never panic.
-func renderGuarded(t *testing.T, ctx context.Context, e *engine.Engine, vars map[string]engine.Value) (docs []engine.Value, err error) {
+func renderGuarded(t *testing.T, ctx context.Context, e *engine.Engine, vars map[string]value.Value) (docs []value.Value, err error) {
 	t.Helper()
 	defer func() {
 		if r := recover(); r != nil {
@@ -414,7 +429,7 @@ func templateFiles(ar *txtar.Archive) *txtar.Archive {
 	return out
 }
 
-func jsonArray(docs []engine.Value) ([]byte, error) {
+func jsonArray(docs []value.Value) ([]byte, error) {
 	out := []byte{'['}
 	for i, d := range docs {
 		if i > 0 {
@@ -432,7 +447,7 @@ func jsonArray(docs []engine.Value) ([]byte, error) {
 // decodeVars decodes vars.json the way the provider hands Terraform values
 // to the engine: whole numbers that fit in int64 are int64, other numbers
 // float64, objects *Map with sorted keys, arrays []Value.
-func decodeVars(data []byte) (map[string]engine.Value, error) {
+func decodeVars(data []byte) (map[string]value.Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var raw map[string]any
@@ -442,7 +457,7 @@ func decodeVars(data []byte) (map[string]engine.Value, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("trailing data after the JSON object")
 	}
-	vars := make(map[string]engine.Value, len(raw))
+	vars := make(map[string]value.Value, len(raw))
 	for k, v := range raw {
 		cv, err := convertJSON(v)
 		if err != nil {
@@ -453,14 +468,14 @@ func decodeVars(data []byte) (map[string]engine.Value, error) {
 	return vars, nil
 }
 
-func convertJSON(v any) (engine.Value, error) {
+func convertJSON(v any) (value.Value, error) {
 	switch v := v.(type) {
 	case nil, bool, string:
 		return v, nil
 	case json.Number:
 		return convertNumber(v)
 	case []any:
-		out := make([]engine.Value, len(v))
+		out := make([]value.Value, len(v))
 		for i, e := range v {
 			ce, err := convertJSON(e)
 			if err != nil {
@@ -475,7 +490,7 @@ func convertJSON(v any) (engine.Value, error) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		m := engine.NewMap(len(keys))
+		m := value.NewMap(len(keys))
 		for _, k := range keys {
 			ce, err := convertJSON(v[k])
 			if err != nil {
@@ -488,7 +503,7 @@ func convertJSON(v any) (engine.Value, error) {
 	return nil, fmt.Errorf("unexpected JSON value %T", v)
 }
 
-func convertNumber(n json.Number) (engine.Value, error) {
+func convertNumber(n json.Number) (value.Value, error) {
 	if i, err := strconv.ParseInt(n.String(), 10, 64); err == nil {
 		return i, nil
 	}
@@ -548,7 +563,7 @@ func mustRead(t *testing.T, path string) []byte {
 
 // addUnknowns decodes unknowns.json into vars: each name an unknown of
 // the type given.
-func addUnknowns(data []byte, vars map[string]engine.Value) error {
+func addUnknowns(data []byte, vars map[string]value.Value) error {
 	var raw map[string]any
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return err
@@ -558,24 +573,24 @@ func addUnknowns(data []byte, vars map[string]engine.Value) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		vars[name] = engine.UnknownOf(typ)
+		vars[name] = value.UnknownOf(typ)
 	}
 	return nil
 }
 
 // jsonType reads a type as Terraform writes it in JSON.
-func jsonType(t any) (engine.Type, error) {
+func jsonType(t any) (value.Type, error) {
 	switch x := t.(type) {
 	case string:
 		switch x {
 		case "dynamic":
-			return engine.TypeDynamic, nil
+			return value.TypeDynamic, nil
 		case "string":
-			return engine.TypeString, nil
+			return value.TypeString, nil
 		case "number":
-			return engine.TypeNumber, nil
+			return value.TypeNumber, nil
 		case "bool":
-			return engine.TypeBool, nil
+			return value.TypeBool, nil
 		}
 	case []any:
 		if len(x) == 2 {
@@ -583,48 +598,48 @@ func jsonType(t any) (engine.Type, error) {
 			case "list", "set", "map":
 				elem, err := jsonType(x[1])
 				if err != nil {
-					return engine.TypeDynamic, err
+					return value.TypeDynamic, err
 				}
-				return map[any]func(engine.Type) engine.Type{"list": value.ListOf, "set": value.SetOf, "map": value.MapOf}[x[0]](elem), nil
+				return map[any]func(value.Type) value.Type{"list": value.ListOf, "set": value.SetOf, "map": value.MapOf}[x[0]](elem), nil
 			case "object":
 				attrs, ok := x[1].(map[string]any)
 				if !ok {
 					break
 				}
-				types := make(map[string]engine.Type, len(attrs))
+				types := make(map[string]value.Type, len(attrs))
 				for n, at := range attrs {
 					var err error
 					if types[n], err = jsonType(at); err != nil {
-						return engine.TypeDynamic, err
+						return value.TypeDynamic, err
 					}
 				}
 				return value.ObjectOf(types), nil
 			}
 		}
 	}
-	return engine.TypeDynamic, fmt.Errorf("not a type: %v", t)
+	return value.TypeDynamic, fmt.Errorf("not a type: %v", t)
 }
 
 // showUnknowns gives docs with each unknown value written as the string
 // "(unknown TYPE)", so that out.yaml can show it.
-func showUnknowns(docs []engine.Value) []engine.Value {
-	if engine.IsUnknownStream(docs) {
-		return []engine.Value{"(unknown documents)"}
+func showUnknowns(docs []value.Value) []value.Value {
+	if value.IsUnknownStream(docs) {
+		return []value.Value{"(unknown documents)"}
 	}
-	var show func(v engine.Value) engine.Value
-	show = func(v engine.Value) engine.Value {
+	var show func(v value.Value) value.Value
+	show = func(v value.Value) value.Value {
 		switch x := v.(type) {
-		case engine.Unknown:
+		case value.Unknown:
 			return "(unknown " + x.Type.String() + ")"
-		case *engine.Map:
-			out := engine.NewMap(x.Len())
+		case *value.Map:
+			out := value.NewMap(x.Len())
 			for i := 0; i < x.Len(); i++ {
 				k, e := x.At(i)
 				out.Set(k, show(e))
 			}
 			return out
-		case []engine.Value:
-			out := make([]engine.Value, len(x))
+		case []value.Value:
+			out := make([]value.Value, len(x))
 			for i, e := range x {
 				out[i] = show(e)
 			}
@@ -632,7 +647,7 @@ func showUnknowns(docs []engine.Value) []engine.Value {
 		}
 		return v
 	}
-	out := make([]engine.Value, len(docs))
+	out := make([]value.Value, len(docs))
 	for i, d := range docs {
 		out[i] = show(d)
 	}

@@ -41,6 +41,7 @@ import (
 	"time"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"golang.org/x/tools/txtar"
 )
 
@@ -96,13 +97,8 @@ func (c *txtarCase) section(name string) ([]byte, bool) {
 
 func loadTxtarCases(t testing.TB, dir string) []*txtarCase {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(paths)
 	var cases []*txtarCase
-	for _, p := range paths {
+	for _, p := range CasePaths(t, dir) {
 		ar, err := txtar.ParseFile(p)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
@@ -155,11 +151,11 @@ func caseOptions(t testing.TB, c *txtarCase) Options {
 	return opts
 }
 
-func caseVars(t testing.TB, c *txtarCase) map[string]Value {
+func caseVars(t testing.TB, c *txtarCase) map[string]value.Value {
 	t.Helper()
 	data, ok := c.section("vars.json")
 	if !ok {
-		return map[string]Value{}
+		return map[string]value.Value{}
 	}
 	vars, err := decodeJSONVars(data)
 	if err != nil {
@@ -171,7 +167,7 @@ func caseVars(t testing.TB, c *txtarCase) map[string]Value {
 // decodeJSONVars decodes a JSON object of variables the way the provider
 // hands Terraform values over: whole numbers that fit in int64 are int64,
 // other numbers float64, objects *Map with sorted keys, arrays []Value.
-func decodeJSONVars(data []byte) (map[string]Value, error) {
+func decodeJSONVars(data []byte) (map[string]value.Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var raw map[string]any
@@ -181,14 +177,14 @@ func decodeJSONVars(data []byte) (map[string]Value, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("trailing data after the JSON object")
 	}
-	vars := make(map[string]Value, len(raw))
+	vars := make(map[string]value.Value, len(raw))
 	for k, v := range raw {
 		vars[k] = jsonToValue(v)
 	}
 	return vars, nil
 }
 
-func jsonToValue(v any) Value {
+func jsonToValue(v any) value.Value {
 	switch v := v.(type) {
 	case json.Number:
 		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
@@ -197,7 +193,7 @@ func jsonToValue(v any) Value {
 		f, _ := strconv.ParseFloat(string(v), 64)
 		return f
 	case []any:
-		out := make([]Value, len(v))
+		out := make([]value.Value, len(v))
 		for i, e := range v {
 			out[i] = jsonToValue(e)
 		}
@@ -208,7 +204,7 @@ func jsonToValue(v any) Value {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		m := NewMap(len(keys))
+		m := value.NewMap(len(keys))
 		for _, k := range keys {
 			m.Set(k, jsonToValue(v[k]))
 		}
@@ -233,7 +229,7 @@ func (r renderResult) String() string {
 
 // renderCase renders a case's template.yaml with e. A panic is returned as
 // an error that the callers report.
-func renderCase(ctx context.Context, e *Engine, name string, vars map[string]Value) (res renderResult) {
+func renderCase(ctx context.Context, e *Engine, name string, vars map[string]value.Value) (res renderResult) {
 	defer func() {
 		if r := recover(); r != nil {
 			res = renderResult{err: fmt.Errorf("engine panicked: %v", r)}

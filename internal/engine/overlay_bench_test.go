@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // BenchmarkOverlay_stream renders a stream of 1,000 documents without an
@@ -55,7 +56,7 @@ func benchStreams(b *testing.B, n int, cases []namedSource) {
 func BenchmarkMerge_patch(b *testing.B) {
 	for _, n := range []int{100, 1000, 10000} {
 		b.Run("N="+strconv.Itoa(n), func(b *testing.B) {
-			base, over := NewMap(n), NewMap(n)
+			base, over := value.NewMap(n), value.NewMap(n)
 			for i := range n {
 				k := "key" + strconv.Itoa(i)
 				base.Set(k, mapOf("a", int64(i), "b", "x"))

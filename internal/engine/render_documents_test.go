@@ -4,6 +4,8 @@ import (
 	"context"
 	"reflect"
 	"testing"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // RenderDocuments says where each document came from: a plain document at
@@ -36,8 +38,8 @@ func TestRenderDocuments_originOfEachDocument(t *testing.T) {
 
 func TestRenderDocuments_unknownStream(t *testing.T) {
 	docs, err := New(Options{}).RenderDocuments(context.Background(),
-		Source{Text: []byte("$for: \"x in xs\"\n$do: {a: 1}\n")}, map[string]Value{"xs": Unknown{}})
-	if err != nil || len(docs) != 1 || docs[0].Value != UnknownStream {
+		Source{Text: []byte("$for: \"x in xs\"\n$do: {a: 1}\n")}, map[string]value.Value{"xs": value.Unknown{}})
+	if err != nil || len(docs) != 1 || docs[0].Value != value.UnknownStream {
 		t.Fatalf("got %v, %v; want the unknown stream", docs, err)
 	}
 }

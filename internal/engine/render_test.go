@@ -8,15 +8,17 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // dump prints a value compactly and deterministically, with unknowns shown
 // as "?" followed by their type unless it is dynamic ("?string"), and map
 // keys in their order.
-func dump(v Value) string {
+func dump(v value.Value) string {
 	var b strings.Builder
-	var walk func(Value)
-	walk = func(v Value) {
+	var walk func(value.Value)
+	walk = func(v value.Value) {
 		switch v := v.(type) {
 		case nil:
 			b.WriteString("null")
@@ -28,12 +30,12 @@ func dump(v Value) string {
 			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64) + "d")
 		case string:
 			b.WriteString(strconv.Quote(v))
-		case Unknown:
+		case value.Unknown:
 			b.WriteString("?")
-			if v.Type != TypeDynamic {
+			if v.Type != value.TypeDynamic {
 				b.WriteString(v.Type.String())
 			}
-		case []Value:
+		case []value.Value:
 			b.WriteString("[")
 			for i, e := range v {
 				if i > 0 {
@@ -42,7 +44,7 @@ func dump(v Value) string {
 				walk(e)
 			}
 			b.WriteString("]")
-		case *Map:
+		case *value.Map:
 			b.WriteString("{")
 			for i := 0; i < v.Len(); i++ {
 				k, e := v.At(i)
@@ -61,14 +63,14 @@ func dump(v Value) string {
 	return b.String()
 }
 
-func typeName(v Value) string {
-	if v == UnknownStream {
+func typeName(v value.Value) string {
+	if v == value.UnknownStream {
 		return "stream?"
 	}
 	return "unexpected"
 }
 
-func dumpDocs(docs []Value) string {
+func dumpDocs(docs []value.Value) string {
 	parts := make([]string, len(docs))
 	for i, d := range docs {
 		parts[i] = dump(d)
@@ -76,7 +78,7 @@ func dumpDocs(docs []Value) string {
 	return strings.Join(parts, " | ")
 }
 
-func renderInline(t *testing.T, e *Engine, tmpl string, vars map[string]Value) string {
+func renderInline(t *testing.T, e *Engine, tmpl string, vars map[string]value.Value) string {
 	t.Helper()
 	docs, err := e.Render(context.Background(), Source{Text: []byte(tmpl)}, vars)
 	if err != nil {
@@ -170,7 +172,7 @@ func TestRender_sameTemplateCompiledOnce(t *testing.T) {
 	e := New(Options{})
 	src := []byte("a: {$eval: '${{ x }}'}\n")
 	for i := int64(0); i < 3; i++ {
-		docs, err := e.Render(context.Background(), Source{Text: src}, map[string]Value{"x": i})
+		docs, err := e.Render(context.Background(), Source{Text: src}, map[string]value.Value{"x": i})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,11 +187,11 @@ func TestRender_sameTemplateCompiledOnce(t *testing.T) {
 
 func TestEval_keepsTypeAndPositionsErrors(t *testing.T) {
 	e := New(Options{})
-	v, err := e.Eval(context.Background(), "x * 2", map[string]Value{"x": int64(21)})
+	v, err := e.Eval(context.Background(), "x * 2", map[string]value.Value{"x": int64(21)})
 	if err != nil || dump(v) != "42" {
 		t.Fatalf("got %s, %v", dump(v), err)
 	}
-	_, err = e.Eval(context.Background(), "x +", map[string]Value{"x": int64(1)})
+	_, err = e.Eval(context.Background(), "x +", map[string]value.Value{"x": int64(1)})
 	if err == nil || !strings.HasPrefix(err.Error(), "<inline>:1:1: ") || !strings.Contains(err.Error(), "\n  | x +\n") {
 		t.Fatalf("got %v", err)
 	}
@@ -197,7 +199,7 @@ func TestEval_keepsTypeAndPositionsErrors(t *testing.T) {
 
 func TestEval_interpolationBracesHintABareExpression(t *testing.T) {
 	e := New(Options{})
-	_, err := e.Eval(context.Background(), "${{ x * 2 }}", map[string]Value{"x": int64(21)})
+	_, err := e.Eval(context.Background(), "${{ x * 2 }}", map[string]value.Value{"x": int64(21)})
 	want := "<inline>:1:1: Syntax error: token recognition error at: '$'; eval() takes a bare CEL expression: write it without ${{ }}\n  | ${{ x * 2 }}\n  | ^"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got  %v\nwant %s", err, want)
@@ -211,18 +213,18 @@ func TestEval_interpolationBracesHintABareExpression(t *testing.T) {
 // rendered in both spellings, for every kind of value and every way an
 // engine value gets bound, and both must give the expected output.
 func TestRender_directReadsMatchCEL(t *testing.T) {
-	nested := NewMap(2)
+	nested := value.NewMap(2)
 	nested.Set("a", "A")
-	nested.Set("b", []Value{int64(1), Unknown{}})
-	withUnknown := NewMap(1)
-	withUnknown.Set("a", Unknown{})
+	nested.Set("b", []value.Value{int64(1), value.Unknown{}})
+	withUnknown := value.NewMap(1)
+	withUnknown.Set("a", value.Unknown{})
 	noKey := func(in string) string {
 		return "error: <inline>:1:12: v.$eval: no such key 'a' in " + in + "; only a map has keys"
 	}
 	const notKnown = "error: <inline>:1:12: v.$eval: the value is not known yet"
 	values := []struct {
 		name               string
-		v                  Value
+		v                  value.Value
 		exact, text, field string // `${{ x }}`, `<${{ x }}>`, `${{ x.a }}`
 	}{
 		{"string", "s", `{v:"s"}`, `{v:"<s>"}`, noKey("a value of type string")},
@@ -234,11 +236,11 @@ func TestRender_directReadsMatchCEL(t *testing.T) {
 		{"null", nil, `{v:null}`, `{v:"<null>"}`, noKey("null")},
 		{"map", nested, `{v:{a:"A",b:[1,?]}}`, notKnown, `{v:"A"}`},
 		{"map with an unknown", withUnknown, `{v:{a:?}}`, notKnown, `{v:?}`},
-		{"list", []Value{"a", int64(2)}, `{v:["a",2]}`, `{v:"<[\"a\",2]>"}`,
+		{"list", []value.Value{"a", int64(2)}, `{v:["a",2]}`, `{v:"<[\"a\",2]>"}`,
 			"error: <inline>:1:12: v.$eval: a list has no field 'a'"},
-		{"unknown", Unknown{}, `{v:?}`, `{v:?string}`, `{v:?}`},
-		{"unknown string", Unknown{Type: TypeString}, `{v:?string}`, `{v:?string}`, `{v:?}`},
-		{"map with an unknown number", mapOf("a", Unknown{Type: TypeNumber}), `{v:{a:?number}}`, notKnown, `{v:?number}`},
+		{"unknown", value.Unknown{}, `{v:?}`, `{v:?string}`, `{v:?}`},
+		{"unknown string", value.Unknown{Type: value.TypeString}, `{v:?string}`, `{v:?string}`, `{v:?}`},
+		{"map with an unknown number", mapOf("a", value.Unknown{Type: value.TypeNumber}), `{v:{a:?number}}`, notKnown, `{v:?number}`},
 	}
 	e := New(Options{})
 	for _, val := range values {
@@ -247,7 +249,7 @@ func TestRender_directReadsMatchCEL(t *testing.T) {
 			{"text", "<${{ %s }}>", val.text},
 			{"field", "${{ %s.a }}", val.field},
 		} {
-			vars := map[string]Value{"x": val.v}
+			vars := map[string]value.Value{"x": val.v}
 			// errors are compared on their first line: the excerpt under it
 			// shows each spelling as written
 			got, _, _ := strings.Cut(renderInline(t, e, "v: {$eval: '"+strings.Replace(f.expr, "%s", "x", 1)+"'}", vars), "\n")
@@ -266,7 +268,7 @@ func TestRender_directReadsMatchCEL(t *testing.T) {
 	// default. viaCEL spells every read as a parenthesised expression.
 	fsys := fstest.MapFS{"part.yaml": {Data: []byte("got: {$eval: '${{ w }}'}\ntext: {$eval: '<${{ w.a }}>'}\n")}}
 	e = New(Options{Loader: FSLoader{FS: fsys}})
-	vars := map[string]Value{"m": nested, "l": []Value{nested, "b", nil}}
+	vars := map[string]value.Value{"m": nested, "l": []value.Value{nested, "b", nil}}
 	viaCEL := strings.NewReplacer("${{ ", "${{ (", " }}", ") }}", ".a }}", ").a }}")
 	for _, c := range []struct{ name, direct, want string }{
 		{"$for over a map", "v:\n  $for: 'k, v in m'\n  $do:\n    $key: {$eval: '${{ k }}'}\n    $value: [{$eval: '${{ v }}'}, {$eval: '<${{ k }}>'}]\n",

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // FuzzSchemaInclude renders a template whose $schema takes a variable's
@@ -43,7 +45,7 @@ func FuzzSchemaInclude(f *testing.F) {
 		tpl := []byte("$schema:\n  v: {$include: " + name + "}\nx:\n  $eval: \"${{ v }}\"\n")
 		vars, err := decodeJSONVars(append(append([]byte(`{"v": `), valueJSON...), '}'))
 		if err != nil {
-			vars = map[string]Value{}
+			vars = map[string]value.Value{}
 		}
 		opts := fuzzOptions()
 		opts.Loader = FSLoader{FS: fstest.MapFS{name: {Data: schemaText}}}

@@ -8,33 +8,6 @@ import (
 	"testing/fstest"
 )
 
-// check reads the files a $schema includes as JSON Schemas (reference §4
-// $schema), never as templates: a chart's values.schema.json opens with
-// JSON Schema's own "$schema" keyword, which as a template would be a
-// $schema directive. What render finds in them, check finds.
-func TestSchemaInclude_checkReadsTheFilesAsSchemas(t *testing.T) {
-	files := fstest.MapFS{
-		"t.yaml": {Data: []byte(`a:
-  $schema:
-    values: {$include: chart/values.schema.json}
-    other: {$include: missing.json}
-  x: 1
-b:
-  $schema:
-    broken: {$include: broken.json}
-  y: 1
-`)},
-		"chart/values.schema.json": {Data: []byte(`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}`)},
-		"broken.json":              {Data: []byte("{\"type\": \"object\",\n \"properties\": {\"a\": {\"type\": \"integr\"}}}")},
-	}
-	want := `t.yaml:4:23: a.$schema: cannot read included schema file "missing.json": file does not exist
-broken.json:2:31: b.$schema: invalid schema for "broken": properties.a.type: unknown type "integr"; expected one of array, boolean, integer, null, number, object, string
-`
-	if got := checkReport(t, files); got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
-}
-
 // countingFS counts the reads of each file.
 type countingFS struct {
 	fstest.MapFS

@@ -19,6 +19,7 @@ import (
 	"testing/fstest"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 const (
@@ -31,20 +32,20 @@ const (
 // secretMarkers are substrings that only a leaked secret can produce.
 var secretMarkers = []string{"s3cr3t", "ZQX", "hunter2", "777123456789", "7.77123456789", "77123456789"}
 
-func secretVars() map[string]Value {
-	m := NewMap(2)
+func secretVars() map[string]value.Value {
+	m := value.NewMap(2)
 	m.Set("k1", secretText)
 	m.Set("k2", secretText)
-	keyed := NewMap(1)
+	keyed := value.NewMap(1)
 	keyed.Set(secretText, int64(1))
-	return map[string]Value{
+	return map[string]value.Value{
 		"secret":       secretText,
 		"secret_regex": secretRegex,
 		"secret_num":   secretNumber,
 		"secret_dbl":   secretDouble,
 		"secret_map":   m,     // two entries with the same secret value
 		"secret_keyed": keyed, // the secret as a key
-		"secret_list":  []Value{secretText},
+		"secret_list":  []value.Value{secretText},
 	}
 }
 
@@ -54,7 +55,7 @@ func renderSecretCase(t *testing.T, tpl string, opts Options) error {
 		opts.Loader = FSLoader{FS: fstest.MapFS{"present.yaml": &fstest.MapFile{Data: []byte("a: 1\n")}}}
 	}
 	e := New(opts)
-	var docs []Value
+	var docs []value.Value
 	var err error
 	func() {
 		defer func() {
@@ -258,7 +259,7 @@ $overlay: "true"
 data:
   port: {$eval: "${{ doc.data.port }}"}
 `
-	vars := map[string]Value{"name": "db-credentials", "secret": secretText}
+	vars := map[string]value.Value{"name": "db-credentials", "secret": secretText}
 	const msg = "<inline>:9:17: data.port.$eval: no such key 'data'; test for it with has(doc.data), or give a default with doc.?data.orValue(…)\n" +
 		"  | ${{ doc.data.port }}\n  | .......^\n  while editing document 1 "
 	for _, c := range []struct {

@@ -4,7 +4,7 @@ package engine
 // byte-identical output.
 //
 // TestStress_sharedEngineMatchesSingleThreaded renders the whole golden
-// corpus (testdata/*.txtar) 100 times over, from 32 goroutines that share
+// corpus (testdata/golden) 100 times over, from 32 goroutines that share
 // one Engine, and so its program and file caches, and compares every output
 // byte for byte with the single-threaded result. The 100 passes are shared
 // out: the goroutines take the next (pass, case) from a common counter, so
@@ -31,6 +31,7 @@ import (
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"golang.org/x/tools/txtar"
 )
 
@@ -44,7 +45,7 @@ var stressPasses = flag.Int("stress-passes", 100, "passes over the golden corpus
 
 // corpusResult renders a case's template and returns everything a caller
 // sees as text: the YAML stream and both JSON forms, or the error.
-func corpusResult(ctx context.Context, e *Engine, name string, vars map[string]Value) (out string) {
+func corpusResult(ctx context.Context, e *Engine, name string, vars map[string]value.Value) (out string) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = fmt.Sprintf("engine panicked: %v", r)
@@ -84,13 +85,13 @@ type stressGroup struct {
 type stressCase struct {
 	name string
 	file string // CASE/template.yaml
-	vars map[string]Value
+	vars map[string]value.Value
 	want string
 }
 
 func buildStressGroups(t *testing.T) []*stressGroup {
 	t.Helper()
-	cases := loadTxtarCases(t, "testdata")
+	cases := loadTxtarCases(t, goldenDir)
 	if len(cases) == 0 {
 		t.Fatal("no golden cases")
 	}
@@ -195,7 +196,7 @@ func TestStress_sharedEngineMatchesSingleThreaded(t *testing.T) {
 
 func TestDeterminism_eachCaseFiftyTimes(t *testing.T) {
 	ctx := context.Background()
-	for _, c := range loadTxtarCases(t, "testdata") {
+	for _, c := range loadTxtarCases(t, goldenDir) {
 		t.Run(c.name, func(t *testing.T) {
 			opts := caseOptions(t, c)
 			vars := caseVars(t, c)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // Transforms and removing overlays on unknown values (reference §10, §8):
@@ -14,11 +15,11 @@ import (
 // whose kind or scope is not known yet becomes unknown as a whole, and an
 // undecidable removal makes the stream's length unknown.
 func TestTransform_unknownValues(t *testing.T) {
-	vars := map[string]Value{
-		"ns":    Unknown{Type: TypeString},
-		"any":   Unknown{},
-		"flag":  Unknown{Type: TypeBool},
-		"scope": Unknown{Type: TypeString},
+	vars := map[string]value.Value{
+		"ns":    value.Unknown{Type: value.TypeString},
+		"any":   value.Unknown{},
+		"flag":  value.Unknown{Type: value.TypeBool},
+		"scope": value.Unknown{Type: value.TypeString},
 	}
 	const cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n"
 	cases := []struct{ name, tmpl, want string }{
@@ -100,7 +101,7 @@ func TestTransform_namespaceOption(t *testing.T) {
 // compiled template's constants, or what an earlier render returned.
 func TestTransform_sharesNothingItChanges(t *testing.T) {
 	labels := mapOf("app", "web")
-	vars := map[string]Value{"meta": mapOf("name", "a", "labels", labels)}
+	vars := map[string]value.Value{"meta": mapOf("name", "a", "labels", labels)}
 	e := New(Options{})
 	src := Source{Text: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {$eval: '${{ meta }}'}\n---\n$transform: {namespace: edge, labels: {team: x}}\n")}
 	first, err := e.Render(context.Background(), src, vars)
@@ -110,7 +111,7 @@ func TestTransform_sharesNothingItChanges(t *testing.T) {
 	if got, want := dumpDocs(first), `{apiVersion:"v1",kind:"ConfigMap",metadata:{name:"a",labels:{app:"web",team:"x"},namespace:"edge"}}`; got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
-	if got, want := dumpDocs([]Value{vars["meta"]}), `{name:"a",labels:{app:"web"}}`; got != want {
+	if got, want := dumpDocs([]value.Value{vars["meta"]}), `{name:"a",labels:{app:"web"}}`; got != want {
 		t.Errorf("the variable changed: %s, want %s", got, want)
 	}
 	again, err := New(Options{}).Render(context.Background(), Source{Text: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {$eval: '${{ meta }}'}\n")}, vars)
@@ -137,7 +138,7 @@ func TestTransform_removeKeepsOrigins(t *testing.T) {
 	}
 	var got []string
 	for _, d := range docs {
-		got = append(got, dumpDocs([]Value{d.Value})+"@"+strconv.Itoa(d.Origin.Line))
+		got = append(got, dumpDocs([]value.Value{d.Value})+"@"+strconv.Itoa(d.Origin.Line))
 	}
 	if want := []string{"{a:1}@1", "{c:3}@5"}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)

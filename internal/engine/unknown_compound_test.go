@@ -13,20 +13,20 @@ import (
 // whole the type its properties, items and additionalProperties declare,
 // so that `values.image` is an unknown string.
 func TestRender_compoundUnknownsKeepTheirType(t *testing.T) {
-	svc := value.ObjectOf(map[string]Type{
-		"image":    TypeString,
-		"replicas": TypeNumber,
-		"args":     value.ListOf(TypeString),
-		"env":      value.MapOf(TypeString),
-		"probe":    value.ObjectOf(map[string]Type{"path": TypeString}),
+	svc := value.ObjectOf(map[string]value.Type{
+		"image":    value.TypeString,
+		"replicas": value.TypeNumber,
+		"args":     value.ListOf(value.TypeString),
+		"env":      value.MapOf(value.TypeString),
+		"probe":    value.ObjectOf(map[string]value.Type{"path": value.TypeString}),
 	})
-	vars := map[string]Value{
-		"args":   Unknown{Type: value.ListOf(TypeString)},
-		"labels": Unknown{Type: value.MapOf(TypeString)},
-		"svc":    Unknown{Type: svc},
-		"pair":   Unknown{Type: value.TupleOf(TypeString, TypeNumber)},
-		"values": Unknown{},
-		"held":   mapOf("svc", Unknown{Type: svc}),
+	vars := map[string]value.Value{
+		"args":   value.Unknown{Type: value.ListOf(value.TypeString)},
+		"labels": value.Unknown{Type: value.MapOf(value.TypeString)},
+		"svc":    value.Unknown{Type: svc},
+		"pair":   value.Unknown{Type: value.TupleOf(value.TypeString, value.TypeNumber)},
+		"values": value.Unknown{},
+		"held":   mapOf("svc", value.Unknown{Type: svc}),
 	}
 	schema := `$schema:
   values:
@@ -74,18 +74,18 @@ func TestRender_compoundUnknownsKeepTheirType(t *testing.T) {
 // value that replaces it at apply.
 func TestType_writtenKeepsOnlyPrimitives(t *testing.T) {
 	for _, c := range []struct {
-		t    Type
+		t    value.Type
 		want string
 	}{
-		{TypeString, "string"},
-		{TypeNumber, "number"},
-		{TypeBool, "bool"},
-		{TypeDynamic, "dynamic"},
-		{value.ListOf(TypeString), "dynamic"},
-		{value.SetOf(TypeString), "dynamic"},
-		{value.MapOf(TypeNumber), "dynamic"},
-		{value.TupleOf(TypeString), "dynamic"},
-		{value.ObjectOf(map[string]Type{"a": TypeString}), "dynamic"},
+		{value.TypeString, "string"},
+		{value.TypeNumber, "number"},
+		{value.TypeBool, "bool"},
+		{value.TypeDynamic, "dynamic"},
+		{value.ListOf(value.TypeString), "dynamic"},
+		{value.SetOf(value.TypeString), "dynamic"},
+		{value.MapOf(value.TypeNumber), "dynamic"},
+		{value.TupleOf(value.TypeString), "dynamic"},
+		{value.ObjectOf(map[string]value.Type{"a": value.TypeString}), "dynamic"},
 	} {
 		if got := c.t.Written().String(); got != c.want {
 			t.Errorf("%s: written as %s, want %s", c.t, got, c.want)

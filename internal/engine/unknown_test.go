@@ -3,6 +3,8 @@ package engine
 import (
 	"sync"
 	"testing"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // Unknown values (terraform plan) flow through the engine: what reads one
@@ -10,13 +12,13 @@ import (
 // unknown at the smallest enclosing node.
 
 func TestRender_unknownValues(t *testing.T) {
-	vars := map[string]Value{
-		"image": Unknown{},
+	vars := map[string]value.Value{
+		"image": value.Unknown{},
 		"name":  "cart",
-		"flag":  Unknown{},
-		"list":  Unknown{},
-		"mixed": []Value{Unknown{}, "cart"},
-		"svc":   mapOf("name", "cart", "port", Unknown{}),
+		"flag":  value.Unknown{},
+		"list":  value.Unknown{},
+		"mixed": []value.Value{value.Unknown{}, "cart"},
+		"svc":   mapOf("name", "cart", "port", value.Unknown{}),
 	}
 	cases := []struct{ name, tmpl, want string }{
 		{"eval exact reading unknown", "image: {$eval: '${{ image }}'}\nname: {$eval: '${{ name }}'}\n", `{image:?,name:"cart"}`},
@@ -56,13 +58,13 @@ func TestRender_unknownValues(t *testing.T) {
 // its own result (size(s) gives s's unknown, a string, where an int will
 // be).
 func TestRender_unknownsKeepTheirType(t *testing.T) {
-	vars := map[string]Value{
-		"s":     Unknown{Type: TypeString},
-		"n":     Unknown{Type: TypeNumber},
-		"b":     Unknown{Type: TypeBool},
-		"d":     Unknown{},
-		"svc":   mapOf("port", Unknown{Type: TypeNumber}, "tag", Unknown{Type: TypeString}),
-		"names": []Value{Unknown{Type: TypeString}, "a"},
+	vars := map[string]value.Value{
+		"s":     value.Unknown{Type: value.TypeString},
+		"n":     value.Unknown{Type: value.TypeNumber},
+		"b":     value.Unknown{Type: value.TypeBool},
+		"d":     value.Unknown{},
+		"svc":   mapOf("port", value.Unknown{Type: value.TypeNumber}, "tag", value.Unknown{Type: value.TypeString}),
+		"names": []value.Value{value.Unknown{Type: value.TypeString}, "a"},
 		"flag":  true,
 	}
 	cases := []struct{ name, expr, want string }{
@@ -126,16 +128,16 @@ func TestRender_unknownsKeepTheirType(t *testing.T) {
 // properties, items and $ref. An unknown that came typed keeps its type;
 // a schema that allows several types, or none, leaves it dynamic.
 func TestRender_schemaTypesUnknowns(t *testing.T) {
-	vars := map[string]Value{
-		"img":   Unknown{},
-		"n":     Unknown{},
-		"on":    Unknown{},
-		"level": Unknown{},
-		"app":   mapOf("tag", Unknown{}, "ports", []Value{Unknown{}, int64(80)}, "other", Unknown{}),
-		"ref":   Unknown{},
-		"raw":   Unknown{},
-		"multi": Unknown{},
-		"came":  Unknown{Type: TypeString},
+	vars := map[string]value.Value{
+		"img":   value.Unknown{},
+		"n":     value.Unknown{},
+		"on":    value.Unknown{},
+		"level": value.Unknown{},
+		"app":   mapOf("tag", value.Unknown{}, "ports", []value.Value{value.Unknown{}, int64(80)}, "other", value.Unknown{}),
+		"ref":   value.Unknown{},
+		"raw":   value.Unknown{},
+		"multi": value.Unknown{},
+		"came":  value.Unknown{Type: value.TypeString},
 	}
 	tmpl := `$schema:
   img: {type: string}
@@ -166,7 +168,7 @@ v:
 	if got := renderInline(t, New(Options{}), tmpl, vars); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	if _, ok := vars["app"].(*Map).Get("tag"); !ok || dump(vars["app"]) != `{tag:?,ports:[?,80],other:?}` {
+	if _, ok := vars["app"].(*value.Map).Get("tag"); !ok || dump(vars["app"]) != `{tag:?,ports:[?,80],other:?}` {
 		t.Errorf("the caller's variable changed: %s", dump(vars["app"]))
 	}
 }
@@ -175,7 +177,7 @@ v:
 // programs at once, the first time each gives one; each gets the type.
 func TestRender_unknownTypesConcurrently(t *testing.T) {
 	e := New(Options{})
-	vars := map[string]Value{"d": Unknown{}, "s": Unknown{Type: TypeString}}
+	vars := map[string]value.Value{"d": value.Unknown{}, "s": value.Unknown{Type: value.TypeString}}
 	tmpl := "a: {$eval: \"${{ d + 'x' }}\"}\nb: {$eval: \"${{ size(s) }}\"}\nc: {$eval: \"${{ d > 1 }}\"}\nd: {$eval: \"${{ s }}\"}\n"
 	const want = "{a:?string,b:?number,c:?bool,d:?string}"
 	var wg sync.WaitGroup
@@ -202,7 +204,7 @@ func TestRender_unknownTypesConcurrently(t *testing.T) {
 
 func TestEval_unknownOnlyWhenRead(t *testing.T) {
 	e := New(Options{})
-	vars := map[string]Value{"a": Unknown{}, "b": int64(2)}
+	vars := map[string]value.Value{"a": value.Unknown{}, "b": int64(2)}
 	v, err := e.Eval(t.Context(), "a + 1", vars)
 	if err != nil || !isUnknownValue(v) {
 		t.Errorf("a + 1 = %s, %v; want unknown", dump(v), err)
@@ -213,16 +215,16 @@ func TestEval_unknownOnlyWhenRead(t *testing.T) {
 	}
 }
 
-func mapOf(kv ...Value) *Map {
-	m := NewMap(len(kv) / 2)
+func mapOf(kv ...value.Value) *value.Map {
+	m := value.NewMap(len(kv) / 2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		m.Set(kv[i].(string), kv[i+1])
 	}
 	return m
 }
 
-func isUnknownValue(v Value) bool {
-	_, ok := v.(Unknown)
+func isUnknownValue(v value.Value) bool {
+	_, ok := v.(value.Unknown)
 	return ok
 }
 
@@ -231,11 +233,11 @@ func isUnknownValue(v Value) bool {
 // makes its sequence unknown, unknown patch values make unknown leaves,
 // and an $expects is an error only once no value could meet it.
 func TestOverlay_unknownValues(t *testing.T) {
-	vars := map[string]Value{
-		"image": Unknown{},
-		"flag":  Unknown{},
-		"list":  Unknown{},
-		"svc":   mapOf("name", "cart", "port", Unknown{}),
+	vars := map[string]value.Value{
+		"image": value.Unknown{},
+		"flag":  value.Unknown{},
+		"list":  value.Unknown{},
+		"svc":   mapOf("name", "cart", "port", value.Unknown{}),
 	}
 	cases := []struct{ name, tmpl, want string }{
 		{"undecidable condition makes the document unknown",

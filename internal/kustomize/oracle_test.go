@@ -21,6 +21,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
 
@@ -150,7 +151,7 @@ func celyamlRender(ctx context.Context, eng *engine.Engine, template []byte) ([]
 	if err != nil {
 		return nil, err
 	}
-	vals := make([]engine.Value, len(docs))
+	vals := make([]value.Value, len(docs))
 	for i, d := range docs {
 		vals[i] = d.Value
 	}
@@ -618,7 +619,7 @@ func TestKustomize_argoCDWithEveryTransformPassesValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vals := make([]engine.Value, len(docs))
+	vals := make([]value.Value, len(docs))
 	for i, d := range docs {
 		vals[i] = d.Value
 	}

@@ -10,9 +10,20 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
-// exprKey is a directive whose value is a CEL expression ($eval's is a
-// string whose ${{ }} segments are).
-var exprKey = regexp.MustCompile(`\$(?:if|for|assert)["']?\s*:`)
+// exprKey is a directive whose value is a CEL expression as a whole, as
+// the directive table describes them ($eval's is a string whose ${{ }}
+// segments are).
+var exprKey = exprKeyPattern()
+
+func exprKeyPattern() *regexp.Regexp {
+	var names []string
+	for _, d := range engine.Directives() {
+		if d.WholeExpr {
+			names = append(names, regexp.QuoteMeta(strings.TrimPrefix(d.Name, "$")))
+		}
+	}
+	return regexp.MustCompile(`\$(?:` + strings.Join(names, "|") + `)["']?\s*:`)
+}
 
 // directiveKey is a $ key being typed, alone on its line (after the
 // indentation and an optional "- ") or after a flow mapping's "{" or ",".

@@ -15,6 +15,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/cli"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 )
 
@@ -25,7 +26,7 @@ import (
 // rendered both ways from files: the data source gets vars.json as its
 // context, the command the same variables from a values file (-f).
 func TestCLIRenderPrintsTheDataSourceBytes(t *testing.T) {
-	archives, err := filepath.Glob("../engine/testdata/*.txtar")
+	archives, err := filepath.Glob("../engine/testdata/golden/*/*.txtar")
 	if err != nil || len(archives) < 150 {
 		t.Fatalf("golden cases: %d, %v", len(archives), err)
 	}
@@ -104,7 +105,7 @@ func contextFromJSON(t *testing.T, text []byte) tftypes.Value {
 	if yerr != nil {
 		t.Fatal(yerr.Msg)
 	}
-	if _, ok := v.(*engine.Map); !ok {
+	if _, ok := v.(*value.Map); !ok {
 		t.Fatalf("vars.json is not an object")
 	}
 	tv, err := fromEngine(v)
@@ -126,7 +127,7 @@ func valuesFileOf(t *testing.T, dir string, ctx tftypes.Value) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := engine.NewMap(len(vars))
+	m := value.NewMap(len(vars))
 	for _, k := range slices.Backward(slices.Sorted(maps.Keys(vars))) {
 		m.Set(k, reversedKeys(vars[k]))
 	}
@@ -142,17 +143,17 @@ func valuesFileOf(t *testing.T, dir string, ctx tftypes.Value) string {
 }
 
 // reversedKeys is v with every mapping's keys in reverse order.
-func reversedKeys(v engine.Value) engine.Value {
+func reversedKeys(v value.Value) value.Value {
 	switch x := v.(type) {
-	case *engine.Map:
-		out := engine.NewMap(x.Len())
+	case *value.Map:
+		out := value.NewMap(x.Len())
 		for i := x.Len() - 1; i >= 0; i-- {
 			k, e := x.At(i)
 			out.Set(k, reversedKeys(e))
 		}
 		return out
-	case []engine.Value:
-		out := make([]engine.Value, len(x))
+	case []value.Value:
+		out := make([]value.Value, len(x))
 		for i, e := range x {
 			out[i] = reversedKeys(e)
 		}

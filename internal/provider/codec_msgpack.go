@@ -11,10 +11,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/vmihailenco/msgpack/v5"
 	"github.com/vmihailenco/msgpack/v5/msgpcode"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 // The direct codec: the protocol's msgpack values straight to engine
@@ -110,7 +109,7 @@ func decodeString(b []byte) (s string, null, unknown bool, err error) {
 	d := newCodecDecoder(b)
 	v, err := d.value(&tfType{kind: kindString}, 0)
 	switch x := v.(type) {
-	case engine.Unknown:
+	case value.Unknown:
 		return "", false, true, err
 	case string:
 		return x, false, false, err
@@ -120,13 +119,13 @@ func decodeString(b []byte) (s string, null, unknown bool, err error) {
 
 // decodeDynamic decodes a value of dynamic type: the engine value, and the
 // value's own type (nil for a null or an unknown of dynamic type).
-func decodeDynamic(b []byte) (engine.Value, *tfType, error) {
+func decodeDynamic(b []byte) (value.Value, *tfType, error) {
 	d := newCodecDecoder(b)
 	return d.dynamic(0)
 }
 
 // dynamic reads [type, value], or nil, or an unknown.
-func (d *codecDecoder) dynamic(depth int) (engine.Value, *tfType, error) {
+func (d *codecDecoder) dynamic(depth int) (value.Value, *tfType, error) {
 	if err := d.fits(); err != nil {
 		return nil, nil, err
 	}
@@ -135,7 +134,7 @@ func (d *codecDecoder) dynamic(depth int) (engine.Value, *tfType, error) {
 		return nil, nil, err
 	}
 	if msgpcode.IsExt(c) {
-		return engine.Unknown{}, nil, d.dec.Skip()
+		return value.Unknown{}, nil, d.dec.Skip()
 	}
 	n, err := d.dec.DecodeArrayLen()
 	switch {
@@ -162,7 +161,7 @@ func (d *codecDecoder) dynamic(depth int) (engine.Value, *tfType, error) {
 }
 
 // value reads a value of type t as toEngine would convert it.
-func (d *codecDecoder) value(t *tfType, depth int) (engine.Value, error) {
+func (d *codecDecoder) value(t *tfType, depth int) (value.Value, error) {
 	if depth > maxTypeDepth {
 		return nil, errors.New("value nested too deeply")
 	}
@@ -174,7 +173,7 @@ func (d *codecDecoder) value(t *tfType, depth int) (engine.Value, error) {
 		return nil, err
 	}
 	if msgpcode.IsExt(c) {
-		return engine.UnknownOf(t.unknownType()), d.dec.Skip()
+		return value.UnknownOf(t.unknownType()), d.dec.Skip()
 	}
 	if t.kind == kindDynamic {
 		v, _, err := d.dynamic(depth + 1)
@@ -204,7 +203,7 @@ func (d *codecDecoder) value(t *tfType, depth int) (engine.Value, error) {
 
 // number reads a number as numberToEngine converts it: an int64 when it
 // is whole and fits, a float64 otherwise.
-func (d *codecDecoder) number(c byte) (engine.Value, error) {
+func (d *codecDecoder) number(c byte) (value.Value, error) {
 	switch {
 	case msgpcode.IsFixedNum(c), c == msgpcode.Int8, c == msgpcode.Int16, c == msgpcode.Int32, c == msgpcode.Int64:
 		return d.dec.DecodeInt64()
@@ -236,7 +235,7 @@ func (d *codecDecoder) number(c byte) (engine.Value, error) {
 }
 
 // list reads a list, set or tuple (want elements for a tuple, -1 else).
-func (d *codecDecoder) list(elem func(int) *tfType, want, depth int) (engine.Value, error) {
+func (d *codecDecoder) list(elem func(int) *tfType, want, depth int) (value.Value, error) {
 	n, err := d.dec.DecodeArrayLen()
 	if err != nil {
 		return nil, err
@@ -244,7 +243,7 @@ func (d *codecDecoder) list(elem func(int) *tfType, want, depth int) (engine.Val
 	if want >= 0 && n != want {
 		return nil, fmt.Errorf("error decoding tuple; expected %d items, got %d", want, n)
 	}
-	out := make([]engine.Value, n)
+	out := make([]value.Value, n)
 	for i := range out {
 		if out[i], err = d.value(elem(i), depth+1); err != nil {
 			return nil, err
@@ -254,13 +253,13 @@ func (d *codecDecoder) list(elem func(int) *tfType, want, depth int) (engine.Val
 }
 
 // mapping reads a map or an object into a map with sorted keys.
-func (d *codecDecoder) mapping(elem func(string) *tfType, depth int) (engine.Value, error) {
+func (d *codecDecoder) mapping(elem func(string) *tfType, depth int) (value.Value, error) {
 	n, err := d.dec.DecodeMapLen()
 	if err != nil {
 		return nil, err
 	}
 	keys := make([]string, n)
-	vals := make([]engine.Value, n)
+	vals := make([]value.Value, n)
 	sorted := true
 	for i := range n {
 		if err := d.fits(); err != nil {
@@ -284,13 +283,13 @@ func (d *codecDecoder) mapping(elem func(string) *tfType, depth int) (engine.Val
 			order[i] = i
 		}
 		sort.Slice(order, func(a, b int) bool { return keys[order[a]] < keys[order[b]] })
-		ks, vs := make([]string, n), make([]engine.Value, n)
+		ks, vs := make([]string, n), make([]value.Value, n)
 		for i, j := range order {
 			ks[i], vs[i] = keys[j], vals[j]
 		}
 		keys, vals = ks, vs
 	}
-	m := engine.NewMap(n)
+	m := value.NewMap(n)
 	for i, k := range keys {
 		m.Set(k, vals[i])
 	}
@@ -301,16 +300,16 @@ func (d *codecDecoder) mapping(elem func(string) *tfType, depth int) (engine.Val
 // type: the bytes NewDynamicValue(DynamicPseudoType, fromEngine(v)) gives.
 // An unknown of dynamic type is the bare unknown; one of another type is
 // [type, unknown], as any value of a type of its own.
-func encodeDynamic(v engine.Value) ([]byte, error) {
+func encodeDynamic(v value.Value) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return []byte{msgpcode.Nil}, nil
-	case engine.Unknown:
+	case value.Unknown:
 		if x.Type.Written().IsDynamic() {
 			return slices.Clone(msgpackUnknown), nil
 		}
 	}
-	if v == engine.UnknownStream {
+	if v == value.UnknownStream {
 		return slices.Clone(msgpackUnknown), nil
 	}
 	ev, err := encodeValue(v)
@@ -330,12 +329,12 @@ type codecEncoder struct {
 	typ []byte
 }
 
-func (e *codecEncoder) value(v engine.Value) error {
+func (e *codecEncoder) value(v value.Value) error {
 	switch x := v.(type) {
 	case nil:
 		e.typ = append(e.typ, `"dynamic"`...)
 		return e.enc.EncodeNil()
-	case engine.Unknown:
+	case value.Unknown:
 		e.typ = append(append(append(e.typ, '"'), x.Type.Written().String()...), '"')
 		_, err := e.buf.Write(msgpackUnknown)
 		return err
@@ -351,7 +350,7 @@ func (e *codecEncoder) value(v engine.Value) error {
 	case float64:
 		e.typ = append(e.typ, `"number"`...)
 		return e.float(x)
-	case *engine.Map:
+	case *value.Map:
 		if err := e.enc.EncodeMapLen(x.Len()); err != nil {
 			return err
 		}
@@ -376,7 +375,7 @@ func (e *codecEncoder) value(v engine.Value) error {
 		}
 		e.typ = append(e.typ, "}]"...)
 		return nil
-	case []engine.Value:
+	case []value.Value:
 		if err := e.enc.EncodeArrayLen(len(x)); err != nil {
 			return err
 		}
@@ -392,7 +391,7 @@ func (e *codecEncoder) value(v engine.Value) error {
 		e.typ = append(e.typ, "]]"...)
 		return nil
 	}
-	if v == engine.UnknownStream {
+	if v == value.UnknownStream {
 		e.typ = append(e.typ, `"dynamic"`...)
 		_, err := e.buf.Write(msgpackUnknown)
 		return err
@@ -420,7 +419,7 @@ func (e *codecEncoder) float(x float64) error {
 // sortedIndex gives the indexes of m's entries in key order, the order in
 // which Terraform objects are written, or nil when they are in that order
 // already.
-func sortedIndex(m *engine.Map) []int {
+func sortedIndex(m *value.Map) []int {
 	for i := 1; i < m.Len(); i++ {
 		a, _ := m.At(i - 1)
 		b, _ := m.At(i)
@@ -467,7 +466,7 @@ type encodedValue struct {
 
 // encodeValue writes v's type and value as encodeDynamic would inside its
 // [type, value] pair.
-func encodeValue(v engine.Value) (encodedValue, error) {
+func encodeValue(v value.Value) (encodedValue, error) {
 	var buf bytes.Buffer
 	e := codecEncoder{enc: msgpack.NewEncoder(&buf), buf: &buf}
 	if err := e.value(v); err != nil {

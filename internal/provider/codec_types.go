@@ -6,7 +6,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
@@ -41,27 +40,27 @@ type tfType struct {
 	names []string           // object: the attribute names, sorted
 
 	engineOnce sync.Once
-	engineType engine.Type // unknownType's result, worked out once
+	engineType value.Type // unknownType's result, worked out once
 }
 
 // unknownType is the engine type of an unknown value of type t, all of
 // it, as convert.go's unknownType gives it for the same tftypes type.
-func (t *tfType) unknownType() engine.Type {
+func (t *tfType) unknownType() value.Type {
 	switch t.kind {
 	case kindString:
-		return engine.TypeString
+		return value.TypeString
 	case kindNumber:
-		return engine.TypeNumber
+		return value.TypeNumber
 	case kindBool:
-		return engine.TypeBool
+		return value.TypeBool
 	case kindDynamic:
-		return engine.TypeDynamic
+		return value.TypeDynamic
 	}
 	t.engineOnce.Do(func() { t.engineType = t.compoundType() })
 	return t.engineType
 }
 
-func (t *tfType) compoundType() engine.Type {
+func (t *tfType) compoundType() value.Type {
 	switch t.kind {
 	case kindList:
 		return value.ListOf(t.elem.unknownType())
@@ -70,19 +69,19 @@ func (t *tfType) compoundType() engine.Type {
 	case kindMap:
 		return value.MapOf(t.elem.unknownType())
 	case kindTuple:
-		elems := make([]engine.Type, len(t.elems))
+		elems := make([]value.Type, len(t.elems))
 		for i, e := range t.elems {
 			elems[i] = e.unknownType()
 		}
 		return value.TupleOf(elems...)
 	case kindObject:
-		attrs := make(map[string]engine.Type, len(t.attrs))
+		attrs := make(map[string]value.Type, len(t.attrs))
 		for n, at := range t.attrs {
 			attrs[n] = at.unknownType()
 		}
 		return value.ObjectOf(attrs)
 	}
-	return engine.TypeDynamic
+	return value.TypeDynamic
 }
 
 // typeCache keeps parsed types by their JSON text: a module sends the same

@@ -9,26 +9,25 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // This file converts values between Terraform (tftypes.Value, the values of
-// the plugin protocol) and the engine (engine.Value).
+// the plugin protocol) and the engine (value.Value).
 //
 // Terraform → engine:
-//   - objects and maps become *engine.Map with sorted keys;
-//   - lists, tuples and sets become []engine.Value;
+//   - objects and maps become *value.Map with sorted keys;
+//   - lists, tuples and sets become []value.Value;
 //   - numbers become int64 when whole and within 64 bits, float64 otherwise,
 //     and integers never pass through float64;
-//   - null becomes nil, and an unknown value at any depth an engine.Unknown
+//   - null becomes nil, and an unknown value at any depth an value.Unknown
 //     of its whole type (primitives, collections, objects and tuples).
 //
 // engine → Terraform:
-//   - *engine.Map becomes an object and []engine.Value a tuple, because a
+//   - *value.Map becomes an object and []value.Value a tuple, because a
 //     dynamic value cannot be the element of a collection;
 //   - int64 and float64 become exact numbers;
-//   - nil becomes a null and an engine.Unknown an unknown value of the
+//   - nil becomes a null and an value.Unknown an unknown value of the
 //     type value.Type.Written gives (string, number, bool, or dynamic for
 //     any other: a known list is written as a tuple and a map as an
 //     object, so no collection type would hold at apply), inside otherwise known objects and
@@ -41,9 +40,9 @@ import (
 // kinds and paths, never values.
 
 // toEngine converts a Terraform value to an engine value.
-func toEngine(v tftypes.Value) (engine.Value, error) {
+func toEngine(v tftypes.Value) (value.Value, error) {
 	if !v.IsKnown() {
-		return engine.UnknownOf(unknownType(v.Type())), nil
+		return value.UnknownOf(unknownType(v.Type())), nil
 	}
 	if v.IsNull() {
 		return nil, nil
@@ -75,7 +74,7 @@ func toEngine(v tftypes.Value) (engine.Value, error) {
 		if err := v.As(&elems); err != nil {
 			return nil, err
 		}
-		out := make([]engine.Value, len(elems))
+		out := make([]value.Value, len(elems))
 		for i, e := range elems {
 			ev, err := toEngine(e)
 			if err != nil {
@@ -92,7 +91,7 @@ func toEngine(v tftypes.Value) (engine.Value, error) {
 // fits, exactly, and into float64 otherwise. A number beyond float64's
 // range (Terraform numbers are arbitrary precision) is an error rather
 // than an infinity; the message does not show the number.
-func numberToEngine(f *big.Float) (engine.Value, error) {
+func numberToEngine(f *big.Float) (value.Value, error) {
 	if f == nil {
 		return nil, nil
 	}
@@ -108,13 +107,13 @@ func numberToEngine(f *big.Float) (engine.Value, error) {
 	return x, nil
 }
 
-func mapToEngine(attrs map[string]tftypes.Value) (engine.Value, error) {
+func mapToEngine(attrs map[string]tftypes.Value) (value.Value, error) {
 	keys := make([]string, 0, len(attrs))
 	for k := range attrs {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	m := engine.NewMap(len(keys))
+	m := value.NewMap(len(keys))
 	for _, k := range keys {
 		ev, err := toEngine(attrs[k])
 		if err != nil {
@@ -129,19 +128,19 @@ func mapToEngine(attrs map[string]tftypes.Value) (engine.Value, error) {
 // unknown reports that the context is wholly unknown, so that not even the
 // variable names are known; the caller then returns an unknown result.
 // An unknown object whose attribute names are known binds each name to an
-// engine.Unknown of the attribute's type.
-func contextVars(c tftypes.Value) (vars map[string]engine.Value, unknown bool, err error) {
+// value.Unknown of the attribute's type.
+func contextVars(c tftypes.Value) (vars map[string]value.Value, unknown bool, err error) {
 	if c.IsNull() {
-		return map[string]engine.Value{}, false, nil
+		return map[string]value.Value{}, false, nil
 	}
 	typ := c.Type()
 	obj, isObject := typ.(tftypes.Object)
 	if !c.IsKnown() {
 		if isObject {
 			names := obj.AttributeTypes
-			vars = make(map[string]engine.Value, len(names))
+			vars = make(map[string]value.Value, len(names))
 			for name, t := range names {
-				vars[name] = engine.UnknownOf(unknownType(t))
+				vars[name] = value.UnknownOf(unknownType(t))
 			}
 			return vars, false, nil
 		}
@@ -154,7 +153,7 @@ func contextVars(c tftypes.Value) (vars map[string]engine.Value, unknown bool, e
 	if err := c.As(&attrs); err != nil {
 		return nil, false, err
 	}
-	vars = make(map[string]engine.Value, len(attrs))
+	vars = make(map[string]value.Value, len(attrs))
 	for name, v := range attrs {
 		ev, err := toEngine(v)
 		if err != nil {
@@ -198,7 +197,7 @@ var (
 // unknownType is the engine type of an unknown Terraform value of type t,
 // all of it: primitives, lists, sets, maps, objects and tuples, nested
 // (optional attributes are attributes like any other).
-func unknownType(t tftypes.Type) engine.Type {
+func unknownType(t tftypes.Type) value.Type {
 	switch tt := t.(type) {
 	case nil:
 	case tftypes.List:
@@ -208,13 +207,13 @@ func unknownType(t tftypes.Type) engine.Type {
 	case tftypes.Map:
 		return value.MapOf(unknownType(tt.ElementType))
 	case tftypes.Tuple:
-		elems := make([]engine.Type, len(tt.ElementTypes))
+		elems := make([]value.Type, len(tt.ElementTypes))
 		for i, e := range tt.ElementTypes {
 			elems[i] = unknownType(e)
 		}
 		return value.TupleOf(elems...)
 	case tftypes.Object:
-		attrs := make(map[string]engine.Type, len(tt.AttributeTypes))
+		attrs := make(map[string]value.Type, len(tt.AttributeTypes))
 		for n, at := range tt.AttributeTypes {
 			attrs[n] = unknownType(at)
 		}
@@ -222,30 +221,30 @@ func unknownType(t tftypes.Type) engine.Type {
 	default:
 		switch {
 		case t.Is(tftypes.String):
-			return engine.TypeString
+			return value.TypeString
 		case t.Is(tftypes.Number):
-			return engine.TypeNumber
+			return value.TypeNumber
 		case t.Is(tftypes.Bool):
-			return engine.TypeBool
+			return value.TypeBool
 		}
 	}
-	return engine.TypeDynamic
+	return value.TypeDynamic
 }
 
 // unknownOf is the Terraform unknown of an engine unknown's type.
-func unknownOf(u engine.Unknown) tftypes.Value {
+func unknownOf(u value.Unknown) tftypes.Value {
 	return primitiveUnknowns[u.Type.Written().Kind()]
 }
 
 // fromEngine converts an engine value to a Terraform value with a concrete
 // type, except that nil becomes a null of dynamic type and an
-// engine.Unknown an unknown of its own type, dynamic when nothing typed
+// value.Unknown an unknown of its own type, dynamic when nothing typed
 // it: each can sit in an object attribute or tuple element.
-func fromEngine(v engine.Value) (tftypes.Value, error) {
+func fromEngine(v value.Value) (tftypes.Value, error) {
 	switch tv := v.(type) {
 	case nil:
 		return dynamicNull, nil
-	case engine.Unknown:
+	case value.Unknown:
 		return unknownOf(tv), nil
 	case bool:
 		return tftypes.NewValue(tftypes.Bool, tv), nil
@@ -258,7 +257,7 @@ func fromEngine(v engine.Value) (tftypes.Value, error) {
 			return tftypes.Value{}, errors.New("a Terraform number cannot hold NaN or infinity")
 		}
 		return tftypes.NewValue(tftypes.Number, big.NewFloat(tv)), nil
-	case *engine.Map:
+	case *value.Map:
 		n := tv.Len()
 		typs := make(map[string]tftypes.Type, n)
 		vals := make(map[string]tftypes.Value, n)
@@ -272,7 +271,7 @@ func fromEngine(v engine.Value) (tftypes.Value, error) {
 			vals[k] = x
 		}
 		return tftypes.NewValue(tftypes.Object{AttributeTypes: typs}, vals), nil
-	case []engine.Value:
+	case []value.Value:
 		vals := make([]tftypes.Value, len(tv))
 		for i, ev := range tv {
 			x, err := fromEngine(ev)
@@ -283,7 +282,7 @@ func fromEngine(v engine.Value) (tftypes.Value, error) {
 		}
 		return tupleOf(vals), nil
 	}
-	if v == engine.UnknownStream {
+	if v == value.UnknownStream {
 		return dynamicUnknown, nil
 	}
 	return tftypes.Value{}, fmt.Errorf("the engine returned a value of unexpected Go type %T", v)
@@ -308,32 +307,32 @@ func resultOf(docs []tftypes.Value) tftypes.Value {
 }
 
 // containsUnknown reports whether an engine value holds an unknown anywhere.
-func containsUnknown(v engine.Value) bool {
+func containsUnknown(v value.Value) bool {
 	switch tv := v.(type) {
-	case engine.Unknown:
+	case value.Unknown:
 		return true
-	case *engine.Map:
+	case *value.Map:
 		for i := 0; i < tv.Len(); i++ {
 			if _, ev := tv.At(i); containsUnknown(ev) {
 				return true
 			}
 		}
-	case []engine.Value:
+	case []value.Value:
 		for _, ev := range tv {
 			if containsUnknown(ev) {
 				return true
 			}
 		}
 	default:
-		return v == engine.UnknownStream
+		return v == value.UnknownStream
 	}
 	return false
 }
 
 // documentsToTerraform converts rendered documents once each. unknown is
 // true for the unknown stream, whose number of documents is not known.
-func documentsToTerraform(docs []engine.Value) (vals []tftypes.Value, unknown bool, err error) {
-	if engine.IsUnknownStream(docs) {
+func documentsToTerraform(docs []value.Value) (vals []tftypes.Value, unknown bool, err error) {
+	if value.IsUnknownStream(docs) {
 		return nil, true, nil
 	}
 	vals = make([]tftypes.Value, len(docs))

@@ -15,11 +15,10 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 // fuzzValue builds a Terraform value from fuzz bytes: objects, maps, lists,
@@ -193,7 +192,7 @@ func jsonValue(data []byte) (attr.Value, bool) {
 // goldenVars returns the vars.json of every engine golden case, to seed
 // the fuzzer with the contexts templates really get.
 func goldenVars(tb testing.TB) [][]byte {
-	files, _ := filepath.Glob("../engine/testdata/*.txtar")
+	files, _ := filepath.Glob("../engine/testdata/golden/*/*.txtar")
 	var out [][]byte
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -210,12 +209,12 @@ func goldenVars(tb testing.TB) [][]byte {
 }
 
 // engineText prints an engine value with its Go types, for comparison.
-func engineText(v engine.Value) string {
+func engineText(v value.Value) string {
 	var b strings.Builder
-	var walk func(engine.Value)
-	walk = func(v engine.Value) {
+	var walk func(value.Value)
+	walk = func(v value.Value) {
 		switch v := v.(type) {
-		case *engine.Map:
+		case *value.Map:
 			b.WriteString("{")
 			for i := 0; i < v.Len(); i++ {
 				k, e := v.At(i)
@@ -224,7 +223,7 @@ func engineText(v engine.Value) string {
 				b.WriteString(",")
 			}
 			b.WriteString("}")
-		case []engine.Value:
+		case []value.Value:
 			b.WriteString("[")
 			for _, e := range v {
 				walk(e)
@@ -284,19 +283,19 @@ func FuzzConvert(f *testing.F) {
 // written is v as it comes back from Terraform: each unknown with the
 // type it is written out with (value.Type.Written: a collection, object
 // or tuple type comes back dynamic).
-func written(v engine.Value) engine.Value {
+func written(v value.Value) value.Value {
 	switch x := v.(type) {
-	case engine.Unknown:
-		return engine.UnknownOf(x.Type.Written())
-	case *engine.Map:
-		out := engine.NewMap(x.Len())
+	case value.Unknown:
+		return value.UnknownOf(x.Type.Written())
+	case *value.Map:
+		out := value.NewMap(x.Len())
 		for i := 0; i < x.Len(); i++ {
 			k, e := x.At(i)
 			out.Set(k, written(e))
 		}
 		return out
-	case []engine.Value:
-		out := make([]engine.Value, len(x))
+	case []value.Value:
+		out := make([]value.Value, len(x))
 		for i, e := range x {
 			out[i] = written(e)
 		}

@@ -9,25 +9,24 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 // dumpEngine writes an engine value with its Go kinds, so that tests can
 // compare int64 against float64 exactly.
-func dumpEngine(v engine.Value) string {
+func dumpEngine(v value.Value) string {
 	var b strings.Builder
-	var walk func(v engine.Value)
-	walk = func(v engine.Value) {
+	var walk func(v value.Value)
+	walk = func(v value.Value) {
 		switch tv := v.(type) {
 		case nil:
 			b.WriteString("null")
-		case engine.Unknown:
+		case value.Unknown:
 			b.WriteString("unknown")
 		case bool:
 			fmt.Fprintf(&b, "%t", tv)
@@ -37,7 +36,7 @@ func dumpEngine(v engine.Value) string {
 			fmt.Fprintf(&b, "double(%v)", tv)
 		case string:
 			fmt.Fprintf(&b, "%q", tv)
-		case *engine.Map:
+		case *value.Map:
 			b.WriteString("{")
 			for i := 0; i < tv.Len(); i++ {
 				k, ev := tv.At(i)
@@ -48,7 +47,7 @@ func dumpEngine(v engine.Value) string {
 				walk(ev)
 			}
 			b.WriteString("}")
-		case []engine.Value:
+		case []value.Value:
 			b.WriteString("[")
 			for i, ev := range tv {
 				if i > 0 {
@@ -146,7 +145,7 @@ func fw(v tftypes.Value) attr.Value {
 	return d.UnderlyingValue()
 }
 
-func mustToEngine(t *testing.T, v attr.Value) engine.Value {
+func mustToEngine(t *testing.T, v attr.Value) value.Value {
 	t.Helper()
 	ev, err := toEngine(tf(v))
 	if err != nil {
@@ -155,7 +154,7 @@ func mustToEngine(t *testing.T, v attr.Value) engine.Value {
 	return ev
 }
 
-func mustFromEngine(t *testing.T, v engine.Value) attr.Value {
+func mustFromEngine(t *testing.T, v value.Value) attr.Value {
 	t.Helper()
 	tv, err := fromEngine(v)
 	if err != nil {
@@ -246,7 +245,7 @@ func TestToEngine_deepNesting(t *testing.T) {
 	}
 	ev := mustToEngine(t, v)
 	for i := 0; i < depth; i++ {
-		m, ok := ev.(*engine.Map)
+		m, ok := ev.(*value.Map)
 		if !ok {
 			t.Fatalf("level %d: got %T", i, ev)
 		}
@@ -322,16 +321,16 @@ func TestContextVars_notAnObject(t *testing.T) {
 }
 
 func TestFromEngine_everyKind(t *testing.T) {
-	m := engine.NewMap(8)
+	m := value.NewMap(8)
 	m.Set("str", "x")
 	m.Set("yes", true)
 	m.Set("int", int64(-5))
 	m.Set("dbl", 2.5)
 	m.Set("nul", nil)
-	m.Set("lst", []engine.Value{int64(1), "two", []engine.Value{}})
-	inner := engine.NewMap(0)
+	m.Set("lst", []value.Value{int64(1), "two", []value.Value{}})
+	inner := value.NewMap(0)
 	m.Set("obj", inner)
-	m.Set("unk", engine.Unknown{})
+	m.Set("unk", value.Unknown{})
 	got := dumpTerraform(mustFromEngine(t, m))
 	want := `object{dbl: number(2.5), int: number(-5), lst: tuple[number(1), "two", tuple[]], nul: null(basetypes.DynamicType), ` +
 		`obj: object{}, str: "x", unk: unknown(basetypes.DynamicType), yes: true}`
@@ -360,9 +359,9 @@ func TestFromEngine_bigIntegerStaysExact(t *testing.T) {
 }
 
 func TestFromEngine_roundTripEveryKind(t *testing.T) {
-	m := engine.NewMap(4)
-	m.Set("a", []engine.Value{int64(9007199254740993), 0.1, true, nil, "s"})
-	sub := engine.NewMap(1)
+	m := value.NewMap(4)
+	m.Set("a", []value.Value{int64(9007199254740993), 0.1, true, nil, "s"})
+	sub := value.NewMap(1)
 	sub.Set("k", int64(math.MaxInt64))
 	m.Set("b", sub)
 	back := mustToEngine(t, mustFromEngine(t, m))
@@ -374,7 +373,7 @@ func TestFromEngine_roundTripEveryKind(t *testing.T) {
 
 func TestFromEngine_nanAndInfinityAreErrors(t *testing.T) {
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		_, err := fromEngine([]engine.Value{f})
+		_, err := fromEngine([]value.Value{f})
 		if err == nil || err.Error() != "a Terraform number cannot hold NaN or infinity" {
 			t.Errorf("%v: got %v", f, err)
 		}
@@ -382,16 +381,16 @@ func TestFromEngine_nanAndInfinityAreErrors(t *testing.T) {
 }
 
 func TestFromEngine_unknownStreamIsUnknown(t *testing.T) {
-	if v := mustFromEngine(t, engine.UnknownStream); !v.IsUnknown() {
+	if v := mustFromEngine(t, value.UnknownStream); !v.IsUnknown() {
 		t.Fatalf("got %s", v)
 	}
 }
 
 func TestFromEngine_deepNesting(t *testing.T) {
 	const depth = 500
-	var v engine.Value = int64(7)
+	var v value.Value = int64(7)
 	for i := 0; i < depth; i++ {
-		v = []engine.Value{v}
+		v = []value.Value{v}
 	}
 	tv := mustFromEngine(t, v)
 	for i := 0; i < depth; i++ {
@@ -406,11 +405,11 @@ func TestFromEngine_deepNesting(t *testing.T) {
 // dynamic. Unknown and null leaves inside known objects and tuples must
 // survive that encoding.
 func TestFromEngine_unknownLeavesEncodeForTheWire(t *testing.T) {
-	m := engine.NewMap(3)
-	m.Set("image", engine.Unknown{})
+	m := value.NewMap(3)
+	m.Set("image", value.Unknown{})
 	m.Set("name", "cart")
 	m.Set("opt", nil)
-	m.Set("ports", []engine.Value{int64(80), engine.Unknown{}})
+	m.Set("ports", []value.Value{int64(80), value.Unknown{}})
 	tv, err := fromEngine(m)
 	if err != nil {
 		t.Fatal(err)
@@ -455,11 +454,11 @@ func TestResultOf_shapes(t *testing.T) {
 }
 
 func TestContainsUnknown(t *testing.T) {
-	m := engine.NewMap(1)
-	m.Set("a", []engine.Value{"x", engine.Unknown{}})
-	known := engine.NewMap(1)
-	known.Set("a", []engine.Value{"x", nil})
-	if !containsUnknown(m) || containsUnknown(known) || !containsUnknown(engine.UnknownStream) || containsUnknown("s") {
+	m := value.NewMap(1)
+	m.Set("a", []value.Value{"x", value.Unknown{}})
+	known := value.NewMap(1)
+	known.Set("a", []value.Value{"x", nil})
+	if !containsUnknown(m) || containsUnknown(known) || !containsUnknown(value.UnknownStream) || containsUnknown("s") {
 		t.Fatal("containsUnknown is wrong")
 	}
 }
@@ -482,7 +481,7 @@ func TestToEngine_numberBeyondDoubleRangeIsAnError(t *testing.T) {
 	}
 }
 
-func isUnknown(v engine.Value) bool {
-	_, ok := v.(engine.Unknown)
+func isUnknown(v value.Value) bool {
+	_, ok := v.(value.Unknown)
 	return ok
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 var (
@@ -193,10 +194,10 @@ func sensitiveOf(attrs map[string]tftypes.Value) bool {
 
 // secretDataDocuments gives the indexes of the documents that are a
 // Secret holding data or stringData: what a plan must not print.
-func secretDataDocuments(docs []engine.Value) []int {
+func secretDataDocuments(docs []value.Value) []int {
 	var out []int
 	for i, d := range docs {
-		m, ok := d.(*engine.Map)
+		m, ok := d.(*value.Map)
 		if !ok {
 			continue
 		}
@@ -214,13 +215,13 @@ func secretDataDocuments(docs []engine.Value) []int {
 }
 
 // emptyValue reports a null, an empty map or an empty list.
-func emptyValue(v engine.Value) bool {
+func emptyValue(v value.Value) bool {
 	switch x := v.(type) {
 	case nil:
 		return true
-	case *engine.Map:
+	case *value.Map:
 		return x.Len() == 0
-	case []engine.Value:
+	case []value.Value:
 		return len(x) == 0
 	}
 	return false
@@ -291,18 +292,24 @@ func validateRender(config tftypes.Value) diag.Diagnostics {
 		diags.AddError("Invalid configuration", err.Error())
 		return diags
 	}
-	tmpl, file, baseDir := attrs["template"], attrs["template_file"], attrs["base_dir"]
-	if !baseDir.IsNull() && !file.IsNull() && tmpl.IsNull() {
+	return validateSet(!attrs["template"].IsNull(), !attrs["template_file"].IsNull(), !attrs["base_dir"].IsNull())
+}
+
+// validateSet is the rule on which of template, template_file and
+// base_dir are set.
+func validateSet(tmpl, file, baseDir bool) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if baseDir && file && !tmpl {
 		diags.AddAttributeWarning(path.Root("base_dir"),
 			"base_dir has no effect with template_file",
 			"$include in a template file resolves against the file's own directory; base_dir applies only to an inline \"template\". Remove base_dir.")
 	}
 	switch {
-	case tmpl.IsNull() && file.IsNull():
+	case !tmpl && !file:
 		diags.AddAttributeError(path.Root("template"),
 			"Missing template",
 			"Set exactly one of \"template\" (inline template text) and \"template_file\" (path to a template file); neither is set.")
-	case !tmpl.IsNull() && !file.IsNull():
+	case tmpl && file:
 		diags.AddAttributeError(path.Root("template_file"),
 			"Conflicting template arguments",
 			"Set exactly one of \"template\" (inline template text) and \"template_file\" (path to a template file); both are set.")
@@ -323,12 +330,12 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 		diags.AddAttributeError(in.at, "Template rendering failed", err.Error())
 		return tftypes.Value{}, diags
 	}
-	docs := make([]engine.Value, len(rendered))
+	docs := make([]value.Value, len(rendered))
 	origins := make([]string, len(rendered))
 	for i, r := range rendered {
 		docs[i], origins[i] = r.Value, r.Origin.String()
 	}
-	if engine.IsUnknownStream(docs) || containsUnknown(docs) {
+	if value.IsUnknownStream(docs) || containsUnknown(docs) {
 		diags.AddAttributeError(in.at, "Template rendering failed",
 			"The rendered documents hold unknown values, which a data source cannot return. This is a bug in the provider.")
 		return tftypes.Value{}, diags
@@ -342,7 +349,7 @@ func (d *renderDataSource) read(ctx context.Context, config tftypes.Value) (tfty
 type renderInputs struct {
 	attrs               map[string]tftypes.Value // the configured attributes, as given
 	tmpl, file, baseDir *string                  // nil when null
-	vars                map[string]engine.Value  // the context's variables
+	vars                map[string]value.Value   // the context's variables
 	at                  path.Path                // the attribute that rendering errors point at
 	text                []byte                   // the template's text, once rendered
 	sensitive           bool                     // sensitive = true: errors hide keys too
@@ -421,7 +428,7 @@ func (d *renderDataSource) render(ctx context.Context, in *renderInputs) ([]engi
 // documents. Each document is encoded and converted once; result,
 // documents and manifests share the converted values. The YAML stream is
 // written once and yaml_documents are slices of it.
-func renderState(ctx context.Context, in renderInputs, docs []engine.Value, origins []string) (tftypes.Value, diag.Diagnostics) {
+func renderState(ctx context.Context, in renderInputs, docs []value.Value, origins []string) (tftypes.Value, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	typ := renderStateType()
 	fail := func(summary, detail string) (tftypes.Value, diag.Diagnostics) {

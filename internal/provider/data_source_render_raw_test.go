@@ -3,6 +3,8 @@ package provider
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -85,4 +87,53 @@ func TestRenderRaw_declinesWhatTheTftypesPathReports(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Validation takes the raw path for a known configuration, with the
+// diagnostics of the tftypes path, and leaves a configuration with
+// unknown values (which the check at plan reads) or a wrong set of
+// template attributes to the tftypes path.
+func TestValidateRaw_answersKnownConfigurationsAsTheTftypesPath(t *testing.T) {
+	unknownPort := ctxObject(map[string]tftypes.Value{"port": tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)})
+	for name, c := range map[string]struct {
+		vals map[string]tftypes.Value
+		raw  bool
+	}{
+		"kitchen sink, 20 services":       {map[string]tftypes.Value{"template_file": str(kitchenSinkPath), "context": benchContext()}, true},
+		"a base_dir beside a file warns":  {map[string]tftypes.Value{"template_file": str("testdata/files/static.yaml"), "base_dir": str("testdata/files")}, true},
+		"a null context":                  {map[string]tftypes.Value{"template": str("a: 1\n"), "context": tftypes.NewValue(tftypes.DynamicPseudoType, nil)}, true},
+		"a template that does not render": {map[string]tftypes.Value{"template": str("a: {$eval: \"${{ missing }}\"}\n")}, true},
+		"an unknown in the context":       {map[string]tftypes.Value{"template": str("p: {$eval: \"${{ port + 1 }}\"}\n"), "context": unknownPort}, false},
+		"an unknown template":             {map[string]tftypes.Value{"template": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}, false},
+		"no template":                     {map[string]tftypes.Value{}, false},
+		"both templates":                  {map[string]tftypes.Value{"template": str("a: 1\n"), "template_file": str("x.yaml")}, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dv, err := tfprotov6.NewDynamicValue(renderStateType(), dsConfig(t, c.vals).Raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			diags, ok := validateRaw(dv.MsgPack)
+			if ok != c.raw {
+				t.Fatalf("validateRaw answered: %v, want %v", ok, c.raw)
+			}
+			srv := NewServer("test")().(*server)
+			want := srv.validateTypes(context.Background(), &tfprotov6.ValidateDataResourceConfigRequest{TypeName: renderTypeName, Config: &dv})
+			if got, want := diagText(protoDiagnostics(diags)), diagText(want.Diagnostics); ok && got != want {
+				t.Fatalf("the raw path's diagnostics differ from the tftypes path's:\n raw %s\nwant %s", got, want)
+			}
+			if ok && name == "a base_dir beside a file warns" && len(diags) != 1 {
+				t.Fatalf("expected the warning on base_dir, got %d diagnostics", len(diags))
+			}
+		})
+	}
+}
+
+// diagText writes protocol diagnostics one a line.
+func diagText(ds []*tfprotov6.Diagnostic) string {
+	var b strings.Builder
+	for _, d := range ds {
+		fmt.Fprintf(&b, "%s %q %q at %v\n", d.Severity, d.Summary, d.Detail, d.Attribute)
+	}
+	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // numbersSentence is what the README and the documentation's index say
@@ -43,7 +44,7 @@ func TestDocs_numbersSentenceHoldsAndIsEverywhere(t *testing.T) {
 	}
 
 	e := engine.New(engine.DefaultOptions())
-	render := func(tmpl string, vars map[string]engine.Value) string {
+	render := func(tmpl string, vars map[string]value.Value) string {
 		t.Helper()
 		docs, err := e.Render(context.Background(), engine.Source{Text: []byte(tmpl)}, vars)
 		if err != nil {
@@ -82,7 +83,7 @@ func TestDocs_numbersSentenceHoldsAndIsEverywhere(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := render("t: {$eval: \"${{ type(n) }}\"}\n", map[string]engine.Value{"n": n})
+		got := render("t: {$eval: \"${{ type(n) }}\"}\n", map[string]value.Value{"n": n})
 		if want := "t: " + tc.want + "\n"; got != want {
 			t.Errorf("Terraform number %s: got %q, want %q", tc.number.Text('g', 20), got, want)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // The security guide warns that Terraform prints the values of arguments
@@ -43,7 +44,7 @@ func TestDocs_securityGuideWarnsThatTerraformPrintsArguments(t *testing.T) {
 	}
 	tmpl := strings.NewReplacer(`\"`, `"`, "$${", "${").Replace(strings.Trim(hclTemplate, `"`))
 	_, renderErr := engine.New(engine.DefaultOptions()).Render(context.Background(),
-		engine.Source{Text: []byte(tmpl)}, map[string]engine.Value{"password": "hunter2"})
+		engine.Source{Text: []byte(tmpl)}, map[string]value.Value{"password": "hunter2"})
 	if renderErr == nil {
 		t.Fatal("the example's template renders; the guide shows it failing")
 	}

@@ -3,7 +3,7 @@ package provider
 import (
 	"sync"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/kubetypes"
 	manifestcheck "github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
@@ -24,13 +24,13 @@ var builtinSchemas = sync.OnceValues(func() (*manifestcheck.Schemas, error) {
 // typeDocuments types the unknowns of rendered documents by their kinds'
 // schemas: the built-in kinds and the CustomResourceDefinitions among
 // docs themselves (those wholly known).
-func typeDocuments(docs []engine.Value) ([]engine.Value, error) {
-	if engine.IsUnknownStream(docs) || !containsUnknown(docs) {
+func typeDocuments(docs []value.Value) ([]value.Value, error) {
+	if value.IsUnknownStream(docs) || !containsUnknown(docs) {
 		return docs, nil
 	}
-	var crds []engine.Value
+	var crds []value.Value
 	for _, d := range docs {
-		if m, ok := d.(*engine.Map); ok && isCRD(m) && !containsUnknown(m) {
+		if m, ok := d.(*value.Map); ok && isCRD(m) && !containsUnknown(m) {
 			crds = append(crds, m)
 		}
 	}
@@ -50,13 +50,13 @@ func typeDocuments(docs []engine.Value) ([]engine.Value, error) {
 }
 
 // typeDocumentsBy types the unknowns of docs by the kinds of schemas.
-func typeDocumentsBy(docs []engine.Value, schemas *manifestcheck.Schemas) ([]engine.Value, error) {
+func typeDocumentsBy(docs []value.Value, schemas *manifestcheck.Schemas) ([]value.Value, error) {
 	return kubetypes.Documents(docs, schemas.Structural)
 }
 
 // isCRD reports whether a document is an apiextensions.k8s.io/v1
 // CustomResourceDefinition.
-func isCRD(m *engine.Map) bool {
+func isCRD(m *value.Map) bool {
 	av, _ := m.Get("apiVersion")
 	kind, _ := m.Get("kind")
 	return av == "apiextensions.k8s.io/v1" && kind == "CustomResourceDefinition"

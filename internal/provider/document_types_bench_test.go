@@ -20,18 +20,18 @@ func BenchmarkServer_kindTyping(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, n := range []int{20, 200} {
-		svcs := make([]engine.Value, n)
+		svcs := make([]value.Value, n)
 		for i := range svcs {
-			m := engine.NewMap(3)
+			m := value.NewMap(3)
 			m.Set("name", "svc"+strconv.Itoa(i))
-			m.Set("replicas", engine.Unknown{})
-			m.Set("port", engine.Unknown{})
+			m.Set("replicas", value.Unknown{})
+			m.Set("port", value.Unknown{})
 			svcs[i] = m
 		}
-		vars := map[string]engine.Value{
+		vars := map[string]value.Value{
 			"services": svcs,
-			"image":    engine.Unknown{},
-			"args":     engine.UnknownOf(value.ListOf(engine.TypeString)),
+			"image":    value.Unknown{},
+			"args":     value.UnknownOf(value.ListOf(value.TypeString)),
 		}
 		e := engine.New(engine.Options{})
 		src := engine.Source{Text: text}

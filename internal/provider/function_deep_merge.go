@@ -9,8 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // deepMergeFunction is provider::celyaml::deep_merge(values...). It is
@@ -82,17 +82,17 @@ func (f *deepMergeFunction) Run(ctx context.Context, req function.RunRequest, re
 // merged onto the result.
 // callRaw is deepMerge on the raw path (server_raw.go).
 func (f *deepMergeFunction) callRaw(_ context.Context, args []*tfprotov6.DynamicValue) ([]byte, *function.FuncError, bool) {
-	vals := make([]engine.Value, len(args))
+	vals := make([]value.Value, len(args))
 	for i, a := range args {
 		if a == nil || a.MsgPack == nil {
 			return nil, nil, false
 		}
 		v, _, err := decodeDynamic(a.MsgPack)
 		if err != nil {
-			return nil, nil, false //nolint:nilerr // declining: the tftypes path words the error
+			return nil, nil, false //nolint:nilerr // declining: the framework words the error
 		}
-		if _, unknown := v.(engine.Unknown); unknown {
-			return rawResult(engine.Unknown{})
+		if _, unknown := v.(value.Unknown); unknown {
+			return rawResult(value.Unknown{})
 		}
 		vals[i] = v
 	}
@@ -100,7 +100,7 @@ func (f *deepMergeFunction) callRaw(_ context.Context, args []*tfprotov6.Dynamic
 }
 
 func deepMerge(args []tftypes.Value) (tftypes.Value, *function.FuncError) {
-	vals := make([]engine.Value, len(args))
+	vals := make([]value.Value, len(args))
 	for i, a := range args {
 		if !a.IsKnown() {
 			return dynamicUnknown, nil
@@ -121,8 +121,8 @@ func deepMerge(args []tftypes.Value) (tftypes.Value, *function.FuncError) {
 // mergeLayers merges known values left to right by the merge rule,
 // skipping nulls; the first non-null value is the base, as it is, so
 // deep_merge(x) is x. No values, or only nulls, give null.
-func mergeLayers(vals []engine.Value) engine.Value {
-	var out engine.Value
+func mergeLayers(vals []value.Value) value.Value {
+	var out value.Value
 	first := true
 	for _, v := range vals {
 		switch {

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 var _ caller = &evalFunction{}
@@ -81,7 +82,7 @@ func (f *evalFunction) callRaw(ctx context.Context, args []*tfprotov6.DynamicVal
 		return nil, nil, false
 	}
 	if unknown {
-		return rawResult(engine.Unknown{})
+		return rawResult(value.Unknown{})
 	}
 	v, err := f.engine(ctx).Eval(ctx, expr, vars)
 	if err != nil {

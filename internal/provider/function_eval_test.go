@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 func TestEvalFunction_Known(t *testing.T) {
@@ -43,11 +42,11 @@ func TestEvalFunction_Unknown(t *testing.T) {
 	// reading an unknown variable gives unknown, of the type the
 	// expression has
 	f := &evalFunction{engine: testEngine}
-	if got := callOK(t, f, types.StringValue("image + ':latest'"), vars(t, "image", engine.Unknown{}, "n", 1)); got != "unknown(basetypes.StringType)" {
+	if got := callOK(t, f, types.StringValue("image + ':latest'"), vars(t, "image", value.Unknown{}, "n", 1)); got != "unknown(basetypes.StringType)" {
 		t.Fatalf("reads unknown: got %s", got)
 	}
 	// not reading it stays known
-	if got := callOK(t, f, types.StringValue("n + 1"), vars(t, "image", engine.Unknown{}, "n", 1)); got != "number(2)" {
+	if got := callOK(t, f, types.StringValue("n + 1"), vars(t, "image", value.Unknown{}, "n", 1)); got != "number(2)" {
 		t.Fatalf("does not read unknown: got %s", got)
 	}
 	// an unknown expression is unknown without evaluating

@@ -3,10 +3,9 @@ package provider
 import (
 	"testing"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 func tupleDyn(t *testing.T, docs ...attr.Value) types.Dynamic {
@@ -50,11 +49,11 @@ func TestManifestsFunction_Unknown(t *testing.T) {
 	if ferr != nil || !v.IsUnknown() {
 		t.Fatalf("unknown documents: got %s %v", v, ferr)
 	}
-	v, ferr = callFunction(t, f, tupleDyn(t, doc(t, "kind", "Service", "metadata.name", engine.Unknown{})))
+	v, ferr = callFunction(t, f, tupleDyn(t, doc(t, "kind", "Service", "metadata.name", value.Unknown{})))
 	if ferr != nil || !v.IsUnknown() {
 		t.Fatalf("unknown name: got %s %v", v, ferr)
 	}
-	got := callOK(t, f, tupleDyn(t, doc(t, "kind", "Pod", "metadata.name", "p", "spec.image", engine.Unknown{})))
+	got := callOK(t, f, tupleDyn(t, doc(t, "kind", "Pod", "metadata.name", "p", "spec.image", value.Unknown{})))
 	if want := `object{_/Pod/_/p: object{kind: "Pod", metadata: object{name: "p"}, spec: object{image: unknown(basetypes.DynamicType)}}}`; got != want {
 		t.Fatalf("unknown leaf: got %s", got)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 var _ caller = &renderFunction{}
@@ -94,7 +95,7 @@ func (f *renderFunction) callRaw(ctx context.Context, args []*tfprotov6.DynamicV
 }
 
 func (f *renderFunction) render(ctx context.Context) renderBody {
-	return func(e *engine.Engine, text string, vars map[string]engine.Value) (engine.Source, []engine.Value, error) {
+	return func(e *engine.Engine, text string, vars map[string]value.Value) (engine.Source, []value.Value, error) {
 		src := engine.Source{Text: []byte(text)}
 		docs, err := e.Render(ctx, src, vars)
 		return src, docs, err
@@ -103,7 +104,7 @@ func (f *renderFunction) render(ctx context.Context) renderBody {
 
 // renderBody renders for render or render_file, and gives the source it
 // rendered, for the check at plan (plan_check.go).
-type renderBody func(e *engine.Engine, first string, vars map[string]engine.Value) (engine.Source, []engine.Value, error)
+type renderBody func(e *engine.Engine, first string, vars map[string]value.Value) (engine.Source, []value.Value, error)
 
 // renderCallRaw is renderCall on the raw path.
 func renderCallRaw(ctx context.Context, name string, args []*tfprotov6.DynamicValue, eng func(context.Context) *engine.Engine, render renderBody) ([]byte, *function.FuncError, bool) {
@@ -112,7 +113,7 @@ func renderCallRaw(ctx context.Context, name string, args []*tfprotov6.DynamicVa
 		return nil, nil, false
 	}
 	if unknown {
-		return rawResult(engine.Unknown{})
+		return rawResult(value.Unknown{})
 	}
 	e := eng(ctx)
 	src, docs, err := render(e, first, vars)
@@ -123,13 +124,16 @@ func renderCallRaw(ctx context.Context, name string, args []*tfprotov6.DynamicVa
 	if ferr := planCheckCall(ctx, name, e, src, vars, rawPartlyUnknown(args[1], vars)); ferr != nil {
 		return nil, ferr, true
 	}
-	if engine.IsUnknownStream(docs) {
-		return rawResult(engine.Unknown{})
+	if value.IsUnknownStream(docs) {
+		return rawResult(value.Unknown{})
 	}
 	if docs, err = typeDocuments(docs); err != nil {
 		return nil, funcError(err), true
 	}
-	tflog.Debug(ctx, "celyaml function: rendered", map[string]any{"function": name, "documents": len(docs)})
+	// No log line on success: eval logs none either, and each line costs
+	// the provider about 36 µs (hclog writes JSON with the caller's
+	// location, Terraform parses it even with logging off): an eighth of
+	// a render_file() call of the kitchen sink in a reattached plan.
 	if len(docs) == 1 {
 		return rawResult(docs[0])
 	}
@@ -140,7 +144,7 @@ func renderCallRaw(ctx context.Context, name string, args []*tfprotov6.DynamicVa
 // prologue every function taking (string, context) shares: an error for a
 // null first argument or a bad context; unknown when the first argument or
 // the whole context is unknown, so that the result is unknown.
-func knownArguments(ctx context.Context, name, what string, args []tftypes.Value) (first string, vars map[string]engine.Value, unknown bool, ferr *function.FuncError) {
+func knownArguments(ctx context.Context, name, what string, args []tftypes.Value) (first string, vars map[string]value.Value, unknown bool, ferr *function.FuncError) {
 	if args[0].IsNull() {
 		return "", nil, false, function.NewArgumentFuncError(0, what+" must not be null")
 	}
@@ -192,6 +196,5 @@ func renderCall(ctx context.Context, name string, args []tftypes.Value, eng func
 		tflog.Debug(ctx, "celyaml function: number of documents unknown, result unknown", map[string]any{"function": name})
 		return dynamicUnknown, nil
 	}
-	tflog.Debug(ctx, "celyaml function: rendered", map[string]any{"function": name, "documents": len(vals)})
 	return resultOf(vals), nil
 }

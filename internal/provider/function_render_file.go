@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 var _ caller = &renderFileFunction{}
@@ -61,7 +62,7 @@ func (f *renderFileFunction) callRaw(ctx context.Context, args []*tfprotov6.Dyna
 }
 
 func (f *renderFileFunction) render(ctx context.Context) renderBody {
-	return func(e *engine.Engine, path string, vars map[string]engine.Value) (engine.Source, []engine.Value, error) {
+	return func(e *engine.Engine, path string, vars map[string]value.Value) (engine.Source, []value.Value, error) {
 		// RenderFile is LoadFile and Render; the source is kept for the
 		// check at plan (plan_check.go).
 		src, err := e.LoadFile(ctx, path)

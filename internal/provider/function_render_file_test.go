@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 const appWant = `tuple[` +
@@ -35,7 +34,7 @@ func TestRenderFileFunction_Unknown(t *testing.T) {
 		t.Fatalf("unknown path: got %s %v", v, ferr)
 	}
 	f := &renderFileFunction{engine: testEngine}
-	got := callOK(t, f, types.StringValue("testdata/files/app.yaml"), vars(t, "name", "cart", "env", "prod", "image", engine.Unknown{}))
+	got := callOK(t, f, types.StringValue("testdata/files/app.yaml"), vars(t, "name", "cart", "env", "prod", "image", value.Unknown{}))
 	want := `tuple[` +
 		`object{apiVersion: "apps/v1", kind: "Deployment", metadata: object{labels: object{app: "cart", team: "sre"}, name: "cart-prod", namespace: "prod"}, spec: object{image: unknown(basetypes.DynamicType), replicas: number(3)}}, ` +
 		`object{apiVersion: "v1", kind: "Service", metadata: object{name: "cart"}, spec: object{ports: tuple[object{port: number(80)}]}}]`

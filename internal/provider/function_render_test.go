@@ -3,9 +3,8 @@ package provider
 import (
 	"testing"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 func TestRenderFunction_Known(t *testing.T) {
@@ -47,7 +46,7 @@ func TestRenderFunction_Unknown(t *testing.T) {
 
 func TestRenderFunction_unknownLeafStaysALeaf(t *testing.T) {
 	f := &renderFunction{engine: testEngine}
-	got := callOK(t, f, types.StringValue("image:\n  $eval: \"${{ image }}\"\nname: cart\n"), vars(t, "image", engine.Unknown{}))
+	got := callOK(t, f, types.StringValue("image:\n  $eval: \"${{ image }}\"\nname: cart\n"), vars(t, "image", value.Unknown{}))
 	if want := `object{image: unknown(basetypes.DynamicType), name: "cart"}`; got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
@@ -56,7 +55,7 @@ func TestRenderFunction_unknownLeafStaysALeaf(t *testing.T) {
 func TestRenderFunction_unknownIfConditionIsUnknownAtItsNode(t *testing.T) {
 	f := &renderFunction{engine: testEngine}
 	tmpl := "name: cart\nspec:\n  replicas:\n    $if: \"ha\"\n    $then: 3\n    $else: 1\n  port: 80\n"
-	got := callOK(t, f, types.StringValue(tmpl), vars(t, "ha", engine.Unknown{}))
+	got := callOK(t, f, types.StringValue(tmpl), vars(t, "ha", value.Unknown{}))
 	// both branches are numbers, so the unknown is a number
 	if want := `object{name: "cart", spec: object{port: number(80), replicas: unknown(basetypes.NumberType)}}`; got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
@@ -65,7 +64,7 @@ func TestRenderFunction_unknownIfConditionIsUnknownAtItsNode(t *testing.T) {
 
 func TestRenderFunction_unknownDocumentCountIsUnknown(t *testing.T) {
 	f := &renderFunction{engine: testEngine}
-	v, ferr := callFunction(t, f, types.StringValue("$for: \"s in services\"\n$do:\n  name:\n    $eval: \"${{ s }}\"\n"), vars(t, "services", engine.Unknown{}))
+	v, ferr := callFunction(t, f, types.StringValue("$for: \"s in services\"\n$do:\n  name:\n    $eval: \"${{ s }}\"\n"), vars(t, "services", value.Unknown{}))
 	if ferr != nil || !v.IsUnknown() {
 		t.Fatalf("got %s %v", v, ferr)
 	}

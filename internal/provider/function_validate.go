@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	manifestcheck "github.com/celyaml/terraform-provider-celyaml/internal/validate"
 )
 
@@ -94,7 +94,7 @@ func (f *validateFunction) call(ctx context.Context, args []tftypes.Value) (tfty
 	if err != nil {
 		return tftypes.Value{}, function.NewArgumentFuncError(1, err.Error())
 	}
-	values := make([]engine.Value, len(docs))
+	values := make([]value.Value, len(docs))
 	for i, d := range docs {
 		v, err := toEngine(d)
 		if err != nil {
@@ -116,7 +116,7 @@ func (f *validateFunction) call(ctx context.Context, args []tftypes.Value) (tfty
 // typedDocuments is validate's result: its documents argument, with the
 // unknowns in it typed from the schemas (document_types.go) when that
 // changes any.
-func typedDocuments(arg tftypes.Value, values []engine.Value, schemas *manifestcheck.Schemas) (tftypes.Value, *function.FuncError) {
+func typedDocuments(arg tftypes.Value, values []value.Value, schemas *manifestcheck.Schemas) (tftypes.Value, *function.FuncError) {
 	if !containsUnknown(values) {
 		return arg, nil
 	}
@@ -126,8 +126,8 @@ func typedDocuments(arg tftypes.Value, values []engine.Value, schemas *manifestc
 	}
 	changed := false
 	for i := range typed {
-		tm, typedMap := typed[i].(*engine.Map)
-		vm, valueMap := values[i].(*engine.Map)
+		tm, typedMap := typed[i].(*value.Map)
+		vm, valueMap := values[i].(*value.Map)
 		changed = changed || (typedMap && valueMap && tm != vm)
 	}
 	if !changed {
@@ -189,7 +189,7 @@ func buildSchemas(arg tftypes.Value) (*manifestcheck.Schemas, error) {
 	if unknown {
 		return nil, manifestcheck.ErrUnknownSchemas
 	}
-	vals := make([]engine.Value, len(docs))
+	vals := make([]value.Value, len(docs))
 	for i, d := range docs {
 		if vals[i], err = toEngine(d); err != nil {
 			return nil, fmt.Errorf("schemas: document %d: %w", i, err)

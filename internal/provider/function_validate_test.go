@@ -5,10 +5,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 // yamlArg reads YAML into a protocol value as Terraform would pass it.
@@ -25,16 +24,16 @@ func yamlArg(t *testing.T, src string) tftypes.Value {
 	return tv
 }
 
-func yamlToEngine(v any) engine.Value {
+func yamlToEngine(v any) value.Value {
 	switch t := v.(type) {
 	case map[string]any:
-		m := engine.NewMap(len(t))
+		m := value.NewMap(len(t))
 		for k, e := range t {
 			m.Set(k, yamlToEngine(e))
 		}
 		return m
 	case []any:
-		l := make([]engine.Value, len(t))
+		l := make([]value.Value, len(t))
 		for i, e := range t {
 			l[i] = yamlToEngine(e)
 		}

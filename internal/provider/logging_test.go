@@ -77,7 +77,7 @@ func TestProvider_logsAndErrorsNeverCarryValues(t *testing.T) {
 	if len(entries) < 10 {
 		t.Fatalf("expected the provider to log each call, got %d lines", len(entries))
 	}
-	if !strings.Contains(text, "celyaml function: rendered") || !strings.Contains(text, "celyaml_render: rendering failed") {
+	if !strings.Contains(text, "celyaml function: rendering failed") || !strings.Contains(text, "celyaml_render: rendering failed") {
 		t.Fatalf("the expected log lines are missing:\n%s", text)
 	}
 	if strings.Contains(text, secret) {

@@ -11,79 +11,55 @@ import (
 
 // This file keys Kubernetes-style documents by manifest ID, for the
 // data source's `manifests` attribute and for the manifests() function.
-//
-// An ID is `group/Kind/namespace/name`:
-//   - group is the part of apiVersion before "/", or "_" for the core group
-//     (`v1`, any apiVersion without "/") and for a missing apiVersion;
-//   - namespace is metadata.namespace, or "_" when absent.
-//
-// Documents without kind or metadata.name are left out. Two documents with
-// the same ID are an error. When a kind, name, namespace or apiVersion is
-// unknown, the keys cannot be known, so the whole result is unknown;
-// otherwise the keys are known and the values may hold unknown leaves.
-
-// coreGroup stands for the core API group and for absent parts.
-const coreGroup = "_"
-
-// partState says what a document holds at a path.
-type partState int
-
-const (
-	partAbsent  partState = iota // missing or null
-	partUnknown                  // not known yet
-	partKnown                    // a known string
-)
+// The ID rule (`group/Kind/namespace/name`, which documents have none,
+// which are not known yet) is the engine's, manifest.FromParts; this file
+// reads its parts from Terraform values. Two documents with the same ID
+// are an error. When a kind, name, namespace or apiVersion is unknown, the
+// keys cannot be known, so the whole result is unknown; otherwise the keys
+// are known and the values may hold unknown leaves.
 
 // docPart reads the string at path in doc. A path through something that
 // is not an object or map counts as absent; a final value that is neither
 // null, unknown nor a string is an error.
-func docPart(doc tftypes.Value, path ...string) (string, partState, error) {
+func docPart(doc tftypes.Value, path ...string) (manifest.Part, error) {
 	v := doc
 	for _, name := range path {
 		if v.IsNull() {
-			return "", partAbsent, nil
+			return manifest.Part{State: manifest.PartAbsent}, nil
 		}
 		if !v.IsKnown() {
-			return "", partUnknown, nil
+			return manifest.Part{State: manifest.PartUnknown}, nil
 		}
 		if !v.Type().Is(tftypes.Object{}) && !v.Type().Is(tftypes.Map{}) {
-			return "", partAbsent, nil
+			return manifest.Part{State: manifest.PartAbsent}, nil
 		}
 		var attrs map[string]tftypes.Value
 		if err := v.As(&attrs); err != nil {
-			return "", partAbsent, err
+			return manifest.Part{State: manifest.PartAbsent}, err
 		}
 		next, ok := attrs[name]
 		if !ok {
-			return "", partAbsent, nil
+			return manifest.Part{State: manifest.PartAbsent}, nil
 		}
 		v = next
 	}
 	if v.IsNull() {
-		return "", partAbsent, nil
+		return manifest.Part{State: manifest.PartAbsent}, nil
 	}
 	if !v.IsKnown() {
-		return "", partUnknown, nil
+		return manifest.Part{State: manifest.PartUnknown}, nil
 	}
 	if !v.Type().Is(tftypes.String) {
-		return "", partAbsent, fmt.Errorf("%s must be a string, got %s", strings.Join(path, "."), typeName(v))
+		return manifest.Part{State: manifest.PartAbsent}, fmt.Errorf("%s must be a string, got %s", strings.Join(path, "."), typeName(v))
 	}
 	var s string
 	err := v.As(&s)
-	return s, partKnown, err
+	return manifest.Part{Text: s, State: manifest.PartKnown}, err
 }
 
-// manifestGroup returns the API group of an apiVersion.
-func manifestGroup(apiVersion string) string {
-	if i := strings.IndexByte(apiVersion, '/'); i > 0 {
-		return apiVersion[:i]
-	}
-	return coreGroup
-}
-
-// manifestID computes the ID of one document. skip is true for a document
-// that has no kind or no metadata.name; unknown is true when a part of the
-// ID is not known yet.
+// manifestID computes the ID of one document by the engine's rule. skip
+// is true for a document that has no kind or no metadata.name; unknown is
+// true when a part of the ID is not known yet.
 func manifestID(d tftypes.Value) (id string, skip, unknown bool, err error) {
 	if d.IsNull() {
 		return "", true, false, nil
@@ -91,36 +67,7 @@ func manifestID(d tftypes.Value) (id string, skip, unknown bool, err error) {
 	if !d.IsKnown() {
 		return "", false, true, nil
 	}
-	kind, ks, err := docPart(d, "kind")
-	if err != nil {
-		return "", false, false, err
-	}
-	name, ns, err := docPart(d, "metadata", "name")
-	if err != nil {
-		return "", false, false, err
-	}
-	if ks == partAbsent || ns == partAbsent {
-		return "", true, false, nil
-	}
-	namespace, nss, err := docPart(d, "metadata", "namespace")
-	if err != nil {
-		return "", false, false, err
-	}
-	apiVersion, as, err := docPart(d, "apiVersion")
-	if err != nil {
-		return "", false, false, err
-	}
-	if ks == partUnknown || ns == partUnknown || nss == partUnknown || as == partUnknown {
-		return "", false, true, nil
-	}
-	group := coreGroup
-	if as == partKnown {
-		group = manifestGroup(apiVersion)
-	}
-	if nss == partAbsent {
-		namespace = coreGroup
-	}
-	return group + "/" + kind + "/" + namespace + "/" + name, false, false, nil
+	return manifest.FromParts(func(path ...string) (manifest.Part, error) { return docPart(d, path...) })
 }
 
 // duplicateManifestError reports two documents with the same manifest ID.

@@ -8,30 +8,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 // doc builds a Terraform document from alternating path/value pairs, e.g.
-// doc("kind", "Service", "metadata.name", "cart"). A value of engine.Unknown{}
+// doc("kind", "Service", "metadata.name", "cart"). A value of value.Unknown{}
 // makes an unknown leaf.
 func doc(t *testing.T, kv ...any) attr.Value {
 	t.Helper()
-	root := engine.NewMap(4)
+	root := value.NewMap(4)
 	for i := 0; i < len(kv); i += 2 {
 		parts := strings.Split(kv[i].(string), ".")
 		m := root
 		for _, p := range parts[:len(parts)-1] {
 			next, ok := m.Get(p)
 			if !ok {
-				next = engine.NewMap(2)
+				next = value.NewMap(2)
 				m.Set(p, next)
 			}
-			m = next.(*engine.Map)
+			m = next.(*value.Map)
 		}
 		m.Set(parts[len(parts)-1], kv[i+1])
 	}
@@ -171,11 +171,11 @@ func TestBuildManifests_unknownIDPartMakesWholeResultUnknown(t *testing.T) {
 	for _, field := range []string{"kind", "metadata.name", "metadata.namespace", "apiVersion", "metadata"} {
 		kv := []any{"apiVersion", "apps/v1", "kind", "Deployment", "metadata.name", "cart", "metadata.namespace", "prod"}
 		if field == "metadata" {
-			kv = []any{"apiVersion", "apps/v1", "kind", "Deployment", "metadata", engine.Unknown{}}
+			kv = []any{"apiVersion", "apps/v1", "kind", "Deployment", "metadata", value.Unknown{}}
 		} else {
 			for i := 0; i < len(kv); i += 2 {
 				if kv[i] == field {
-					kv[i+1] = engine.Unknown{}
+					kv[i+1] = value.Unknown{}
 				}
 			}
 		}
@@ -199,7 +199,7 @@ func TestBuildManifests_unknownDocumentMakesWholeResultUnknown(t *testing.T) {
 
 func TestBuildManifests_unknownLeafKeepsKeysKnown(t *testing.T) {
 	docs := []attr.Value{
-		doc(t, "apiVersion", "apps/v1", "kind", "Deployment", "metadata.name", "cart", "spec.image", engine.Unknown{}),
+		doc(t, "apiVersion", "apps/v1", "kind", "Deployment", "metadata.name", "cart", "spec.image", value.Unknown{}),
 	}
 	m, err := manifestsOf(docs)
 	if err != nil {
@@ -217,7 +217,7 @@ func TestBuildManifests_unknownLeafKeepsKeysKnown(t *testing.T) {
 
 func TestBuildManifests_absentKindWinsOverUnknownName(t *testing.T) {
 	// Without kind the document is left out whatever its name turns out to be.
-	m, err := manifestsOf([]attr.Value{doc(t, "metadata.name", engine.Unknown{})})
+	m, err := manifestsOf([]attr.Value{doc(t, "metadata.name", value.Unknown{})})
 	if err != nil || m.IsUnknown() || manifestKeys(t, m) != "" {
 		t.Fatalf("got %s %v", m, err)
 	}
@@ -230,8 +230,8 @@ func TestBuildManifests_nonStringPartsAreErrors(t *testing.T) {
 	}{
 		{doc(t, "kind", int64(3), "metadata.name", "x"), "document 0: kind must be a string, got a number"},
 		{doc(t, "kind", "K", "metadata.name", true), "document 0: metadata.name must be a string, got a bool"},
-		{doc(t, "kind", "K", "metadata.name", "n", "metadata.namespace", []engine.Value{}), "document 0: metadata.namespace must be a string, got a list"},
-		{doc(t, "kind", "K", "metadata.name", "n", "apiVersion", engine.NewMap(0)), "document 0: apiVersion must be a string, got an object"},
+		{doc(t, "kind", "K", "metadata.name", "n", "metadata.namespace", []value.Value{}), "document 0: metadata.namespace must be a string, got a list"},
+		{doc(t, "kind", "K", "metadata.name", "n", "apiVersion", value.NewMap(0)), "document 0: apiVersion must be a string, got an object"},
 	} {
 		_, err := manifestsOf([]attr.Value{tc.d})
 		if err == nil || err.Error() != tc.want {
@@ -252,7 +252,7 @@ func TestBuildManifests_mapDocuments(t *testing.T) {
 
 func TestManifestGroup(t *testing.T) {
 	for in, want := range map[string]string{"apps/v1": "apps", "v1": "_", "": "_", "/v1": "_", "a.b/v1beta1": "a.b"} {
-		if got := manifestGroup(in); got != want {
+		if got := manifest.Group(in); got != want {
 			t.Errorf("%q: got %q, want %q", in, got, want)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // The check at plan (unknown-values guide, "Type errors at plan"): an
@@ -58,7 +59,7 @@ const planCheckCacheSize = 64
 // planCheckErrors are the expression errors the static check finds in
 // src with the names of vars declared, from the cache when the same
 // template was checked with the same names before.
-func planCheckErrors(ctx context.Context, eng *engine.Engine, src engine.Source, vars map[string]engine.Value) []*engine.Error {
+func planCheckErrors(ctx context.Context, eng *engine.Engine, src engine.Source, vars map[string]value.Value) []*engine.Error {
 	key := planCheckKey{eng: eng, sum: planCheckSum(src, vars)}
 	planCheckCache.Lock()
 	errs, ok := planCheckCache.m[key]
@@ -90,7 +91,7 @@ func planCheckErrors(ctx context.Context, eng *engine.Engine, src engine.Source,
 
 // planCheckSum hashes what a check depends on besides the engine and the
 // files the template includes: the source and the declared names.
-func planCheckSum(src engine.Source, vars map[string]engine.Value) [sha256.Size]byte {
+func planCheckSum(src engine.Source, vars map[string]value.Value) [sha256.Size]byte {
 	names := make([]string, 0, len(vars))
 	for name := range vars {
 		names = append(names, name)
@@ -115,7 +116,7 @@ func planCheckSum(src engine.Source, vars map[string]engine.Value) [sha256.Size]
 }
 
 // partlyUnknown reports whether the variables hold an unknown value.
-func partlyUnknown(vars map[string]engine.Value) bool {
+func partlyUnknown(vars map[string]value.Value) bool {
 	for _, v := range vars {
 		if containsUnknown(v) {
 			return true
@@ -128,7 +129,7 @@ func partlyUnknown(vars map[string]engine.Value) bool {
 // argument says in its bytes whether it can hold an unknown value: a
 // context without the unknown's encoding anywhere holds none, and its
 // variables are not walked.
-func rawPartlyUnknown(arg *tfprotov6.DynamicValue, vars map[string]engine.Value) bool {
+func rawPartlyUnknown(arg *tfprotov6.DynamicValue, vars map[string]value.Value) bool {
 	return bytes.Contains(arg.MsgPack, msgpackUnknown) && partlyUnknown(vars)
 }
 
@@ -145,7 +146,7 @@ func planCheckText(errs []*engine.Error) string {
 
 // planCheckCall is the check at plan of a render function's call: nil
 // when the context holds no unknown value or the check finds no error.
-func planCheckCall(ctx context.Context, name string, eng *engine.Engine, src engine.Source, vars map[string]engine.Value, partly bool) *function.FuncError {
+func planCheckCall(ctx context.Context, name string, eng *engine.Engine, src engine.Source, vars map[string]value.Value, partly bool) *function.FuncError {
 	if !partly {
 		return nil
 	}
@@ -214,10 +215,10 @@ func (d *renderDataSource) planCheck(ctx context.Context, config tftypes.Value) 
 // value not known yet (a document-root $if or $for on one), naming where:
 // no typing can keep anything of such a result known (the unknown-values
 // guide, "What is typed from where").
-func unknownStreamWarning(ctx context.Context, eng *engine.Engine, src engine.Source, vars map[string]engine.Value, at path.Path) diag.Diagnostics {
+func unknownStreamWarning(ctx context.Context, eng *engine.Engine, src engine.Source, vars map[string]value.Value, at path.Path) diag.Diagnostics {
 	var diags diag.Diagnostics
 	docs, err := eng.RenderDocuments(ctx, src, vars)
-	if err != nil || len(docs) != 1 || docs[0].Value != engine.UnknownStream {
+	if err != nil || len(docs) != 1 || docs[0].Value != value.UnknownStream {
 		return diags
 	}
 	if docs[0].Unknown != "" {

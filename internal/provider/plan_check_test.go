@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // planTypoFile reads values.replicaCont where its $schema declares
@@ -30,14 +31,14 @@ const planTypoError = "testdata/files/plan_typo.yaml:14:12: spec.replicas.$eval:
 	"  ^ marks where the expression fails"
 
 // knownValues is a values map that $schema accepts.
-func knownValues() *engine.Map {
-	m := engine.NewMap(1)
+func knownValues() *value.Map {
+	m := value.NewMap(1)
 	m.Set("replicaCount", int64(3))
 	return m
 }
 
 func TestPlanCheck_typoInATypedFieldFailsThePlanWhenTheValueIsUnknown(t *testing.T) {
-	_, ferr := callFunction(t, &renderFileFunction{engine: testEngine}, types.StringValue(planTypoFile), vars(t, "values", engine.Unknown{}))
+	_, ferr := callFunction(t, &renderFileFunction{engine: testEngine}, types.StringValue(planTypoFile), vars(t, "values", value.Unknown{}))
 	if ferr == nil || ferr.Text != planTypoError {
 		t.Fatalf("got %v\nwant %q", ferr, planTypoError)
 	}
@@ -67,7 +68,7 @@ func TestPlanCheck_serverReportsTheTypoOnBothPaths(t *testing.T) {
 
 func TestPlanCheck_inlineTemplateIsPositionedInline(t *testing.T) {
 	tmpl := "$schema:\n  values:\n    type: object\n    properties:\n      replicaCount: {type: integer}\nreplicas:\n  $eval: \"${{ values.replicaCont * 2 }}\"\n"
-	_, ferr := callFunction(t, &renderFunction{engine: testEngine}, types.StringValue(tmpl), vars(t, "values", engine.Unknown{}))
+	_, ferr := callFunction(t, &renderFunction{engine: testEngine}, types.StringValue(tmpl), vars(t, "values", value.Unknown{}))
 	want := "<inline>:7:10: replicas.$eval: undefined field 'replicaCont'; did you mean replicaCount?\n" +
 		"  | ${{ values.replicaCont * 2 }}\n" +
 		"  | ..........^\n" +
@@ -90,7 +91,7 @@ func TestPlanCheck_knownValuesKeepTheRendersOwnError(t *testing.T) {
 	}
 	// An unknown elsewhere in the context: the render meets the typo on
 	// the known value and reports it; the check does not report it again.
-	_, ferr = callFunction(t, &renderFileFunction{engine: testEngine}, types.StringValue(planTypoFile), vars(t, "values", knownValues(), "image", engine.Unknown{}))
+	_, ferr = callFunction(t, &renderFileFunction{engine: testEngine}, types.StringValue(planTypoFile), vars(t, "values", knownValues(), "image", value.Unknown{}))
 	if ferr == nil || ferr.Text != want {
 		t.Fatalf("partly unknown context: got %v\nwant %q", ferr, want)
 	}
@@ -100,7 +101,7 @@ func TestPlanCheck_knownValuesKeepTheRendersOwnError(t *testing.T) {
 // error at plan.
 func TestPlanCheck_untypedVariableIsNoError(t *testing.T) {
 	tmpl := "replicas:\n  $eval: \"${{ values.replicaCont + 1 }}\"\n"
-	got := callOK(t, &renderFunction{engine: testEngine}, types.StringValue(tmpl), vars(t, "values", engine.Unknown{}))
+	got := callOK(t, &renderFunction{engine: testEngine}, types.StringValue(tmpl), vars(t, "values", value.Unknown{}))
 	if want := "object{replicas: unknown(basetypes.NumberType)}"; got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
@@ -115,7 +116,7 @@ func TestPlanCheck_warningsAreNoError(t *testing.T) {
 	if len(problems) != 1 || !problems[0].Warning {
 		t.Fatalf("the template should have one warning: %v", problems)
 	}
-	got := callOK(t, &renderFunction{engine: testEngine}, types.StringValue(tmpl), vars(t, "values", engine.Unknown{}))
+	got := callOK(t, &renderFunction{engine: testEngine}, types.StringValue(tmpl), vars(t, "values", value.Unknown{}))
 	if want := `object{note: "${{ values.replicaCount }}", replicas: unknown(basetypes.NumberType)}`; got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
@@ -125,7 +126,7 @@ func TestPlanCheck_warningsAreNoError(t *testing.T) {
 // a file that the apply writes: that it cannot be read is no error at plan.
 func TestPlanCheck_unreadIncludeIsNoError(t *testing.T) {
 	tmpl := "part:\n  $if: ready\n  $then:\n    $include: written-at-apply.yaml\n"
-	got := callOK(t, &renderFunction{engine: testEngine}, types.StringValue(tmpl), vars(t, "ready", engine.Unknown{}))
+	got := callOK(t, &renderFunction{engine: testEngine}, types.StringValue(tmpl), vars(t, "ready", value.Unknown{}))
 	if want := "object{part: unknown(basetypes.DynamicType)}"; got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
@@ -190,20 +191,20 @@ func TestPlanCheck_dataSourceValidationLeavesKnownContextsToTheRead(t *testing.T
 // directory and declared names.
 func TestPlanCheck_resultIsCachedPerTemplateAndNames(t *testing.T) {
 	src := engine.Source{Name: planTypoFile, Text: []byte("a:\n  $eval: \"${{ values.x }}\"\n")}
-	vals := map[string]engine.Value{"values": engine.Unknown{}}
+	vals := map[string]value.Value{"values": value.Unknown{}}
 	base := planCheckSum(src, vals)
 	for name, sum := range map[string][32]byte{
 		"other text":  planCheckSum(engine.Source{Name: src.Name, Text: []byte("a: 1\n")}, vals),
 		"other name":  planCheckSum(engine.Source{Name: "other.yaml", Text: src.Text}, vals),
 		"base dir":    planCheckSum(engine.Source{Name: src.Name, Text: src.Text, BaseDir: "d"}, vals),
-		"other names": planCheckSum(src, map[string]engine.Value{"value": engine.Unknown{}}),
-		"more names":  planCheckSum(src, map[string]engine.Value{"values": engine.Unknown{}, "x": nil}),
+		"other names": planCheckSum(src, map[string]value.Value{"value": value.Unknown{}}),
+		"more names":  planCheckSum(src, map[string]value.Value{"values": value.Unknown{}, "x": nil}),
 	} {
 		if sum == base {
 			t.Errorf("%s: the same key", name)
 		}
 	}
-	if planCheckSum(src, map[string]engine.Value{"values": int64(1)}) != base {
+	if planCheckSum(src, map[string]value.Value{"values": int64(1)}) != base {
 		t.Error("the values themselves changed the key")
 	}
 
@@ -257,7 +258,7 @@ func TestPlanCheck_guideExampleFailsAsShown(t *testing.T) {
 	if err := os.WriteFile(file, []byte(block("yaml")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, ferr := callFunction(t, &renderFileFunction{engine: testEngine}, types.StringValue(file), vars(t, "values", engine.Unknown{}))
+	_, ferr := callFunction(t, &renderFileFunction{engine: testEngine}, types.StringValue(file), vars(t, "values", value.Unknown{}))
 	if ferr == nil {
 		t.Fatal("the guide's template passed the check")
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // sharedEngine is the engine the unit tests render with.
@@ -68,10 +69,10 @@ func callOK(t *testing.T, f function.Function, args ...attr.Value) string {
 }
 
 // vars builds a context object from alternating names and engine values;
-// engine.Unknown{} makes an unknown leaf.
+// value.Unknown{} makes an unknown leaf.
 func vars(t *testing.T, kv ...any) types.Dynamic {
 	t.Helper()
-	m := engine.NewMap(len(kv) / 2)
+	m := value.NewMap(len(kv) / 2)
 	for i := 0; i < len(kv); i += 2 {
 		v := kv[i+1]
 		if n, ok := v.(int); ok {

@@ -3,10 +3,9 @@ package provider
 import (
 	"context"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 // The raw path: a function call answered from the request's msgpack bytes
@@ -14,8 +13,8 @@ import (
 // tftypes value on the way. It covers the common case only: whenever the
 // input is anything else (JSON instead of msgpack, a null where a value is
 // needed, a context that is no object, a value the codec refuses) or the
-// result cannot be written, it declines, and the call takes the tftypes
-// path, which gives the exact answer or error. So both paths always agree
+// result cannot be written, it declines, and the framework answers with
+// the exact error (server.go). So both paths always agree
 // (server_test.go and FuzzServer compare the server with the framework).
 
 // rawCaller is a function that can answer a call from the raw arguments.
@@ -27,7 +26,7 @@ type rawCaller interface {
 // rawArguments decodes a (string, context) call: the string, the context's
 // variables, and unknown when either is unknown, so that the result is
 // unknown. ok is false when the raw path declines.
-func rawArguments(args []*tfprotov6.DynamicValue) (first string, vars map[string]engine.Value, unknown, ok bool) {
+func rawArguments(args []*tfprotov6.DynamicValue) (first string, vars map[string]value.Value, unknown, ok bool) {
 	if len(args) != 2 || args[0] == nil || args[1] == nil || args[0].MsgPack == nil || args[1].MsgPack == nil {
 		return "", nil, false, false
 	}
@@ -46,26 +45,26 @@ func rawArguments(args []*tfprotov6.DynamicValue) (first string, vars map[string
 // does: null is no variables; an unknown object binds each of its known
 // attribute names to an unknown of the attribute's type; anything else unknown makes the result
 // unknown (unknown true). ok is false for a context that is no object,
-// whose error the tftypes path words.
-func rawContext(b []byte) (vars map[string]engine.Value, unknown, ok bool) {
+// whose error the framework words.
+func rawContext(b []byte) (vars map[string]value.Value, unknown, ok bool) {
 	c, typ, err := decodeDynamic(b)
 	if err != nil {
 		return nil, false, false
 	}
 	switch cv := c.(type) {
 	case nil:
-		return map[string]engine.Value{}, false, true
-	case engine.Unknown:
+		return map[string]value.Value{}, false, true
+	case value.Unknown:
 		if typ == nil || typ.kind != kindObject {
 			return nil, true, true // not even the names are known
 		}
-		vars = make(map[string]engine.Value, len(typ.names))
+		vars = make(map[string]value.Value, len(typ.names))
 		for _, name := range typ.names {
-			vars[name] = engine.UnknownOf(typ.attrs[name].unknownType())
+			vars[name] = value.UnknownOf(typ.attrs[name].unknownType())
 		}
 		return vars, false, true
-	case *engine.Map:
-		vars = make(map[string]engine.Value, cv.Len())
+	case *value.Map:
+		vars = make(map[string]value.Value, cv.Len())
 		for i := 0; i < cv.Len(); i++ {
 			k, v := cv.At(i)
 			vars[k] = v
@@ -76,10 +75,10 @@ func rawContext(b []byte) (vars map[string]engine.Value, unknown, ok bool) {
 }
 
 // rawResult writes a result, or declines when it cannot be written.
-func rawResult(v engine.Value) ([]byte, *function.FuncError, bool) {
+func rawResult(v value.Value) ([]byte, *function.FuncError, bool) {
 	b, err := encodeDynamic(v)
 	if err != nil {
-		return nil, nil, false //nolint:nilerr // declining: the tftypes path words the error
+		return nil, nil, false //nolint:nilerr // declining: the framework words the error
 	}
 	return b, nil, true
 }

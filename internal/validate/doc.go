@@ -2,8 +2,8 @@
 // schemas and saved /openapi/v3 documents the way the API server checks a
 // server-side apply that creates them (Options.Request: or a create), in
 // the server's order and with Kubernetes' own code from
-// k8s.io/apiextensions-apiserver and the field manager's structured-merge-diff
-// (ssa.go): on a copy of the document, an apply's shape is checked by the
+// k8s.io/apiextensions-apiserver and the field manager's structured-merge-diff:
+// on a copy of the document, an apply's shape is checked by the
 // field manager first; under a create unknown fields are pruned (and
 // refused, as strict field validation refuses them) and nulls the schema
 // does not allow are dropped; the schema's defaults are filled in
@@ -16,15 +16,14 @@
 // share it.
 //
 // Coverage is per group and kind, from the kinds a schema document defines
-// (schemas.go, openapi.go) and, below them, the built-in kinds of the
-// Kubernetes minor of the provider's Kubernetes libraries (builtins.go),
-// whose schemas `make builtin-schemas` generates into package builtin
-// (bundle.go is their format). Load only indexes the documents' kinds, and
+// (a CRD, an /openapi/v3 document) and, below them, the built-in kinds of
+// the Kubernetes minor of the provider's Kubernetes libraries, whose
+// schemas `make builtin-schemas` generates into package builtin. Load only indexes the documents' kinds, and
 // the built-in kinds are indexed when a document first needs them; a
 // kind's validators are built the first time a document of it is checked.
 //
 // Messages name the whole manifest ID and every key of a field path, never
-// a value (Options.HideNames hides the names too, redact.go). Transition
+// a value (Options.HideNames hides the names too). Transition
 // rules (those reading oldSelf) are skipped: there is no old object. The
 // caller's documents are never changed.
 package validate

@@ -12,9 +12,9 @@ import (
 
 // Costs: how a function call is priced at run time, as Kubernetes prices validation rules.
 
-// callCost prices a function call at run time. Programs are not
-// type-checked, so calls carry no overload id and cel-go's per-overload
-// prices do not apply. Calls are priced by function name and by the values
+// callCost prices a function call at run time. The programs a render runs
+// are not type-checked, so calls carry no overload id and cel-go's
+// per-overload prices do not apply. Calls are priced by function name and by the values
 // seen: the Kubernetes prices first, then CEL's standard ones, and at least
 // a tenth of a unit per byte or element of the result, so that building a
 // large string or list always costs in proportion.

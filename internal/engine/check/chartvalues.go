@@ -57,7 +57,7 @@ func (ck *checker) chartValues(fr *tree.Frame, m *yaml.Node, outer []string) {
 	if ch == nil {
 		return // the render reports why it cannot read the chart
 	}
-	scope := mappingScope(m, outer)
+	scope := mappingScope(ck.e.Table(), m, outer)
 	ck.pushTypes(m, outer, scope, nil) // typecheck.go: $let's types; an included $schema's are dyn here
 	defer ck.popTypes()
 	var root any

@@ -93,8 +93,8 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 		}
 		ck.document(fr, &doc)
 		ck.walk(fr, &doc, preamble, false, "")
-		if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(root) {
-			preamble = mappingScope(root, preamble)
+		if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(ck.e.Table(), root) {
+			preamble = mappingScope(ck.e.Table(), root, preamble)
 		}
 	}
 }
@@ -103,12 +103,12 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 // mapping that holds it.
 func (ck *checker) document(fr *tree.Frame, doc *yaml.Node) {
 	for range maxProblemsPerDocument {
-		_, cerr := tree.NewCompiler().Document(doc)
+		_, cerr := ck.e.Table().NewCompiler().Document(doc)
 		if cerr == nil {
 			return
 		}
 		ck.add(fr, cerr)
-		if cerr.Node == nil || (!excisePair(doc, cerr.Node) && !excise(doc, cerr.Node)) {
+		if cerr.Node == nil || (!excisePair(ck.e.Table(), doc, cerr.Node) && !excise(doc, cerr.Node)) {
 			return
 		}
 	}
@@ -147,11 +147,13 @@ func excise(root, target *yaml.Node) bool {
 // plainVar finds ${{ NAME }} or ${{ NAME.field }} in a plain string.
 var plainVar = regexp.MustCompile(`\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)[\s.}\[]`)
 
-// exprKeys are the directives whose values are expressions or
-// expression-bearing strings, not plain data.
-// ($key, $include and $with take templates, where a plain string is data.)
-var exprKeys = map[string]bool{"$eval": true, "$if": true, "$for": true, "$let": true, "$assert": true,
-	"$msg": true, "$schema": true, "$overlay": true, "$match": true, "$remove": true, "$expects": true}
+// described gives the description of directive k in table t (what its
+// value holds and binds), or the zero description of a template when k is
+// no directive.
+func described(t *tree.Table, k string) tree.Directive {
+	d, _ := t.Lookup(k)
+	return d
+}
 
 // walk visits the plain data of n with the variables in scope, warning on
 // forgotten $eval, and checks literal $include paths.
@@ -167,10 +169,10 @@ func (ck *checker) walk(fr *tree.Frame, n *yaml.Node, scope []string, inExpr boo
 		}
 	case yaml.MappingNode:
 		before := scope
-		scope = mappingScope(n, scope)
+		scope = mappingScope(ck.e.Table(), n, scope)
 		var included map[string]any
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == "$schema" {
+			if described(ck.e.Table(), n.Content[i].Value).Declares {
 				included = ck.schemaFiles(fr, n.Content[i], n.Content[i+1], path) // schema.go
 			}
 		}
@@ -179,18 +181,19 @@ func (ck *checker) walk(fr *tree.Frame, n *yaml.Node, scope []string, inExpr boo
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			p := tree.JoinPath(path, k.Value)
-			if k.Value == "$schema" {
+			d := described(ck.e.Table(), k.Value)
+			if d.Declares {
 				continue
 			}
-			if k.Value == "$let" && tree.Deref(v).Kind == yaml.MappingNode {
-				ck.walkLet(fr, n, tree.Deref(v), before, p)
+			if d.Exprs == tree.ExprEntries && tree.Deref(v).Kind == yaml.MappingNode {
+				ck.walkLet(fr, n, i, before, p)
 				continue
 			}
-			if k.Value == "$include" {
-				ck.include(fr, k, v, p, scope, withNames(n, scope))
+			if d.Includes {
+				ck.include(fr, k, v, p, scope, withNames(ck.e.Table(), n, scope))
 			}
-			ck.exprs(fr, k.Value, tree.Deref(v), scope, p)
-			ck.walk(fr, v, scope, inExpr || exprKeys[k.Value], p)
+			ck.exprs(fr, &d, tree.Deref(v), scope, p)
+			ck.walk(fr, v, scope, inExpr || !d.HoldsData(), p)
 		}
 	case yaml.ScalarNode:
 		if inExpr {
@@ -216,53 +219,26 @@ func (ck *checker) inScope(name string, scope []string) bool {
 }
 
 // preludeOnly reports whether a document root is a preamble, whose names
-// the later documents see (reference §1): only prelude directives, and at
-// least $let, as the renderer's isPreamble decides.
-func preludeOnly(m *yaml.Node) bool {
-	hasLet := false
+// the later documents see (reference §1): only prelude directives and
+// their partners, and at least one that binds names, as the renderer's
+// IsPreamble decides.
+func preludeOnly(t *tree.Table, m *yaml.Node) bool {
+	binds := false
 	for i := 0; i < len(m.Content); i += 2 {
-		switch m.Content[i].Value {
-		case "$let":
-			hasLet = true
-		case "$schema", "$assert", "$msg":
-		default:
+		k := m.Content[i].Value
+		if !t.StandsBesidePreludes(k) {
 			return false
 		}
+		binds = binds || described(t, k).Binds
 	}
-	return hasLet
+	return binds
 }
 
-// mappingScope adds the names a mapping's $schema, $let and $for declare.
-func mappingScope(n *yaml.Node, scope []string) []string {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i].Value, tree.Deref(n.Content[i+1])
-		switch {
-		case (k == "$let" || k == "$schema") && v.Kind == yaml.MappingNode:
-			for j := 0; j < len(v.Content); j += 2 {
-				scope = append(scope, v.Content[j].Value)
-			}
-		case k == "$overlay":
-			scope = append(scope, "doc") // the document being edited (reference §8)
-		case k == "$match" || k == "$remove":
-			scope = append(scope, "item") // the item being edited (reference §8)
-		case k == "$for" && v.Kind == yaml.ScalarNode:
-			if m := tree.ForSyntax.FindStringSubmatch(v.Value); m != nil {
-				scope = append(scope, m[1])
-				if m[2] != "" {
-					scope = append(scope, m[2])
-				}
-			}
-		}
-	}
-	return scope
-}
-
-// exprs compiles the CEL expressions a directive's value holds, for their
-// syntax: bare expressions ($if, $for, $assert, $let entries, $overlay,
-// $match, $remove) and the
-// ${{ }} segments of $eval and $msg. An unclosed ${{ is the compiler's to
-// report.
-func (ck *checker) exprs(fr *tree.Frame, dir string, v *yaml.Node, scope []string, path string) {
+// exprs compiles the CEL expressions the value v of directive d holds, as
+// its description says (bare, a list of bare ones, a loop's, a mapping's
+// entries, ${{ }} segments), for their syntax, names and types. An
+// unclosed ${{ is the compiler's to report.
+func (ck *checker) exprs(fr *tree.Frame, d *tree.Directive, v *yaml.Node, scope []string, path string) {
 	reported := map[string]bool{} // an undeclared name once per directive
 	bare := func(n *yaml.Node, text string, off int, path string, bareDir string) {
 		declared := func(name string) bool { return ck.inScope(name, scope) }
@@ -274,12 +250,12 @@ func (ck *checker) exprs(fr *tree.Frame, dir string, v *yaml.Node, scope []strin
 				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.Chain}})
 		}
 		if name, ok := ck.e.Programs().PlainName(text); ok && declared(name) {
-			ck.typeCheck(text, scope, bareDir, report) // a name in scope alone: only its type can be wrong
+			ck.typeCheck(text, scope, d, report) // a name in scope alone: only its type can be wrong
 			return
 		}
 		prog, xerr := ck.e.Programs().Compile(text, declared)
 		if xerr != nil {
-			report(checkCompileMsg(xerr.Msg, scope, bareDir, text), xerr.Offset)
+			report(checkCompileMsg(xerr.Msg, scope, bareDir, d.Exprs == tree.ExprEntries, text), xerr.Offset)
 			return
 		}
 		names, _ := ck.e.Programs().FreeNames(text)
@@ -291,39 +267,40 @@ func (ck *checker) exprs(fr *tree.Frame, dir string, v *yaml.Node, scope []strin
 					report(msg, o)
 					continue
 				}
-				report(undeclaredMsg(fn.Name, scope, bareDir, text), fn.Offset)
+				report(undeclaredMsg(fn.Name, scope, bareDir, d.Exprs == tree.ExprEntries, text), fn.Offset)
 			}
 		}
 		if !undeclared {
 			ck.unknownCall(prog, report)
 			if msg, _ := prog.UnknownCall(); msg == "" {
-				ck.typeCheck(text, scope, bareDir, report) // typecheck.go
+				ck.typeCheck(text, scope, d, report) // typecheck.go
 			}
 		}
 	}
 	s, isStr := tree.StringScalar(v)
-	switch dir {
-	case "$if", "$assert", "$overlay", "$match", "$remove":
+	dir := d.Name
+	switch d.Exprs {
+	case tree.ExprBare, tree.ExprBareList:
 		if isStr {
 			bare(v, s, 0, path, dir)
-		} else if v.Kind == yaml.SequenceNode && dir == "$assert" {
+		} else if v.Kind == yaml.SequenceNode && d.Exprs == tree.ExprBareList {
 			for i, c := range v.Content {
 				if cs, ok := tree.StringScalar(tree.Deref(c)); ok {
 					bare(tree.Deref(c), cs, 0, path+"["+tree.Itoa(i)+"]", dir)
 				}
 			}
 		}
-	case "$for":
+	case tree.ExprLoop:
 		if m := tree.ForSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
 			bare(v, s[m[1]:], m[1], path, dir)
 		}
-	case "$let":
+	case tree.ExprEntries:
 		for i := 0; v.Kind == yaml.MappingNode && i+1 < len(v.Content); i += 2 {
 			if es, ok := tree.StringScalar(tree.Deref(v.Content[i+1])); ok {
 				bare(tree.Deref(v.Content[i+1]), es, 0, tree.JoinPath(path, v.Content[i].Value), dir)
 			}
 		}
-	case "$eval", "$msg":
+	case tree.ExprSegments:
 		segs, xerr := segment.Scan(s)
 		for _, sg := range segs {
 			if isStr && xerr == nil && sg.Expr {

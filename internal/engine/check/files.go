@@ -18,7 +18,7 @@ import (
 // another checked template includes as part of that template, in its
 // scope, rather than alone: a partial or a helpers file reads the names
 // of the template that includes it (reference §4 $include).
-func LiteralIncludes(src walk.Source) []string {
+func LiteralIncludes(t *tree.Table, src walk.Source) []string {
 	if tree.CheckText(src.Text) != nil {
 		return nil
 	}
@@ -32,7 +32,7 @@ func LiteralIncludes(src walk.Source) []string {
 		if n.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				v := tree.Deref(n.Content[i+1])
-				if n.Content[i].Value == "$include" && v.Kind == yaml.ScalarNode && v.Value != "" && !strings.Contains(v.Value, "${{") {
+				if described(t, n.Content[i].Value).Includes && v.Kind == yaml.ScalarNode && v.Value != "" && !strings.Contains(v.Value, "${{") {
 					p := v.Value
 					if !filepath.IsAbs(p) {
 						p = filepath.Join(fr.Dir, p)

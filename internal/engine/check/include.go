@@ -17,8 +17,8 @@ import (
 // includePathProblem is what a render will say about an $include whose
 // path is written as plain data that is not a file path string (a list, a
 // number, an empty string), or "" when the path is a string or is computed.
-func includePathProblem(v *yaml.Node, path string) string {
-	t, err := tree.NewCompiler().Compile(v, path)
+func includePathProblem(tb *tree.Table, v *yaml.Node, path string) string {
+	t, err := tb.NewCompiler().Compile(v, path)
 	if err != nil {
 		return "" // the compiler reports it
 	}
@@ -49,10 +49,10 @@ func includeReadMsg(e *walk.Engine, shown string, err error) string {
 // (reference §4 $include): those in scope at the $include of mapping n,
 // and its $with entries. The result is a copy: the file's own scope
 // grows from it.
-func withNames(n *yaml.Node, scope []string) []string {
+func withNames(t *tree.Table, n *yaml.Node, scope []string) []string {
 	out := append([]string(nil), scope...)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value != "$with" {
+		if described(t, n.Content[i].Value).Bound != tree.BindIncluded {
 			continue
 		}
 		w := tree.Deref(n.Content[i+1])
@@ -69,7 +69,7 @@ func withNames(n *yaml.Node, scope []string) []string {
 // names, which the file sees.
 func (ck *checker) include(fr *tree.Frame, key, v *yaml.Node, path string, scope, with []string) {
 	v = tree.Deref(v)
-	if msg := includePathProblem(v, path); msg != "" {
+	if msg := includePathProblem(ck.e.Table(), v, path); msg != "" {
 		ck.add(fr, tree.CompileErrorAt(v, path, msg))
 		return
 	}

@@ -19,7 +19,10 @@ import (
 // list or a mapping that may hold one, and an optional (one with a value
 // is that value).
 func (ck *checker) computedPathProblem(v *yaml.Node, scope []string) string {
-	if v.Kind != yaml.MappingNode || len(v.Content) != 2 || v.Content[0].Value != "$eval" {
+	if v.Kind != yaml.MappingNode || len(v.Content) != 2 {
+		return ""
+	}
+	if d := described(ck.e.Table(), v.Content[0].Value); d.Kind != tree.KindProducer || d.Exprs != tree.ExprSegments {
 		return ""
 	}
 	text, ok := exactSegment(tree.Deref(v.Content[1]))

@@ -19,7 +19,7 @@ import (
 // already binds checks that binding and is no input. The files the
 // template includes are not read: their $schema checks what the includer
 // passes. A template that does not parse gives nil; Check reports why.
-func InputsWithoutDefault(src walk.Source, declared func(string) bool) []string {
+func InputsWithoutDefault(t *tree.Table, src walk.Source, declared func(string) bool) []string {
 	if tree.CheckText(src.Text) != nil {
 		return nil
 	}
@@ -36,9 +36,9 @@ func InputsWithoutDefault(src walk.Source, declared func(string) bool) []string 
 			return nil
 		}
 		for _, root := range doc.Content {
-			missing = schemaInputs(root, preamble, declared, missing, 0)
-			if root.Kind == yaml.MappingNode && preludeOnly(root) {
-				preamble = mappingScope(root, preamble)
+			missing = schemaInputs(t, root, preamble, declared, missing, 0)
+			if root.Kind == yaml.MappingNode && preludeOnly(t, root) {
+				preamble = mappingScope(t, root, preamble)
 			}
 		}
 	}
@@ -46,18 +46,18 @@ func InputsWithoutDefault(src walk.Source, declared func(string) bool) []string 
 
 // schemaInputs adds to missing the $schema entries of n and below that no
 // enclosing scope binds and that have no default.
-func schemaInputs(n *yaml.Node, scope []string, declared func(string) bool, missing []string, depth int) []string {
+func schemaInputs(t *tree.Table, n *yaml.Node, scope []string, declared func(string) bool, missing []string, depth int) []string {
 	if depth > 10000 {
 		return missing // the YAML parser's own bound; deeper is refused anyway
 	}
 	switch n.Kind {
 	case yaml.SequenceNode:
 		for _, c := range n.Content {
-			missing = schemaInputs(c, scope, declared, missing, depth+1)
+			missing = schemaInputs(t, c, scope, declared, missing, depth+1)
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value != "$schema" {
+			if !described(t, n.Content[i].Value).Declares {
 				continue
 			}
 			s := tree.Deref(n.Content[i+1])
@@ -69,9 +69,9 @@ func schemaInputs(n *yaml.Node, scope []string, declared func(string) bool, miss
 				missing = append(missing, name)
 			}
 		}
-		inner := mappingScope(n, scope)
+		inner := mappingScope(t, n, scope)
 		for i := 1; i < len(n.Content); i += 2 {
-			missing = schemaInputs(n.Content[i], inner, declared, missing, depth+1)
+			missing = schemaInputs(t, n.Content[i], inner, declared, missing, depth+1)
 		}
 	}
 	return missing

@@ -5,25 +5,25 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// walkLet checks the entries of the $let mapping let of mapping n, each
-// with the names a render gives it (reference §4 $let): those in scope
-// before n, n's $schema and the other names n declares, and the entries
-// above it, not its own name or those below.
-func (ck *checker) walkLet(fr *tree.Frame, n, let *yaml.Node, before []string, path string) {
-	rest := &yaml.Node{Kind: yaml.MappingNode}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value != "$let" {
-			rest.Content = append(rest.Content, n.Content[i], n.Content[i+1])
-		}
+// walkLet checks the entries of the directive at key index at of mapping
+// n, whose value is a mapping of expressions and templates that binds its
+// keys in order ($let), each entry with the names a render gives it
+// (reference §4 $let): those in scope before n, the names n's other
+// directives bind, and the entries above it, not its own name or those
+// below.
+func (ck *checker) walkLet(fr *tree.Frame, n *yaml.Node, at int, before []string, path string) {
+	d, let := described(ck.e.Table(), n.Content[at].Value), tree.Deref(n.Content[at+1])
+	base := append([]string(nil), before...)
+	for _, b := range besideEntries(ck.e.Table(), n, at, "", nil) {
+		base = append(base, b.Name)
 	}
-	base := mappingScope(rest, append([]string(nil), before...))
 	for j := 0; j+1 < len(let.Content); j += 2 {
 		sc := append([]string(nil), base...)
 		for i := 0; i < j; i += 2 {
 			sc = append(sc, let.Content[i].Value)
 		}
 		entry := &yaml.Node{Kind: yaml.MappingNode, Content: let.Content[j : j+2]}
-		ck.exprs(fr, "$let", entry, sc, path)
+		ck.exprs(fr, &d, entry, sc, path)
 		ck.walk(fr, entry, sc, true, path)
 	}
 }

@@ -18,7 +18,7 @@ import (
 // whether it found one. It leaves overlay roots and list edits alone:
 // their directives depend on each other in ways a single entry does not
 // show, so the caller falls back to excising the whole mapping.
-func excisePair(root, target *yaml.Node) bool {
+func excisePair(t *tree.Table, root, target *yaml.Node) bool {
 	chain := ancestry(root, target, nil)
 	if chain == nil {
 		return false
@@ -28,13 +28,13 @@ func excisePair(root, target *yaml.Node) bool {
 		if m.Kind != yaml.MappingNode {
 			continue
 		}
-		if hasOverlayKeys(m) {
+		if hasOverlayKeys(t, m) {
 			return false
 		}
 		child := chain[i+1]
 		for j := 0; j+1 < len(m.Content); j += 2 {
 			if m.Content[j] == child || m.Content[j+1] == child {
-				removeFamily(m, j)
+				removeFamily(t, m, j)
 				return true
 			}
 		}
@@ -62,12 +62,12 @@ func ancestry(n, target *yaml.Node, above []*yaml.Node) []*yaml.Node {
 	return nil
 }
 
-// hasOverlayKeys reports whether mapping m holds $overlay, $expects or a
-// list edit.
-func hasOverlayKeys(m *yaml.Node) bool {
+// hasOverlayKeys reports whether mapping m holds a directive that stands
+// only at an overlay's root or in a list edit ($overlay, $expects, the
+// list edits).
+func hasOverlayKeys(t *tree.Table, m *yaml.Node) bool {
 	for j := 0; j < len(m.Content); j += 2 {
-		switch m.Content[j].Value {
-		case "$overlay", "$expects", "$match", "$remove", "$append":
+		if described(t, m.Content[j].Value).Only&(tree.AtOverlayRoot|tree.AtEditItem) != 0 {
 			return true
 		}
 	}
@@ -78,11 +78,11 @@ func hasOverlayKeys(m *yaml.Node) bool {
 // directive that needs a removed one ($then and $else go with $if, $if
 // with its $then). An unknown directive counts as the one it is probably
 // a slip for, so `$iff` takes its `$then` with it.
-func removeFamily(m *yaml.Node, j int) {
+func removeFamily(t *tree.Table, m *yaml.Node, j int) {
 	removed := map[string]bool{m.Content[j].Value: true}
 	if k := m.Content[j].Value; tree.IsDirectiveLike(k) {
-		if _, known := tree.LookupDirective(k); !known {
-			if s := tree.Suggest(k); s != "" {
+		if _, known := t.Lookup(k); !known {
+			if s := t.Suggest(k); s != "" {
 				removed[s] = true
 			}
 		}
@@ -94,7 +94,7 @@ func removeFamily(m *yaml.Node, j int) {
 			if gone[i] {
 				continue
 			}
-			d, ok := tree.LookupDirective(m.Content[i].Value)
+			d, ok := t.Lookup(m.Content[i].Value)
 			if !ok {
 				continue
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
 
@@ -19,7 +20,7 @@ import (
 // command line encodes them and computes their manifest IDs, as a render
 // does); an error it gives is a problem too, at its position when it is an
 // *tree.Error.
-func Render(ctx context.Context, e *walk.Engine, src walk.Source, vars map[string]tree.Value, after func([]walk.Document) error) (problems []Problem, texts [][]byte) {
+func Render(ctx context.Context, e *walk.Engine, src walk.Source, vars map[string]value.Value, after func([]walk.Document) error) (problems []Problem, texts [][]byte) {
 	declared := func(n string) bool { _, ok := vars[n]; return ok }
 	problems, texts = Check(ctx, e, src, declared)
 	for _, p := range problems {
@@ -27,7 +28,7 @@ func Render(ctx context.Context, e *walk.Engine, src walk.Source, vars map[strin
 			return problems, texts
 		}
 	}
-	if vars == nil && len(InputsWithoutDefault(src, declared)) > 0 {
+	if vars == nil && len(InputsWithoutDefault(e.Table(), src, declared)) > 0 {
 		return problems, texts
 	}
 	docs, err := e.RenderDocuments(ctx, src, vars)

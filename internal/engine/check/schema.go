@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
@@ -28,11 +29,11 @@ func (ck *checker) schemaFiles(fr *tree.Frame, key, v *yaml.Node, path string) m
 	if !hasSchemaInclude(v) {
 		return nil // nothing to read: the $schema is not compiled twice
 	}
-	d, ok := tree.LookupDirective("$schema")
+	d, ok := ck.e.Table().With(func(d *tree.Directive) bool { return d.Declares })
 	if !ok || d.Prelude == nil {
 		return nil
 	}
-	pre, cerr := d.Prelude(tree.NewCompiler(), nil, tree.KVPair{K: key, V: v}, path)
+	pre, cerr := d.Prelude(ck.e.Table().NewCompiler(), nil, tree.KVPair{K: key, V: v}, path)
 	sr, ok := pre.(schemaReader)
 	if cerr != nil || !ok {
 		return nil
@@ -72,7 +73,7 @@ func (ck *checker) schemaFiles(fr *tree.Frame, key, v *yaml.Node, path string) m
 // `{$include: FILE}`.
 func schemaIncludePath(n *yaml.Node) (string, bool) {
 	n = tree.Deref(n)
-	if n.Kind != yaml.MappingNode || len(n.Content) != 2 || n.Content[0].Value != "$include" {
+	if n.Kind != yaml.MappingNode || len(n.Content) != 2 || n.Content[0].Value != schema.IncludeKey {
 		return "", false
 	}
 	return tree.StringScalar(tree.Deref(n.Content[1]))

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
@@ -87,14 +87,11 @@ type IncludeRef struct {
 // maxSchemaDepth bounds how deep Symbols reads nested schemas.
 const maxSchemaDepth = 64
 
-// symForSyntax is the head of a $for expression: NAME or NAME, NAME, then in.
-var symForSyntax = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za-z_][A-Za-z0-9_]*)\s*)?\s+in\s`)
-
 // ReadSymbols reads the names of src, reading included schema files
 // through opts.Loader within opts.MaxTemplateBytes. A YAML syntax error
 // ends the reading: the symbols of the documents before it are returned
 // with the error.
-func ReadSymbols(opts tree.Options, src walk.Source) (*Symbols, error) {
+func ReadSymbols(t *tree.Table, opts tree.Options, src walk.Source) (*Symbols, error) {
 	e := symOptions{opts}
 	s := &Symbols{}
 	if len(src.Text) > e.symLimit() {
@@ -109,7 +106,7 @@ func ReadSymbols(opts tree.Options, src walk.Source) (*Symbols, error) {
 	if dir == "" {
 		dir = "."
 	}
-	w := &symWalker{e: e, s: s, file: file, dir: dir}
+	w := &symWalker{t: t, e: e, s: s, file: file, dir: dir}
 	dec := yaml.NewDecoder(bytes.NewReader(src.Text))
 	var preamble []*Binding
 	var err error
@@ -120,7 +117,7 @@ func ReadSymbols(opts tree.Options, src walk.Source) (*Symbols, error) {
 		}
 		w.walk(&doc, preamble, 0)
 		if len(doc.Content) > 0 {
-			if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(root) {
+			if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(t, root) {
 				preamble = w.mappingScope(root, preamble, true)
 			}
 		}
@@ -199,6 +196,7 @@ func symPosLess(a, b tree.Pos) bool {
 }
 
 type symWalker struct {
+	t         *tree.Table
 	e         symOptions
 	s         *Symbols
 	file, dir string
@@ -209,7 +207,7 @@ type symWalker struct {
 // values.schema.json). Its $ref are not followed.
 func (w *symWalker) includedSchema(n *yaml.Node) *SchemaInfo {
 	n = symDeref(n)
-	if n == nil || n.Kind != yaml.MappingNode || len(n.Content) != 2 || n.Content[0].Value != "$include" {
+	if n == nil || n.Kind != yaml.MappingNode || len(n.Content) != 2 || n.Content[0].Value != schema.IncludeKey {
 		return nil
 	}
 	p := symDeref(n.Content[1])
@@ -246,9 +244,6 @@ func (w *symWalker) recordExpr(n *yaml.Node, scope []*Binding) {
 	w.s.Scopes = append(w.s.Scopes, ScopeAt{Pos: w.pos(n), Names: scope[:len(scope):len(scope)], Expr: true})
 }
 
-// exprDirectives are the directives whose value is a CEL expression.
-var exprDirectives = map[string]bool{"$if": true, "$for": true, "$assert": true}
-
 func symDeref(n *yaml.Node) *yaml.Node {
 	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
 		n = n.Alias
@@ -272,18 +267,19 @@ func (w *symWalker) walk(n *yaml.Node, scope []*Binding, depth int) {
 			k, v := n.Content[i], n.Content[i+1]
 			w.record(k, scope)
 			dv := symDeref(v)
+			d := described(w.t, k.Value)
 			switch {
-			case k.Value == "$let" && dv != nil && dv.Kind == yaml.MappingNode:
-				w.walkLet(n, dv, before, depth)
+			case d.Exprs == tree.ExprEntries && dv != nil && dv.Kind == yaml.MappingNode:
+				w.walkLet(n, i, dv, before, depth)
 				continue
-			case k.Value == "$include" && dv != nil && dv.Kind == yaml.ScalarNode && dv.Tag == "!!str" && dv.Value != "" && !strings.Contains(dv.Value, "${{"):
+			case d.Includes && dv != nil && dv.Kind == yaml.ScalarNode && dv.Tag == "!!str" && dv.Value != "" && !strings.Contains(dv.Value, "${{"):
 				p := dv.Value
 				if !filepath.IsAbs(p) {
 					p = filepath.Join(w.dir, p)
 				}
 				w.s.Includes = append(w.s.Includes, IncludeRef{Pos: w.pos(dv), Path: dv.Value, File: p})
 			}
-			if exprDirectives[k.Value] && v.Kind == yaml.ScalarNode {
+			if d.WholeExpr() && v.Kind == yaml.ScalarNode {
 				w.recordExpr(v, scope)
 				continue
 			}
@@ -296,16 +292,12 @@ func (w *symWalker) walk(n *yaml.Node, scope []*Binding, depth int) {
 	}
 }
 
-// walkLet walks the entries of a $let: each sees the mapping's other
-// names and the entries before it.
-func (w *symWalker) walkLet(n, let *yaml.Node, before []*Binding, depth int) {
-	rest := &yaml.Node{Kind: yaml.MappingNode}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value != "$let" {
-			rest.Content = append(rest.Content, n.Content[i], n.Content[i+1])
-		}
-	}
-	sc := w.mappingScope(rest, before, false)
+// walkLet walks the entries let of the directive at key index at of
+// mapping n, a $let: each sees the mapping's other names and the entries
+// before it.
+func (w *symWalker) walkLet(n *yaml.Node, at int, let *yaml.Node, before []*Binding, depth int) {
+	kind := described(w.t, n.Content[at].Value).BoundKind
+	sc := append(before[:len(before):len(before)], besideEntries(w.t, n, at, w.file, w.schemaOf)...)
 	for j := 0; j+1 < len(let.Content); j += 2 {
 		k, v := let.Content[j], let.Content[j+1]
 		w.record(k, sc)
@@ -314,55 +306,24 @@ func (w *symWalker) walkLet(n, let *yaml.Node, before []*Binding, depth int) {
 		} else if v.Kind != yaml.AliasNode {
 			w.walk(v, sc, depth+1)
 		}
-		sc = append(sc[:len(sc):len(sc)], &Binding{Name: k.Value, Kind: "let", Pos: w.pos(k)})
+		sc = append(sc[:len(sc):len(sc)], &Binding{Name: k.Value, Kind: kind, Pos: w.pos(k)})
 	}
 }
 
-// mappingScope adds the names a mapping's $schema, $let and $for declare.
+// mappingScope adds the names a mapping's directives bind, as check
+// binds them (scope.go), with what a $schema says of each variable.
 func (w *symWalker) mappingScope(n *yaml.Node, scope []*Binding, preamble bool) []*Binding {
 	scope = scope[:len(scope):len(scope)]
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], symDeref(n.Content[i+1])
-		if v == nil {
-			continue
-		}
-		switch {
-		case (k.Value == "$let" || k.Value == "$schema") && v.Kind == yaml.MappingNode:
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				b := &Binding{Name: v.Content[j].Value, Kind: strings.TrimPrefix(k.Value, "$"), Pos: w.pos(v.Content[j])}
-				if k.Value == "$schema" {
-					if b.Schema = schemaInfo(v.Content[j+1], 0); b.Schema == nil {
-						b.Schema = w.includedSchema(v.Content[j+1])
-					}
-				}
-				scope = append(scope, b)
-			}
-		case !preamble && k.Value == "$overlay":
-			scope = append(scope, &Binding{Name: "doc", Kind: "overlay", Pos: w.pos(k)})
-		case !preamble && (k.Value == "$match" || k.Value == "$remove"):
-			scope = append(scope, &Binding{Name: "item", Kind: "overlay", Pos: w.pos(k)})
-		case !preamble && k.Value == "$for" && v.Kind == yaml.ScalarNode:
-			m := symForSyntax.FindStringSubmatchIndex(v.Value)
-			if m == nil {
-				continue
-			}
-			shift := 0
-			if v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
-				shift = 1
-			}
-			for g := 1; g <= 2; g++ {
-				if m[2*g] < 0 {
-					continue
-				}
-				col := v.Column + shift + len([]rune(v.Value[:m[2*g]]))
-				if strings.Contains(v.Value[:m[2*g]], "\n") {
-					col = v.Column
-				}
-				scope = append(scope, &Binding{Name: v.Value[m[2*g]:m[2*g+1]], Kind: "for", Pos: tree.Pos{File: w.file, Line: v.Line, Column: col}})
-			}
-		}
+	return append(scope, bound(w.t, n, w.file, preamble, w.schemaOf)...)
+}
+
+// schemaOf reads what a variable's schema says, from the file of
+// {$include: FILE}.
+func (w *symWalker) schemaOf(n *yaml.Node) *SchemaInfo {
+	if s := schemaInfo(n, 0); s != nil {
+		return s
 	}
-	return scope
+	return w.includedSchema(n)
 }
 
 // schemaInfo reads the type, description, properties and items of a
@@ -389,7 +350,7 @@ func schemaInfo(n *yaml.Node, depth int) *SchemaInfo {
 			continue
 		}
 		switch k {
-		case "$include":
+		case schema.IncludeKey:
 			return nil
 		case "type":
 			switch v.Kind {

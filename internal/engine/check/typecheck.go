@@ -57,16 +57,16 @@ func (ts *typeState) typeOf(name string) *apiservercel.DeclType {
 // `{$include: FILE}` entries read. The caller pops the frame.
 func (ck *checker) pushTypes(n *yaml.Node, before, scope []string, included map[string]any) {
 	frame := map[string]*apiservercel.DeclType{}
-	bound := mappingScope(n, nil)
+	bound := mappingScope(ck.e.Table(), n, nil)
 	for _, name := range bound {
 		frame[name] = apiservercel.DynType
 	}
 	ck.types.frames = append(ck.types.frames, frame)
 	var let, forV *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i].Value, tree.Deref(n.Content[i+1])
-		switch k {
-		case "$schema":
+		d, v := described(ck.e.Table(), n.Content[i].Value), tree.Deref(n.Content[i+1])
+		switch {
+		case d.Declares:
 			for j := 0; v.Kind == yaml.MappingNode && j+1 < len(v.Content); j += 2 {
 				name := v.Content[j].Value
 				if s, ok := included[name]; ok {
@@ -75,9 +75,9 @@ func (ck *checker) pushTypes(n *yaml.Node, before, scope []string, included map[
 				}
 				frame[name] = varSchemaType(name, v.Content[j+1])
 			}
-		case "$let":
+		case d.Exprs == tree.ExprEntries:
 			let = v
-		case "$for":
+		case d.Bound == tree.BindLoop:
 			forV = v
 		}
 	}
@@ -381,8 +381,9 @@ func hasObject(t *apiservercel.DeclType) bool {
 var undefinedField = regexp.MustCompile(`^undefined field '([^']+)'$`)
 
 // typeCheck reports the type errors of the expression text, which
-// compiled with every name declared, for the directive dir.
-func (ck *checker) typeCheck(text string, scope []string, dir string, report func(msg string, off int)) {
+// compiled with every name declared, for the directive d, whose
+// description says which type the expression must give.
+func (ck *checker) typeCheck(text string, scope []string, d *tree.Directive, report func(msg string, off int)) {
 	_, ct, errs := ck.exprType(text, scope)
 	for _, e := range errs {
 		if m := undefinedField.FindStringSubmatch(e.Msg); m != nil {
@@ -399,12 +400,10 @@ func (ck *checker) typeCheck(text string, scope []string, dir string, report fun
 	name := resultTypeName(ct)
 	switch {
 	case name == "":
-	case dir == "$for" && name != "list" && name != "map":
-		report("$for can only iterate over a list or a map, got "+name, 0)
-	case dir == "$if" && name != "bool":
-		report("the $if condition must be a bool, got "+name+"; "+hint.NoTruthiness, -1)
-	case dir == "$assert" && name != "bool":
-		report("$assert must be a bool, got "+name+"; "+hint.NoTruthiness, -1)
+	case d.Must == tree.MustIterable && name != "list" && name != "map":
+		report(d.Name+" can only iterate over a list or a map, got "+name, 0)
+	case d.Must == tree.MustBool && name != "bool":
+		report(d.MustWhat+" must be a bool, got "+name+"; "+hint.NoTruthiness, -1)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	apiservercel "k8s.io/apiserver/pkg/cel"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
@@ -44,7 +45,7 @@ func fileSchemaType(name string, s any) *apiservercel.DeclType {
 // dynKeywords make a schema dyn: what it accepts is not one type, or not
 // known here. ($include stands only as a variable's whole schema, which
 // the caller reads: anywhere else it is an error.)
-var dynKeywords = []string{"anyOf", "oneOf", "allOf", "not", "if", "$dynamicRef", "$recursiveRef", "$include",
+var dynKeywords = []string{"anyOf", "oneOf", "allOf", "not", "if", "$dynamicRef", "$recursiveRef", schema.IncludeKey,
 	"x-kubernetes-int-or-string", "x-kubernetes-preserve-unknown-fields", "x-kubernetes-embedded-resource",
 	"nullable", "const", "patternProperties", "unevaluatedProperties", "dependentSchemas", "prefixItems"}
 

@@ -3,6 +3,7 @@ package directive
 import (
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
@@ -55,7 +56,7 @@ func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *tree.C
 }
 
 // checkAsserts reports unknown when a condition cannot be decided yet.
-func checkAsserts(r tree.Renderer, a *assertDir, sc *tree.Scope, fr *tree.Frame) (bool, error) {
+func checkAsserts(r tree.Renderer, a *assertDir, sc *scope.Scope, fr *tree.Frame) (bool, error) {
 	for _, c := range a.conds {
 		ok, unknown, err := r.EvalBool(c, sc, fr, "$assert")
 		if err != nil {
@@ -83,15 +84,23 @@ func checkAsserts(r tree.Renderer, a *assertDir, sc *tree.Scope, fr *tree.Frame)
 	return false, nil
 }
 
-func (a *assertDir) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, bool, error) {
+func (a *assertDir) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, bool, error) {
 	unknown, err := checkAsserts(r, a, sc, fr)
 	return sc, unknown, err
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 30, Name: "$assert", Kind: tree.KindPrelude,
-		Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
-			return compileAssert(p.K, p.V, d.Value("$msg"), tree.JoinPath(path, "$assert"))
-		}})
-	tree.Register(tree.Directive{Rank: 40, Name: "$msg", Kind: tree.KindPartner, Needs: "$assert"})
+// Assert gives the directive table's entries of
+// $assert and its partner $msg (reference §4 $assert).
+func Assert() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$assert", Kind: tree.KindPrelude,
+			Exprs: tree.ExprBareList, Must: tree.MustBool, MustWhat: "$assert", Section: 4,
+			Summary: "Stops rendering with an error unless every CEL expression gives true.",
+			Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
+				return compileAssert(p.K, p.V, d.Value("$msg"), tree.JoinPath(path, "$assert"))
+			}},
+		{Name: "$msg", Kind: tree.KindPartner, Needs: "$assert",
+			Exprs: tree.ExprSegments, Section: 4,
+			Summary: "The error message of a failing $assert, with ${{ }} segments."},
+	}
 }

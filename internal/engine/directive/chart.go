@@ -10,6 +10,7 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
@@ -127,7 +128,7 @@ func only(n *yaml.Node, keys []string) *yaml.Node {
 func (t *chartNode) KeyNode() *yaml.Node { return t.key }
 
 // Value fails: a chart gives documents, which stand only in the stream.
-func (t *chartNode) Value(r tree.Renderer, _ *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (t *chartNode) Value(r tree.Renderer, _ *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	return nil, false, t.misplaced(r, fr)
 }
 
@@ -136,7 +137,7 @@ func (t *chartNode) misplaced(r tree.Renderer, fr *tree.Frame) error {
 }
 
 // Multi renders the chart in the stream.
-func (t *chartNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (t *chartNode) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if pos != tree.PosStream {
 		return dst, t.misplaced(r, fr)
 	}
@@ -190,7 +191,7 @@ func (t *chartNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos t
 }
 
 // document parses one of the chart's documents.
-func (t *chartNode) document(r tree.Renderer, fr *tree.Frame, d chart.Document) (tree.Value, error) {
+func (t *chartNode) document(r tree.Renderer, fr *tree.Frame, d chart.Document) (value.Value, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(d.YAML), &doc); err != nil {
 		return nil, r.ErrAt(fr, t.key, "$chart", "the chart's "+d.Source+" renders a document that is not YAML: "+yamlErrText(err))
@@ -247,12 +248,12 @@ func (t *chartNode) renderErr(r tree.Renderer, fr *tree.Frame, err error) error 
 }
 
 // load renders $chart's value and loads the chart it names.
-func (t *chartNode) load(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*chart.Chart, error) {
+func (t *chartNode) load(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*chart.Chart, error) {
 	v, ok, err := r.Value(t.src, sc, fr)
 	if err != nil {
 		return nil, err
 	}
-	if _, unk := v.(tree.Unknown); unk {
+	if _, unk := v.(value.Unknown); unk {
 		return nil, &tree.UnknownShapeError{Path: "$chart"}
 	}
 	if value.HasUnknown(v) {
@@ -268,7 +269,7 @@ func (t *chartNode) load(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*char
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(fr.Dir, p)
 		}
-	case *tree.Map:
+	case *value.Map:
 		if p, err = t.fetch(r, fr, x); err != nil {
 			return nil, err
 		}
@@ -313,7 +314,7 @@ func (t *chartNode) load(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*char
 
 // fetch gives the local path of a remote chart, through the engine's
 // FetchChart option.
-func (t *chartNode) fetch(r tree.Renderer, fr *tree.Frame, m *tree.Map) (string, error) {
+func (t *chartNode) fetch(r tree.Renderer, fr *tree.Frame, m *value.Map) (string, error) {
 	var rm chart.Remote
 	fields := map[string]*string{"repository": &rm.Repository, "name": &rm.Name, "version": &rm.Version, "digest": &rm.Digest}
 	for _, k := range m.Keys() {
@@ -349,9 +350,9 @@ func (t *chartNode) fetch(r tree.Renderer, fr *tree.Frame, m *tree.Map) (string,
 
 // options renders $values and the other keys into the options of
 // `helm template`.
-func (t *chartNode) options(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (chart.Options, error) {
+func (t *chartNode) options(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (chart.Options, error) {
 	o := chart.Options{MaxBytes: r.Options().MaxOutputBytes}
-	get := func(k string) (tree.Value, *yaml.Node, bool, error) {
+	get := func(k string) (value.Value, *yaml.Node, bool, error) {
 		c, ok := t.opts[k]
 		if !ok {
 			return nil, nil, false, nil
@@ -370,7 +371,7 @@ func (t *chartNode) options(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (ch
 		return o, err
 	}
 	if ok {
-		m, isMap := v.(*tree.Map)
+		m, isMap := v.(*value.Map)
 		if !isMap {
 			return o, r.ErrAt(fr, key, "$values", "$values takes a mapping of the chart's values, got "+tree.ValueKind(v))
 		}
@@ -385,7 +386,7 @@ func (t *chartNode) options(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (ch
 	if v, key, ok, err = get("$release"); err != nil {
 		return o, err
 	} else if ok {
-		m, isMap := v.(*tree.Map)
+		m, isMap := v.(*value.Map)
 		if !isMap {
 			return o, r.ErrAt(fr, key, "$release", "$release takes a mapping {name, namespace}, got "+tree.ValueKind(v))
 		}
@@ -420,7 +421,7 @@ func (t *chartNode) options(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (ch
 	if v, key, ok, err = get("$apiVersions"); err != nil {
 		return o, err
 	} else if ok {
-		l, isList := v.([]tree.Value)
+		l, isList := v.([]value.Value)
 		if !isList {
 			return o, r.ErrAt(fr, key, "$apiVersions", "$apiVersions takes a list of API versions (\"example.com/v1\" or \"example.com/v1/Widget\"), got "+tree.ValueKind(v))
 		}
@@ -458,18 +459,18 @@ func (t *chartNode) options(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (ch
 
 // unknownPath is the path, below a value, of its first unknown leaf
 // (".image.tag", "[2]"), never a value.
-func unknownPath(v tree.Value) string {
+func unknownPath(v value.Value) string {
 	switch x := v.(type) {
-	case tree.Unknown:
+	case value.Unknown:
 		return ""
-	case *tree.Map:
+	case *value.Map:
 		for i := range x.Len() {
 			k, e := x.At(i)
 			if value.HasUnknown(e) {
 				return "." + k + unknownPath(e)
 			}
 		}
-	case []tree.Value:
+	case []value.Value:
 		for i, e := range x {
 			if value.HasUnknown(e) {
 				return "[" + tree.Itoa(i) + "]" + unknownPath(e)
@@ -479,12 +480,35 @@ func unknownPath(v tree.Value) string {
 	return ""
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 210, Name: "$chart", Kind: tree.KindOverlay, Only: tree.AtChartRoot,
-		Misplaced: "$chart stands only at a document's root, where the chart's documents take the document's place",
-		Overlay:   compileChart})
-	for i, k := range chartKeys {
-		tree.Register(tree.Directive{Rank: 220 + 10*i, Name: k, Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot,
-			Misplaced: k + " belongs to $chart, at the root of a $chart document"})
+// Chart gives the directive table's entries of $chart and its options
+// (reference §11).
+func Chart() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$chart", Kind: tree.KindOverlay, Only: tree.AtChartRoot,
+			Loads: true, Beside: []string{"$if"}, Section: 11,
+			Summary:   "Makes this document a Helm chart's documents, rendered as helm template renders them: a chart folder or .tgz path, or a remote chart {repository, name, version, digest} with an exact version.",
+			Misplaced: "$chart stands only at a document's root, where the chart's documents take the document's place",
+			Overlay:   compileChart},
+		{Name: "$values", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
+			Summary:   "The chart's values, merged over its values.yaml by Helm's rules.",
+			Misplaced: "$values belongs to $chart, at the root of a $chart document"},
+		{Name: "$release", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Fields: []string{"name", "namespace"}, Section: 11,
+			Summary:   "The release: {name, namespace}; defaults: the chart's name and default.",
+			Misplaced: "$release belongs to $chart, at the root of a $chart document"},
+		{Name: "$kubeVersion", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
+			Summary:   "The Kubernetes version the chart sees in .Capabilities.KubeVersion (default: the built-in schemas' minor).",
+			Misplaced: "$kubeVersion belongs to $chart, at the root of a $chart document"},
+		{Name: "$apiVersions", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
+			Summary:   "API versions added to .Capabilities.APIVersions.",
+			Misplaced: "$apiVersions belongs to $chart, at the root of a $chart document"},
+		{Name: "$includeCRDs", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
+			Summary:   "Puts the files of the charts' crds/ folders first (default false).",
+			Misplaced: "$includeCRDs belongs to $chart, at the root of a $chart document"},
+		{Name: "$hooks", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
+			Summary:   "Renders the chart's hooks (default true).",
+			Misplaced: "$hooks belongs to $chart, at the root of a $chart document"},
+		{Name: "$skipTests", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
+			Summary:   "Leaves the chart's test hooks out (default true).",
+			Misplaced: "$skipTests belongs to $chart, at the root of a $chart document"},
 	}
 }

@@ -1,13 +1,13 @@
 // Package directive holds the directives of the language that compile and
 // render inside a mapping: $schema, $let, $assert/$msg, $if/$then/$else,
-// $for/$do, $eval, $key/$value and $include/$with, one file each.
+// $for/$do, $eval, $key/$value and $include/$with (reference §3 and §4).
 //
-// Each file registers its directive (and the partners that belong to it)
-// with tree.Register at an explicit rank: the rank is the order of
-// evaluation, of the missing-partner checks and of "did you mean". Neither
-// the compiler (package tree) nor the walker names a directive of this
-// package; they call the compile functions the table holds, and render
-// what they give through the tree.Producer and tree.Prelude interfaces,
-// which call back into the walker through tree.Renderer. The package has no exported
-// API: importing it (the engine facade does) registers the directives.
+// Each directive gives its entries of the directive table (itself and the
+// partners that belong to it) from one exported function, such as If;
+// the engine's facade lists those functions, in evaluation order, where it
+// builds the table (tree.NewTable). Neither the compiler (package tree)
+// nor the walker names a directive of this package: they call the compile
+// functions the table holds, and render what those give through the
+// tree.Producer and tree.Prelude interfaces, which call back into the
+// walker through tree.Renderer.
 package directive

@@ -4,8 +4,10 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -65,7 +67,7 @@ func compileText(n *yaml.Node, path, what string) (*textTemplate, *tree.CompileE
 }
 
 // renderText renders every part as text and joins them.
-func renderText(r tree.Renderer, t *textTemplate, sc *tree.Scope, fr *tree.Frame) (string, bool, error) {
+func renderText(r tree.Renderer, t *textTemplate, sc *scope.Scope, fr *tree.Frame) (string, bool, error) {
 	if len(t.parts) == 1 && t.parts[0].expr == nil {
 		return t.parts[0].lit, false, nil
 	}
@@ -90,7 +92,7 @@ func renderText(r tree.Renderer, t *textTemplate, sc *tree.Scope, fr *tree.Frame
 // segmentText gives the text of one ${{ }} segment of t; unknown reports an
 // unknown value. A name or field chain holding an engine string is that
 // string, with no trip through CEL values.
-func segmentText(r tree.Renderer, x *tree.ExprRef, t *textTemplate, sc *tree.Scope, fr *tree.Frame) (string, bool, error) {
+func segmentText(r tree.Evaluator, x *tree.ExprRef, t *textTemplate, sc *scope.Scope, fr *tree.Frame) (string, bool, error) {
 	var v ref.Val
 	if fv, ok := r.FastValue(x.Fast, sc); ok {
 		if s, ok := fv.(string); ok {
@@ -130,7 +132,7 @@ func compileEval(key, n *yaml.Node, path string) (tree.Producer, *tree.CompileEr
 func (d *evalDir) KeyNode() *yaml.Node { return d.key }
 func (d *evalDir) Name() string        { return "$eval" }
 
-func (d *evalDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (d *evalDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	t := d.t
 	if t.exact == nil {
 		s, unknown, err := renderText(r, t, sc, fr)
@@ -139,7 +141,7 @@ func (d *evalDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.V
 		}
 		if unknown {
 			// Mixed text is a string whatever its segments turn out to be.
-			return tree.UnknownOf(tree.TypeString), true, nil
+			return value.UnknownOf(value.TypeString), true, nil
 		}
 		if err := r.Count(fr, t.node, t.path, 1, len(s)); err != nil {
 			return nil, false, err
@@ -169,7 +171,7 @@ func (d *evalDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.V
 
 // countExact counts the value an exact segment gives against the render's
 // limits, with its real size (countValue).
-func countExact(r tree.Renderer, fr *tree.Frame, t *textTemplate, out tree.Value) (tree.Value, bool, error) {
+func countExact(r tree.Budget, fr *tree.Frame, t *textTemplate, out value.Value) (value.Value, bool, error) {
 	if err := r.CountValue(fr, t.node, t.path, out); err != nil {
 		return nil, false, err
 	}
@@ -177,14 +179,19 @@ func countExact(r tree.Renderer, fr *tree.Frame, t *textTemplate, out tree.Value
 }
 
 // Multi gives one item (or document), or nothing.
-func (d *evalDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, _ tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (d *evalDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
 	v, ok, err := d.Value(r, sc, fr)
 	return tree.AppendIf(dst, v, ok, err)
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 100, Name: "$eval", Kind: tree.KindProducer,
-		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
-			return compileEval(p.K, p.V, tree.JoinPath(path, "$eval"))
-		}})
+// Eval gives the directive table's entries of $eval (reference §3 $eval).
+func Eval() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$eval", Kind: tree.KindProducer,
+			Exprs: tree.ExprSegments, Section: 3,
+			Summary: "A string whose ${{ }} CEL segments are evaluated; one segment alone keeps the value's type.",
+			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+				return compileEval(p.K, p.V, tree.JoinPath(path, "$eval"))
+			}},
+	}
 }

@@ -6,7 +6,9 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/traits"
@@ -68,7 +70,7 @@ func (d *forDir) Name() string        { return "$for" }
 
 // iterate evaluates the collection and calls fn with a scope holding the
 // loop variables. unknown reports an unknown collection.
-func (d *forDir) iterate(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, fn func(it *tree.Scope) error) (n int, unknown bool, err error) {
+func (d *forDir) iterate(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, fn func(it *scope.Scope) error) (n int, unknown bool, err error) {
 	coll, err := r.EvalExpr(d.coll, sc, fr)
 	if err != nil {
 		return 0, false, err
@@ -76,7 +78,7 @@ func (d *forDir) iterate(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, fn fun
 	if _, ok := coll.(*types.Unknown); ok {
 		return 0, true, nil
 	}
-	it := tree.NewScope(sc, 2)
+	it := scope.New(sc, 2)
 	it.Bind(d.v1, nil)
 	if d.v2 != "" {
 		it.Bind(d.v2, nil)
@@ -101,7 +103,7 @@ func (d *forDir) iterate(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, fn fun
 
 // overMap walks a map from the template or the variables: its keys in
 // sorted order, without building an iterator.
-func (d *forDir) overMap(r tree.Renderer, fr *tree.Frame, it *tree.Scope, m *tree.Map, fn func(it *tree.Scope) error) (int, error) {
+func (d *forDir) overMap(r tree.Budget, fr *tree.Frame, it *scope.Scope, m *value.Map, fn func(it *scope.Scope) error) (int, error) {
 	keys := m.Keys()
 	order := emit.SortedOrder(keys)
 	for n := range keys {
@@ -125,7 +127,7 @@ func (d *forDir) overMap(r tree.Renderer, fr *tree.Frame, it *tree.Scope, m *tre
 }
 
 // overMapper walks a map that CEL built, in sorted key order.
-func (d *forDir) overMapper(r tree.Renderer, fr *tree.Frame, it *tree.Scope, m traits.Mapper, fn func(it *tree.Scope) error) (int, error) {
+func (d *forDir) overMapper(r tree.Budget, fr *tree.Frame, it *scope.Scope, m traits.Mapper, fn func(it *scope.Scope) error) (int, error) {
 	keys := celenv.SortedKeys(m)
 	for _, k := range keys {
 		if err := r.Tick(fr, d.key, d.path); err != nil {
@@ -144,7 +146,7 @@ func (d *forDir) overMapper(r tree.Renderer, fr *tree.Frame, it *tree.Scope, m t
 
 // overList walks a list in order; a list from the template or the
 // variables binds its elements as engine values.
-func (d *forDir) overList(r tree.Renderer, fr *tree.Frame, it *tree.Scope, l traits.Lister, fn func(it *tree.Scope) error) (int, error) {
+func (d *forDir) overList(r tree.Renderer, fr *tree.Frame, it *scope.Scope, l traits.Lister, fn func(it *scope.Scope) error) (int, error) {
 	size, ok := l.Size().(types.Int)
 	if !ok {
 		return 0, r.ErrAt(fr, d.coll.Node, d.path, "$for cannot tell the size of the list")
@@ -171,8 +173,8 @@ func (d *forDir) overList(r tree.Renderer, fr *tree.Frame, it *tree.Scope, l tra
 	return int(size), nil
 }
 
-func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
-	var out *tree.Map
+func (d *forDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+	var out *value.Map
 	unknownBody := false
 	// A body that is only $key/$value sets its entry directly, without
 	// building a one-entry mapping per iteration.
@@ -180,7 +182,7 @@ func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Va
 	if m, ok := d.body.(*tree.MapNode); ok && m.Replaces() && len(m.Preludes) == 0 {
 		kv, _ = m.Prods[0].(*kvDir)
 	}
-	n, unknown, err := d.iterate(r, sc, fr, func(it *tree.Scope) error {
+	n, unknown, err := d.iterate(r, sc, fr, func(it *scope.Scope) error {
 		if kv != nil {
 			k, v, state, err := kv.entry(r, it, fr)
 			if err != nil || state == kvNothing {
@@ -191,7 +193,7 @@ func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Va
 				return tree.ErrUnknownShape
 			}
 			if out == nil {
-				out = tree.NewMap(4)
+				out = value.NewMap(4)
 			}
 			if out.Set(k, v) {
 				return r.ErrAt(fr, d.key, d.path, forDupMsg(d, k))
@@ -203,9 +205,9 @@ func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Va
 			return err
 		}
 		switch v := v.(type) {
-		case *tree.Map:
+		case *value.Map:
 			if out == nil {
-				out = tree.NewMap(v.Len())
+				out = value.NewMap(v.Len())
 			}
 			for i := 0; i < v.Len(); i++ {
 				k, x := v.At(i)
@@ -215,7 +217,7 @@ func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Va
 				}
 			}
 			return nil
-		case tree.Unknown:
+		case value.Unknown:
 			unknownBody = true
 			return tree.ErrUnknownShape
 		}
@@ -223,7 +225,7 @@ func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Va
 			"; to build a list, write the $for as an item: `key: [ {$for: …, $do: …} ]`")
 	})
 	if unknown || unknownBody {
-		return tree.Unknown{}, true, nil
+		return value.Unknown{}, true, nil
 	}
 	if err != nil {
 		return nil, false, err
@@ -232,7 +234,7 @@ func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Va
 		return nil, false, nil
 	}
 	if out == nil {
-		out = tree.NewMap(0)
+		out = value.NewMap(0)
 	}
 	if err := r.Count(fr, d.key, d.path, 1, 2); err != nil {
 		return nil, false, err
@@ -240,11 +242,11 @@ func (d *forDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Va
 	return out, true, nil
 }
 
-func (d *forDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (d *forDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if d.bodySeq && pos == tree.PosStream {
 		return dst, r.ErrAt(fr, d.doKey, d.path+".$do", "a $do body written as a sequence cannot stand at a document root: documents are not lists; give one mapping per document")
 	}
-	_, unknown, err := d.iterate(r, sc, fr, func(it *tree.Scope) error {
+	_, unknown, err := d.iterate(r, sc, fr, func(it *scope.Scope) error {
 		var err error
 		if d.bodySeq {
 			dst, err = r.Splice(d.body, d.doKey, d.path+".$do", it, fr, pos, dst)
@@ -291,11 +293,18 @@ func listKey(path string) string {
 	return "key"
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 80, Name: "$for", Kind: tree.KindProducer, Needs: "$do",
-		Missing: "$for without $do: write the body to render for each element under $do",
-		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
-			return compileFor(c, p.K, p.V, d["$do"], tree.JoinPath(path, "$for"))
-		}})
-	tree.Register(tree.Directive{Rank: 90, Name: "$do", Kind: tree.KindPartner, Needs: "$for", Body: true})
+// For gives the directive table's entries of
+// $for and its partner $do (reference §4 $for).
+func For() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$for", Kind: tree.KindProducer, Needs: "$do",
+			Exprs: tree.ExprLoop, Bound: tree.BindLoop, BoundKind: "for", Must: tree.MustIterable, Section: 4,
+			Summary: "Renders $do once per element: \"x in EXPR\" or \"k, v in EXPR\".",
+			Missing: "$for without $do: write the body to render for each element under $do",
+			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+				return compileFor(c, p.K, p.V, d["$do"], tree.JoinPath(path, "$for"))
+			}},
+		{Name: "$do", Kind: tree.KindPartner, Needs: "$for", Body: true,
+			Section: 4, Summary: "The body $for renders for each element."},
+	}
 }

@@ -1,6 +1,7 @@
 package directive
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
@@ -20,7 +21,7 @@ type ifDir struct {
 	// unknown is what the $if gives while its condition is not known: an
 	// unknown of the type both branches have when each is a plain scalar
 	// of that type (or null), of dynamic type otherwise.
-	unknown tree.Value
+	unknown value.Value
 }
 
 func compileIf(c *tree.Compiler, key, cond *yaml.Node, thenP, elseP tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
@@ -45,7 +46,7 @@ func compileIf(c *tree.Compiler, key, cond *yaml.Node, thenP, elseP tree.KVPair,
 		}
 		d.elseSeq = tree.Deref(elseN).Kind == yaml.SequenceNode
 	}
-	d.unknown = tree.UnknownOf(branchesType(d.then, d.els))
+	d.unknown = value.UnknownOf(branchesType(d.then, d.els))
 	return d, nil
 }
 
@@ -53,19 +54,19 @@ func compileIf(c *tree.Compiler, key, cond *yaml.Node, thenP, elseP tree.KVPair,
 // have, null fitting any: `$then: Always`, `$else: IfNotPresent` is a
 // string whichever is taken. It is dynamic when a branch is missing or
 // anything but a scalar, or when they differ.
-func branchesType(a, b tree.Node) tree.Type {
-	t := tree.TypeDynamic
+func branchesType(a, b tree.Node) value.Type {
+	t := value.TypeDynamic
 	for _, br := range []tree.Node{a, b} {
 		c, ok := br.(*tree.ConstNode)
 		if !ok {
-			return tree.TypeDynamic
+			return value.TypeDynamic
 		}
 		if c.Value == nil {
 			continue
 		}
 		bt := value.TypeOf(c.Value)
-		if bt == tree.TypeDynamic || (t != tree.TypeDynamic && t != bt) {
-			return tree.TypeDynamic
+		if bt == value.TypeDynamic || (t != value.TypeDynamic && t != bt) {
+			return value.TypeDynamic
 		}
 		t = bt
 	}
@@ -86,7 +87,7 @@ type chosen struct {
 }
 
 // branch decides the condition.
-func (d *ifDir) branch(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (chosen, error) {
+func (d *ifDir) branch(r tree.Evaluator, sc *scope.Scope, fr *tree.Frame) (chosen, error) {
 	var ok bool
 	if d.constCond != nil {
 		ok = *d.constCond
@@ -103,7 +104,7 @@ func (d *ifDir) branch(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (chosen,
 	return chosen{body: d.els, seq: d.elseSeq, key: d.elseKey}, nil
 }
 
-func (d *ifDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (d *ifDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	b, err := d.branch(r, sc, fr)
 	if err != nil {
 		return nil, false, err
@@ -117,7 +118,7 @@ func (d *ifDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Val
 	return r.Value(b.body, sc, fr)
 }
 
-func (d *ifDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (d *ifDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	b, err := d.branch(r, sc, fr)
 	if err != nil {
 		return dst, err
@@ -165,12 +166,20 @@ func hasAssert(m *tree.MapNode) bool {
 	return false
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 50, Name: "$if", Kind: tree.KindProducer, Needs: "$then", Patchable: true,
-		Missing: "$if without $then: write the value to use when the condition is true under $then",
-		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
-			return compileIf(c, p.K, p.V, d["$then"], d["$else"], tree.JoinPath(path, "$if"))
-		}})
-	tree.Register(tree.Directive{Rank: 60, Name: "$then", Kind: tree.KindPartner, Needs: "$if", Body: true})
-	tree.Register(tree.Directive{Rank: 70, Name: "$else", Kind: tree.KindPartner, Needs: "$if", Body: true})
+// If gives the directive table's entries of
+// $if and its partners $then and $else (reference §4 $if).
+func If() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$if", Kind: tree.KindProducer, Needs: "$then", Patchable: true,
+			Exprs: tree.ExprBare, Must: tree.MustBool, MustWhat: "the $if condition", Section: 4,
+			Summary: "Renders $then when the CEL expression is true, else $else (or nothing).",
+			Missing: "$if without $then: write the value to use when the condition is true under $then",
+			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+				return compileIf(c, p.K, p.V, d["$then"], d["$else"], tree.JoinPath(path, "$if"))
+			}},
+		{Name: "$then", Kind: tree.KindPartner, Needs: "$if", Body: true,
+			Section: 4, Summary: "The body $if renders when its condition is true."},
+		{Name: "$else", Kind: tree.KindPartner, Needs: "$if", Body: true,
+			Section: 4, Summary: "The body $if renders when its condition is false."},
+	}
 }

@@ -3,7 +3,9 @@ package directive
 import (
 	"errors"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -42,14 +44,14 @@ func (d *includeDir) Name() string        { return "$include" }
 // scope and frame it renders in, or unknown when its path is not known yet.
 type opened struct {
 	file    *tree.CompiledFile
-	scope   *tree.Scope
+	scope   *scope.Scope
 	frame   *tree.Frame
 	unknown bool
 }
 
 // open renders the path, loads the file and builds the scope and frame it
 // renders in.
-func (d *includeDir) open(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (opened, error) {
+func (d *includeDir) open(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (opened, error) {
 	p, unknown, err := d.filePath(r, sc, fr)
 	if err != nil || unknown {
 		return opened{unknown: unknown}, err
@@ -66,13 +68,13 @@ func (d *includeDir) open(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (open
 }
 
 // filePath renders the path; unknown reports one that is not known yet.
-func (d *includeDir) filePath(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (path string, unknown bool, err error) {
+func (d *includeDir) filePath(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (path string, unknown bool, err error) {
 	pv, ok, err := r.Value(d.file, sc, fr)
 	if err != nil {
 		return "", false, err
 	}
 	p, isStr := pv.(string)
-	if _, unk := pv.(tree.Unknown); unk {
+	if _, unk := pv.(value.Unknown); unk {
 		return "", true, nil
 	}
 	if !ok || !isStr || p == "" {
@@ -89,11 +91,11 @@ func (d *includeDir) filePath(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (
 }
 
 // withScope binds the $with entries, rendered in the includer's scope.
-func (d *includeDir) withScope(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, error) {
+func (d *includeDir) withScope(r tree.Walker, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, error) {
 	if len(d.with) == 0 {
 		return sc, nil
 	}
-	inner := tree.NewScope(sc, len(d.with))
+	inner := scope.New(sc, len(d.with))
 	for i := range d.with {
 		e := &d.with[i]
 		v, ok, err := r.Value(e.body, sc, fr)
@@ -108,19 +110,19 @@ func (d *includeDir) withScope(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) 
 	return inner, nil
 }
 
-func (d *includeDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (d *includeDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	o, err := d.open(r, sc, fr)
 	if err != nil {
 		return nil, false, err
 	}
 	if o.unknown {
-		return tree.Unknown{}, true, nil
+		return value.Unknown{}, true, nil
 	}
 	docs, inner := o.file.Docs, o.scope
 	for len(docs) > 1 {
 		next, pre, err := r.Preamble(docs[0], inner, o.frame)
 		if errors.Is(err, tree.ErrUnknownShape) {
-			return tree.Unknown{}, true, nil
+			return value.Unknown{}, true, nil
 		}
 		if err != nil {
 			return nil, false, err
@@ -137,7 +139,7 @@ func (d *includeDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tre
 	return r.Value(docs[0], inner, o.frame)
 }
 
-func (d *includeDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (d *includeDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	o, err := d.open(r, sc, fr)
 	if err != nil {
 		return dst, err
@@ -169,10 +171,18 @@ func (d *includeDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos 
 	return dst, nil
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 130, Name: "$include", Kind: tree.KindProducer,
-		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
-			return compileInclude(c, p.K, p.V, d.Value("$with"), tree.JoinPath(path, "$include"))
-		}})
-	tree.Register(tree.Directive{Rank: 140, Name: "$with", Kind: tree.KindPartner, Needs: "$include"})
+// Include gives the directive table's entries of
+// $include and its partner $with (reference §4 $include).
+func Include() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$include", Kind: tree.KindProducer,
+			Includes: true, Section: 4,
+			Summary: "Renders another template file here: its path, a string (or an $eval mapping for a computed one).",
+			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+				return compileInclude(c, p.K, p.V, d.Value("$with"), tree.JoinPath(path, "$include"))
+			}},
+		{Name: "$with", Kind: tree.KindPartner, Needs: "$include",
+			Bound: tree.BindIncluded, Section: 4,
+			Summary: "Variables for the $include'd file: a mapping from names to templates."},
+	}
 }

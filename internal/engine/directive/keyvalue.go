@@ -3,7 +3,9 @@ package directive
 import (
 	"strconv"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -38,7 +40,7 @@ const (
 )
 
 // entry renders the key and the value.
-func (d *kvDir) entry(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (string, tree.Value, int, error) {
+func (d *kvDir) entry(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (string, value.Value, int, error) {
 	k, ok, err := r.Value(d.k, sc, fr)
 	if err != nil {
 		return "", nil, 0, err
@@ -54,7 +56,7 @@ func (d *kvDir) entry(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (string, 
 		ks = strconv.FormatInt(k, 10)
 	case bool:
 		ks = strconv.FormatBool(k)
-	case tree.Unknown:
+	case value.Unknown:
 		return "", nil, kvUnknown, nil
 	default:
 		return "", nil, 0, r.ErrAt(fr, d.key, d.path, "$key must give a string (an int or bool is turned into text), got "+tree.ValueKind(k))
@@ -72,15 +74,15 @@ func (d *kvDir) entry(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (string, 
 	return ks, v, kvEntry, nil
 }
 
-func (d *kvDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (d *kvDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	k, v, state, err := d.entry(r, sc, fr)
 	if err != nil || state == kvNothing {
 		return nil, false, err
 	}
 	if state == kvUnknown {
-		return tree.Unknown{}, true, nil
+		return value.Unknown{}, true, nil
 	}
-	m := tree.NewMap(1)
+	m := value.NewMap(1)
 	m.Set(k, v)
 	if err := r.Count(fr, d.key, d.path, 1, 0); err != nil {
 		return nil, false, err
@@ -89,7 +91,7 @@ func (d *kvDir) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Val
 }
 
 // Multi gives one item (or document), or nothing.
-func (d *kvDir) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, _ tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (d *kvDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
 	v, ok, err := d.Value(r, sc, fr)
 	return tree.AppendIf(dst, v, ok, err)
 }
@@ -101,7 +103,7 @@ func (d *kvDir) WritesKey(k string) bool {
 }
 
 // keyText is the text a literal $key gives, or "" when it gives none.
-func keyText(v tree.Value) string {
+func keyText(v value.Value) string {
 	switch v := v.(type) {
 	case string:
 		return v
@@ -113,12 +115,18 @@ func keyText(v tree.Value) string {
 	return ""
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 110, Name: "$key", Kind: tree.KindProducer, Needs: "$value", Patchable: true,
-		Missing: "$key without $value: $key and $value make one entry together",
-		Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
-			return compileKeyValue(c, p.K, p.V, d.Value("$value"), path)
-		}})
-	tree.Register(tree.Directive{Rank: 120, Name: "$value", Kind: tree.KindPartner, Needs: "$key",
-		Missing: "$value without $key: $key and $value make one entry together"})
+// KeyValue gives the directive table's entries of
+// $key and its partner $value (reference §4 $key).
+func KeyValue() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$key", Kind: tree.KindProducer, Needs: "$value", Patchable: true,
+			Section: 4, Summary: "A computed key: with $value, makes one entry.",
+			Missing: "$key without $value: $key and $value make one entry together",
+			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
+				return compileKeyValue(c, p.K, p.V, d.Value("$value"), path)
+			}},
+		{Name: "$value", Kind: tree.KindPartner, Needs: "$key",
+			Section: 4, Summary: "The value of the entry whose key $key computes.",
+			Missing: "$value without $key: $key and $value make one entry together"},
+	}
 }

@@ -2,6 +2,7 @@ package directive
 
 import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
@@ -31,7 +32,7 @@ func compileLet(c *tree.Compiler, key, n *yaml.Node, path string) (tree.Prelude,
 	return lets(l), nil
 }
 
-func (l lets) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, bool, error) {
+func (l lets) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, bool, error) {
 	sc, err := bindLets(r, l, sc, fr)
 	return sc, false, err
 }
@@ -76,8 +77,8 @@ func bindings(c *tree.Compiler, at, n *yaml.Node, path, what string, exprs bool)
 	return out, nil
 }
 
-func bindLets(r tree.Renderer, lets []letEntry, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, error) {
-	inner := tree.NewScope(sc, len(lets))
+func bindLets(r tree.Renderer, lets []letEntry, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, error) {
+	inner := scope.New(sc, len(lets))
 	for i := range lets {
 		e := &lets[i]
 		if e.expr != nil {
@@ -100,9 +101,15 @@ func bindLets(r tree.Renderer, lets []letEntry, sc *tree.Scope, fr *tree.Frame) 
 	return inner, nil
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 20, Name: "$let", Kind: tree.KindPrelude, Binds: true,
-		Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
-			return compileLet(c, p.K, p.V, tree.JoinPath(path, "$let"))
-		}})
+// Let gives the directive table's entries of
+// $let, the prelude that binds names (reference §4 $let).
+func Let() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$let", Kind: tree.KindPrelude, Binds: true,
+			Exprs: tree.ExprEntries, Bound: tree.BindEntries, BoundKind: "let", Section: 4,
+			Summary: "Binds variables for this mapping, in order: a string entry is a bare CEL expression, any other a template.",
+			Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
+				return compileLet(c, p.K, p.V, tree.JoinPath(path, "$let"))
+			}},
+	}
 }

@@ -5,7 +5,9 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -28,12 +30,12 @@ func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *tree.Compile
 	return &schemaDir{key: key, set: s, path: path}, nil
 }
 
-func checkSchema(r tree.Renderer, d *schemaDir, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, error) {
+func checkSchema(r tree.Renderer, d *schemaDir, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, error) {
 	set, err := schemaSet(r, d, fr)
 	if err != nil {
 		return nil, err
 	}
-	defaults, failures, at := set.CheckWith(func(name string) (tree.Value, bool) {
+	defaults, failures, at := set.CheckWith(func(name string) (value.Value, bool) {
 		v, ok := sc.Lookup(name)
 		if !ok {
 			return nil, false
@@ -60,21 +62,27 @@ func checkSchema(r tree.Renderer, d *schemaDir, sc *tree.Scope, fr *tree.Frame) 
 	if len(defaults) == 0 {
 		return sc, nil
 	}
-	inner := tree.NewScope(sc, len(defaults))
+	inner := scope.New(sc, len(defaults))
 	for _, b := range defaults {
 		inner.BindValue(b.Name, b.Value)
 	}
 	return inner, nil
 }
 
-func (d *schemaDir) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, bool, error) {
+func (d *schemaDir) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, bool, error) {
 	sc, err := checkSchema(r, d, sc, fr)
 	return sc, false, err
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 10, Name: "$schema", Kind: tree.KindPrelude,
-		Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
-			return compileSchemaDir(p.K, p.V, tree.JoinPath(path, "$schema"))
-		}})
+// Schema gives the directive table's entries of
+// $schema (reference §4 $schema).
+func Schema() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$schema", Kind: tree.KindPrelude,
+			Bound: tree.BindEntries, BoundKind: "schema", Declares: true, Section: 4,
+			Summary: "Declares and validates variables: a mapping from variable names to JSON Schemas, type names, or {$include: FILE} for a schema kept in a JSON or YAML file.",
+			Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
+				return compileSchemaDir(p.K, p.V, tree.JoinPath(path, "$schema"))
+			}},
+	}
 }

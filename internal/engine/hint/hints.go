@@ -15,9 +15,11 @@ import (
 // CEL, e.g. `env: prod` for the string 'prod'. It is "" otherwise.
 //
 // directive names the directive that takes the bare expression ("" for
-// one written inside ${{ }}), text is the expression as written and msg
-// the error.
-func Bare(directive, text, msg string) string {
+// one written inside ${{ }}), entry says the expression is an entry of a
+// mapping whose entries are expressions or templates (as $let's are),
+// where text may be meant as text, text is the expression as written and
+// msg the error.
+func Bare(directive string, entry bool, text, msg string) string {
 	if directive == "" {
 		return ""
 	}
@@ -26,8 +28,8 @@ func Bare(directive, text, msg string) string {
 		return "; " + directive + " takes a bare CEL expression: write it without ${{ }}"
 	}
 	undeclared := strings.HasPrefix(msg, "no such attribute(s): ")
-	if directive == "$let" && (syntax || undeclared) && LooksLikeText(text) {
-		return "; a $let string is a CEL expression: to bind the text itself, quote it inside: \"'" + strings.TrimSpace(text) + "'\""
+	if entry && (syntax || undeclared) && LooksLikeText(text) {
+		return "; a " + directive + " string is a CEL expression: to bind the text itself, quote it inside: \"'" + strings.TrimSpace(text) + "'\""
 	}
 	return ""
 }

@@ -5,9 +5,10 @@
 // "/" (or "_" for the core group and a missing apiVersion) and namespace is
 // "_" when absent. A document without kind or metadata.name has no ID.
 //
-// It works on engine values; internal/provider/manifests.go applies the
-// same rule to Terraform values, and the two are tested against each
-// other there.
+// The rule itself is FromParts, written once; ID applies it to engine
+// values (the raw read, the command line, overlay errors) and the provider
+// applies it to Terraform values, reading only the parts; a test in the
+// provider holds the two readers together.
 package manifest
 
 import (
@@ -37,73 +38,91 @@ func ID(doc value.Value) (id string, skip, unknown bool, err error) {
 	if _, u := doc.(value.Unknown); u {
 		return "", false, true, nil
 	}
-	kind, ks, err := part(doc, "kind")
+	return FromParts(func(path ...string) (Part, error) { return part(doc, path...) })
+}
+
+// State says what a document holds at one of the paths an ID reads.
+type State uint8
+
+const (
+	PartAbsent  State = iota // missing, null, or under something that is no mapping
+	PartUnknown              // not known yet
+	PartKnown                // a string
+)
+
+// Part is the string a document holds at one of the paths an ID reads.
+type Part struct {
+	Text  string
+	State State
+}
+
+// FromParts is the manifest-ID rule, written once for every kind of
+// document (engine values here, Terraform values in the provider): read
+// gives the part of the document at a path (kind, metadata.name,
+// metadata.namespace, apiVersion, read in that order, each at most once),
+// or the error that the value there is not a string. skip is true for a
+// document without kind or metadata.name, unknown when a part of the ID
+// is not known yet.
+func FromParts(read func(path ...string) (Part, error)) (id string, skip, unknown bool, err error) {
+	kind, err := read("kind")
 	if err != nil {
 		return "", false, false, err
 	}
-	name, ns, err := part(doc, "metadata", "name")
+	name, err := read("metadata", "name")
 	if err != nil {
 		return "", false, false, err
 	}
-	if ks == partAbsent || ns == partAbsent {
+	if kind.State == PartAbsent || name.State == PartAbsent {
 		return "", true, false, nil
 	}
-	namespace, nss, err := part(doc, "metadata", "namespace")
+	namespace, err := read("metadata", "namespace")
 	if err != nil {
 		return "", false, false, err
 	}
-	apiVersion, as, err := part(doc, "apiVersion")
+	apiVersion, err := read("apiVersion")
 	if err != nil {
 		return "", false, false, err
 	}
-	if ks == partUnknown || ns == partUnknown || nss == partUnknown || as == partUnknown {
+	if kind.State == PartUnknown || name.State == PartUnknown || namespace.State == PartUnknown || apiVersion.State == PartUnknown {
 		return "", false, true, nil
 	}
 	group := CoreGroup
-	if as == partKnown {
-		group = Group(apiVersion)
+	if apiVersion.State == PartKnown {
+		group = Group(apiVersion.Text)
 	}
-	if nss == partAbsent {
-		namespace = CoreGroup
+	ns := namespace.Text
+	if namespace.State == PartAbsent {
+		ns = CoreGroup
 	}
-	return group + "/" + kind + "/" + namespace + "/" + name, false, false, nil
+	return group + "/" + kind.Text + "/" + ns + "/" + name.Text, false, false, nil
 }
-
-// state says what a document holds at a path.
-type state uint8
-
-const (
-	partAbsent  state = iota // missing, null, or under something that is no mapping
-	partUnknown              // not known yet
-	partKnown                // a string
-)
 
 // part reads the string at path in doc; a final value that is neither
 // null, unknown nor a string is an error.
-func part(doc value.Value, path ...string) (string, state, error) {
+func part(doc value.Value, path ...string) (Part, error) {
 	v := doc
 	for _, k := range path {
 		switch m := v.(type) {
 		case value.Unknown:
-			return "", partUnknown, nil
+			return Part{State: PartUnknown}, nil
 		case *value.Map:
 			var ok bool
 			if v, ok = m.Get(k); !ok {
-				return "", partAbsent, nil
+				return Part{State: PartAbsent}, nil
 			}
 		default:
-			return "", partAbsent, nil
+			return Part{State: PartAbsent}, nil
 		}
 	}
 	switch x := v.(type) {
 	case nil:
-		return "", partAbsent, nil
+		return Part{State: PartAbsent}, nil
 	case value.Unknown:
-		return "", partUnknown, nil
+		return Part{State: PartUnknown}, nil
 	case string:
-		return x, partKnown, nil
+		return Part{Text: x, State: PartKnown}, nil
 	}
-	return "", partAbsent, fmt.Errorf("%s must be a string, got %s", strings.Join(path, "."), kindName(v))
+	return Part{State: PartAbsent}, fmt.Errorf("%s must be a string, got %s", strings.Join(path, "."), kindName(v))
 }
 
 // kindName names a value's kind as the provider's messages name a

@@ -5,7 +5,9 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // Applying an overlay once every document is rendered: its guard decides
@@ -14,7 +16,7 @@ import (
 // patchCache keeps the patch of a static guard for the targets after the
 // first, within one loop over targets whose scope is reused.
 type patchCache struct {
-	v            tree.Value
+	v            value.Value
 	ok, ready    bool
 	nodes, bytes int // the patch's size, counted against the limits at each use
 }
@@ -23,7 +25,7 @@ type patchCache struct {
 // file it stands in.
 type pendingOverlay struct {
 	o  *overlayNode
-	sc *tree.Scope
+	sc *scope.Scope
 	fr *tree.Frame
 }
 
@@ -39,7 +41,7 @@ const (
 // Run decides the guard in scope sc and, when it holds, renders the patch:
 // a value, or nothing (patched false). A static guard's patch is rendered
 // once per cache.
-func (g *guarded) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, cache *patchCache) (d decision, patch tree.Value, patched bool, err error) {
+func (g *guarded) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, cache *patchCache) (d decision, patch value.Value, patched bool, err error) {
 	body := g.body
 	if d, sc, err = g.decide(r, sc, fr); d != decidedYes || err != nil {
 		return d, nil, false, err
@@ -68,7 +70,7 @@ func (g *guarded) Run(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, cache *pa
 
 // decide decides the guard in scope sc, and gives the scope its preludes
 // leave for the patch.
-func (g *guarded) decide(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (decision, *tree.Scope, error) {
+func (g *guarded) decide(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (decision, *scope.Scope, error) {
 	if m, ok := g.body.(*tree.MapNode); ok {
 		var unknown bool
 		var err error
@@ -96,13 +98,13 @@ func (g *guarded) decide(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (decis
 // once the transforms of the render (and the Namespace option) have
 // changed them: for the error of an overlay that matches nothing, written
 // against what the transforms make of the documents. Any error gives 0.
-func (p pendingOverlay) matchesAfterTransforms(r tree.Renderer, docs []tree.Value) int {
+func (p pendingOverlay) matchesAfterTransforms(r tree.Renderer, docs []value.Value) int {
 	late := r.Late()
 	ns := r.Options().Namespace
 	if len(late) == 0 && ns == "" {
 		return 0
 	}
-	out := append([]tree.Value(nil), docs...)
+	out := append([]value.Value(nil), docs...)
 	var err error
 	for _, t := range late {
 		if out, err = t.Apply(r, out); err != nil {
@@ -110,11 +112,11 @@ func (p pendingOverlay) matchesAfterTransforms(r tree.Renderer, docs []tree.Valu
 		}
 	}
 	if ns != "" {
-		if out, err = applyNamespace(r, out, p.fr, ns); err != nil {
+		if out, err = ApplyNamespace(r, out, p.fr, ns); err != nil {
 			return 0
 		}
 	}
-	sc := tree.NewScope(p.sc, 1)
+	sc := scope.New(p.sc, 1)
 	n := 0
 	for _, doc := range out {
 		sc.BindValue("doc", doc)
@@ -126,11 +128,11 @@ func (p pendingOverlay) matchesAfterTransforms(r tree.Renderer, docs []tree.Valu
 }
 
 // Apply applies the overlay to docs, every document the render gave.
-func (p pendingOverlay) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Value, error) {
+func (p pendingOverlay) Apply(r tree.Renderer, docs []value.Value) ([]value.Value, error) {
 	matched, unsure := 0, 0
 	// One scope for every document: nothing a patch gives keeps it,
 	// and a static patch's list edits read doc from it when they run.
-	sc := tree.NewScope(p.sc, 1)
+	sc := scope.New(p.sc, 1)
 	var cache patchCache
 	for i, doc := range docs {
 		if err := r.Step(p.fr, p.o.guard.key, "$overlay"); err != nil {
@@ -170,19 +172,19 @@ func (p pendingOverlay) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Value,
 
 // overlayDoc applies one overlay to one document, in sc, a child of the
 // overlay's scope where doc is bound.
-func overlayDoc(r tree.Renderer, p pendingOverlay, sc *tree.Scope, cache *patchCache, doc tree.Value) (tree.Value, decision, error) {
+func overlayDoc(r tree.Renderer, p pendingOverlay, sc *scope.Scope, cache *patchCache, doc value.Value) (value.Value, decision, error) {
 	sc.BindValue("doc", doc)
 	d, patch, patched, err := p.o.guard.Run(r, sc, p.fr, cache)
 	switch {
 	case err != nil:
 		return nil, d, err
 	case d == undecided:
-		return tree.Unknown{}, d, nil
+		return value.Unknown{}, d, nil
 	case d == decidedNo || !patched || patch == nil:
 		return doc, d, nil
 	}
 	switch patch.(type) {
-	case *tree.Map, tree.Unknown:
+	case *value.Map, value.Unknown:
 	default:
 		return nil, d, r.ErrAt(p.fr, p.o.n, "", "an overlay's patch must be a mapping (or nothing), got "+tree.ValueKind(patch))
 	}
@@ -193,7 +195,7 @@ func overlayDoc(r tree.Renderer, p pendingOverlay, sc *tree.Scope, cache *patchC
 // editingErr adds to err which document was being edited: its place among
 // the rendered documents, counting from 1, and its manifest ID, whole
 // unless the render hides keys and names (reference §6).
-func editingErr(err error, docs []tree.Value, i int, r tree.Renderer) error {
+func editingErr(err error, docs []value.Value, i int, r tree.Inputs) error {
 	e, ok := err.(*tree.Error)
 	if !ok || e.Editing != "" {
 		return err
@@ -206,7 +208,7 @@ func editingErr(err error, docs []tree.Value, i int, r tree.Renderer) error {
 }
 
 // manifestID is the manifest ID of a document, when it has a known one.
-func manifestID(doc tree.Value) (string, bool) {
+func manifestID(doc value.Value) (string, bool) {
 	id, skip, unknown, err := manifest.ID(doc)
 	return id, err == nil && !skip && !unknown
 }

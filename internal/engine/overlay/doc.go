@@ -7,11 +7,13 @@
 // the overlays have applied, through the leaf package transform, followed
 // by the engine's Namespace option.
 //
-// Like package directive, it registers its directives with tree.Register
-// at their ranks, and the walker reaches it only through interfaces: an
-// overlay document and an edit list are tree.SelfRenderer nodes, an
-// overlay reached in the stream is a tree.Pending applied after the last
-// document (a transform one queued with AddLate, after every overlay), the
-// Namespace option applies through walk.RegisterNamespace, and a sequence of a patch compiles through the hook set with
-// tree.RegisterEditList.
+// Like package directive, it gives its table entries from exported
+// functions (Overlay, ListEdits, Transform), which the engine's facade
+// lists, and two stages the facade passes by name: CompileEditList, how a
+// sequence of an overlay's patch compiles (tree.NewTable), and
+// ApplyNamespace, the Namespace option after the transforms (walk.New).
+// The walker reaches the rest only through interfaces: an overlay document
+// and an edit list are tree.SelfRenderer nodes, and an overlay reached in
+// the stream is a tree.Pending applied after the last document (a
+// transform one queued with AddLate, after every overlay).
 package overlay

@@ -4,7 +4,9 @@ import (
 	"strconv"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // Applying the list edits of a patch to the sequence they edit.
@@ -14,7 +16,7 @@ import (
 type listEdit struct {
 	seq *editSeq
 	r   tree.Renderer
-	sc  *tree.Scope
+	sc  *scope.Scope
 	fr  *tree.Frame
 }
 
@@ -23,14 +25,14 @@ var _ merge.Edit = (*listEdit)(nil)
 // Edit runs the edits on base, a sequence, or nil when the document has no
 // such key. A $match or $remove that cannot be decided makes the sequence
 // unknown.
-func (l *listEdit) Edit(base tree.Value) (tree.Value, error) {
-	var items []tree.Value
+func (l *listEdit) Edit(base value.Value) (value.Value, error) {
+	var items []value.Value
 	switch b := base.(type) {
 	case nil:
-	case []tree.Value:
+	case []value.Value:
 		items = b
-	case tree.Unknown:
-		return tree.Unknown{}, nil
+	case value.Unknown:
+		return value.Unknown{}, nil
 	default:
 		return nil, l.r.ErrAt(l.fr, l.seq.n, l.seq.path, "these list edits edit a sequence, but the document holds "+tree.ValueKind(b)+" here")
 	}
@@ -38,18 +40,18 @@ func (l *listEdit) Edit(base tree.Value) (tree.Value, error) {
 		var unknown bool
 		var err error
 		if items, unknown, err = op.apply(l.r, l.sc, l.fr, items); err != nil || unknown {
-			return tree.Unknown{}, err
+			return value.Unknown{}, err
 		}
 	}
 	if items == nil {
-		items = []tree.Value{}
+		items = []value.Value{}
 	}
 	return items, nil
 }
 
 // apply runs one edit on items and returns the new items; it never
 // changes items itself.
-func (op *editOp) apply(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, items []tree.Value) ([]tree.Value, bool, error) {
+func (op *editOp) apply(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, items []value.Value) ([]value.Value, bool, error) {
 	if op.dir == "$append" {
 		v, ok, err := r.Value(op.value, sc, fr)
 		if err != nil || !ok {
@@ -57,9 +59,9 @@ func (op *editOp) apply(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, items [
 		}
 		return append(items[:len(items):len(items)], v), false, nil
 	}
-	out := make([]tree.Value, 0, len(items))
+	out := make([]value.Value, 0, len(items))
 	matched := 0
-	inner := tree.NewScope(sc, 1) // one for every item: nothing keeps it
+	inner := scope.New(sc, 1) // one for every item: nothing keeps it
 	var cache patchCache
 	for _, it := range items {
 		if err := r.Step(fr, op.key, op.path); err != nil {
@@ -97,12 +99,12 @@ func (op *editOp) apply(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, items [
 }
 
 // patchItem merges a $match's patch onto a matching item.
-func (op *editOp) patchItem(r tree.Renderer, fr *tree.Frame, it, patch tree.Value, patched bool) (tree.Value, error) {
+func (op *editOp) patchItem(r tree.Reporter, fr *tree.Frame, it, patch value.Value, patched bool) (value.Value, error) {
 	if !patched || patch == nil {
 		return it, nil
 	}
 	switch patch.(type) {
-	case *tree.Map, tree.Unknown:
+	case *value.Map, value.Unknown:
 		return merge.Onto(it, patch)
 	}
 	return nil, r.ErrAt(fr, op.key, op.path, "the keys beside $match make the patch of each matching item and must give a mapping (or nothing), got "+tree.ValueKind(patch))

@@ -74,7 +74,7 @@ func compileExpects(dirs tree.DirSet, path string) (expectation, *tree.CompileEr
 
 // checkExpects checks the number of documents the overlay matched:
 // matched for sure, and up to unsure more whose match is not known yet.
-func (o *overlayNode) checkExpects(r tree.Renderer, fr *tree.Frame, matched, unsure, docCount int) error {
+func (o *overlayNode) checkExpects(r tree.Reporter, fr *tree.Frame, matched, unsure, docCount int) error {
 	ok, decided := o.expect.holds(matched, matched+unsure)
 	if ok || !decided {
 		return nil

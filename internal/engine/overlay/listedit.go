@@ -1,7 +1,9 @@
 package overlay
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -48,9 +50,10 @@ func editDir(n *yaml.Node) string {
 	return ""
 }
 
-// compileEditList compiles sequence n as an edit list, or gives nil when no item
-// of it is a list edit. An empty sequence is a plain value.
-func compileEditList(c *tree.Compiler, n *yaml.Node, path string) (tree.Node, *tree.CompileError) {
+// CompileEditList compiles sequence n of an overlay's patch as an edit
+// list, or gives nil when no item of it is a list edit. An empty sequence
+// is a plain value. The engine's table is built with it (tree.NewTable).
+func CompileEditList(c *tree.Compiler, n *yaml.Node, path string) (tree.Node, *tree.CompileError) {
 	edits := 0
 	for _, it := range n.Content {
 		if editDir(it) != "" {
@@ -78,7 +81,7 @@ func compileEditList(c *tree.Compiler, n *yaml.Node, path string) (tree.Node, *t
 
 // editItem compiles one list edit item.
 func editItem(c *tree.Compiler, n *yaml.Node, path string) (*editOp, *tree.CompileError) {
-	keys, err := tree.ReadKeys(n, path, tree.AtEditItem)
+	keys, err := c.ReadKeys(n, path, tree.AtEditItem)
 	if err != nil {
 		return nil, err
 	}
@@ -153,11 +156,20 @@ var editCompilers = map[string]func(c *tree.Compiler, d tree.DirSet, p tree.KVPa
 	"$append": appendEdit,
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 170, Name: "$match", Kind: tree.KindEdit, Only: tree.AtEditItem, Misplaced: editMisplaced("$match")})
-	tree.Register(tree.Directive{Rank: 180, Name: "$remove", Kind: tree.KindEdit, Only: tree.AtEditItem | tree.AtOverlayRoot,
-		Misplaced: "unknown directive $remove: $remove is a list edit, a directive only in an item of a sequence in an overlay's patch, or $remove: true beside $overlay at an overlay's root, which removes the documents it matches; to output a key $remove as data, write $$remove"})
-	tree.Register(tree.Directive{Rank: 190, Name: "$append", Kind: tree.KindEdit, Only: tree.AtEditItem, Misplaced: editMisplaced("$append"), Body: true})
+// ListEdits gives the directive table's entries of
+// the list edits $match, $remove and $append (reference §8).
+func ListEdits() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$match", Kind: tree.KindEdit, Only: tree.AtEditItem, Misplaced: editMisplaced("$match"),
+			Exprs: tree.ExprBare, Bound: tree.BindFixed, BoundNames: []string{"item"}, BoundKind: "overlay", Section: 8,
+			Summary: "In an overlay's list: merges the other keys of this item into every item for which the CEL expression (item bound) is true."},
+		{Name: "$remove", Kind: tree.KindEdit, Only: tree.AtEditItem | tree.AtOverlayRoot,
+			Exprs: tree.ExprBare, Bound: tree.BindFixed, BoundNames: []string{"item"}, BoundKind: "overlay", Section: 8,
+			Summary:   "In an overlay's list: removes every item for which the CEL expression (item bound) is true. At an overlay's root, true: removes the documents the overlay matches.",
+			Misplaced: "unknown directive $remove: $remove is a list edit, a directive only in an item of a sequence in an overlay's patch, or $remove: true beside $overlay at an overlay's root, which removes the documents it matches; to output a key $remove as data, write $$remove"},
+		{Name: "$append", Kind: tree.KindEdit, Only: tree.AtEditItem, Misplaced: editMisplaced("$append"), Body: true,
+			Section: 8, Summary: "In an overlay's list: adds this template's value at the end."},
+	}
 }
 
 // editMisplaced is the error for list edit d outside an edit list.
@@ -166,14 +178,12 @@ func editMisplaced(d string) string {
 }
 
 // Value gives the edit list as a merge.Edit on the document's sequence.
-func (s *editSeq) Value(r tree.Renderer, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (s *editSeq) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	return &listEdit{seq: s, r: r, sc: sc, fr: fr}, true, nil
 }
 
 // Multi adds the edit list as one item.
-func (s *editSeq) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, _ tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (s *editSeq) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
 	v, ok, err := s.Value(r, sc, fr)
 	return tree.AppendIf(dst, v, ok, err)
 }
-
-func init() { tree.RegisterEditList(compileEditList) }

@@ -1,7 +1,9 @@
 package overlay
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -117,12 +119,12 @@ func without(n *yaml.Node, keys ...string) *yaml.Node {
 }
 
 // Value fails: an overlay does not stand in value position.
-func (o *overlayNode) Value(r tree.Renderer, _ *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (o *overlayNode) Value(r tree.Renderer, _ *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	return nil, false, o.misplaced(r, fr)
 }
 
 // Multi queues the overlay in the stream, and fails anywhere else.
-func (o *overlayNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (o *overlayNode) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if pos != tree.PosStream {
 		return dst, o.misplaced(r, fr)
 	}
@@ -130,16 +132,24 @@ func (o *overlayNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos
 	return dst, nil
 }
 
-func (o *overlayNode) misplaced(r tree.Renderer, fr *tree.Frame) error {
+func (o *overlayNode) misplaced(r tree.Reporter, fr *tree.Frame) error {
 	return r.ErrAt(fr, o.guard.key, "$overlay", "an overlay document stands only in the stream, where it edits the other documents; here a file of overlays is included into a value or a sequence: include it at a document root")
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 150, Name: "$overlay", Kind: tree.KindOverlay, Only: tree.AtOverlayRoot,
-		Misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
-		Overlay: func(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.Node, *tree.CompileError) {
-			return overlay(c, n, keys)
-		}})
-	tree.Register(tree.Directive{Rank: 160, Name: "$expects", Kind: tree.KindPartner, Only: tree.AtOverlayRoot | tree.AtEditItem,
-		Misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"})
+// Overlay gives the directive table's entries of
+// $overlay and its partner $expects (reference §8).
+func Overlay() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$overlay", Kind: tree.KindOverlay, Only: tree.AtOverlayRoot,
+			Exprs: tree.ExprBare, Bound: tree.BindFixed, BoundNames: []string{"doc"}, BoundKind: "overlay", Section: 8,
+			Summary:   "Makes this document an overlay: a bare CEL expression, doc bound to each rendered document, that decides which documents the rest of the mapping is merged into.",
+			Misplaced: "$overlay stands only at the root of a document: an overlay is a document of its own, applied to the other documents once they are rendered",
+			Overlay: func(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.Node, *tree.CompileError) {
+				return overlay(c, n, keys)
+			}},
+		{Name: "$expects", Kind: tree.KindPartner, Only: tree.AtOverlayRoot | tree.AtEditItem,
+			Exprs: tree.ExprCount, Section: 8,
+			Summary:   "How many documents (beside $overlay) or items (beside $match or $remove) must match: an int, or \"N+\" for at least N.",
+			Misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"},
+	}
 }

@@ -3,9 +3,10 @@ package overlay
 import (
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -24,14 +25,15 @@ type transformNode struct {
 	body tree.Node     // the value, rendered in value position
 }
 
-// besidePrelude are the directives that may stand beside $transform, and
-// beside $overlay with $remove: true.
-var besidePrelude = map[string]bool{"$let": true, "$schema": true, "$assert": true, "$msg": true}
+// besidePrelude reports whether directive k of the table c compiles with
+// may stand beside $transform, and beside $overlay with $remove: true: a
+// prelude or its partner.
+func besidePrelude(c *tree.Compiler, k string) bool { return c.Table().StandsBesidePreludes(k) }
 
 func compileTransform(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.Node, *tree.CompileError) {
 	p := keys.Dirs["$transform"]
 	for _, q := range keys.Order() {
-		if q.IsDirective() && (q.Key() == "$transform" || besidePrelude[q.Key()]) {
+		if q.IsDirective() && (q.Key() == "$transform" || besidePrelude(c, q.Key())) {
 			continue
 		}
 		return nil, tree.CompileErrorAt(q.K, q.Key(), "a transform document holds only $transform, with $let, $schema and $assert beside it; "+q.Key()+" cannot stand here: put it under $transform's fields or in a document of its own")
@@ -96,13 +98,13 @@ func checkTransformFields(v *yaml.Node) *tree.CompileError {
 }
 
 // Value fails: a transform does not stand in value position.
-func (t *transformNode) Value(r tree.Renderer, _ *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (t *transformNode) Value(r tree.Renderer, _ *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	return nil, false, t.misplaced(r, fr)
 }
 
 // Multi queues the transform in the stream, after every overlay, and
 // fails anywhere else.
-func (t *transformNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (t *transformNode) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if pos != tree.PosStream {
 		return dst, t.misplaced(r, fr)
 	}
@@ -110,7 +112,7 @@ func (t *transformNode) Multi(r tree.Renderer, sc *tree.Scope, fr *tree.Frame, p
 	return dst, nil
 }
 
-func (t *transformNode) misplaced(r tree.Renderer, fr *tree.Frame) error {
+func (t *transformNode) misplaced(r tree.Reporter, fr *tree.Frame) error {
 	return r.ErrAt(fr, t.key, "$transform", "a transform document stands only in the stream, where it changes the other documents; here a file of transforms is included into a value or a sequence: include it at a document root")
 }
 
@@ -123,7 +125,7 @@ func removeOverlay(c *tree.Compiler, o *overlayNode, n *yaml.Node, keys tree.Map
 	}
 	for _, q := range keys.Order() {
 		switch {
-		case q.IsDirective() && (besidePrelude[q.Key()] || q.Key() == "$overlay" || q.Key() == "$expects" || q.Key() == "$remove"):
+		case q.IsDirective() && (besidePrelude(c, q.Key()) || q.Key() == "$overlay" || q.Key() == "$expects" || q.Key() == "$remove"):
 		default:
 			return nil, tree.CompileErrorAt(q.K, q.Key(), "an overlay with $remove: true removes the documents it matches and holds no patch: only $overlay, $expects, $let, $schema and $assert stand beside it; remove "+q.Key()+" or write the patch in an overlay of its own")
 		}
@@ -139,9 +141,14 @@ func removeOverlay(c *tree.Compiler, o *overlayNode, n *yaml.Node, keys tree.Map
 	return o, nil
 }
 
-func init() {
-	tree.Register(tree.Directive{Rank: 200, Name: "$transform", Kind: tree.KindOverlay, Only: tree.AtTransformRoot,
-		Misplaced: "$transform stands only at the root of a document: a transform is a document of its own, applied to the other documents once they are rendered",
-		Overlay:   compileTransform})
-	walk.RegisterNamespace(applyNamespace)
+// Transform gives the directive table's entries of
+// $transform (reference §10).
+func Transform() []tree.Directive {
+	return []tree.Directive{
+		{Name: "$transform", Kind: tree.KindOverlay, Only: tree.AtTransformRoot,
+			Section:   10,
+			Summary:   "Makes this document a transform: namespace (keepNamespace leaving some objects where they are), labels, selectorLabels, annotations and images applied to every document after the overlays, as kustomize does.",
+			Misplaced: "$transform stands only at the root of a document: a transform is a document of its own, applied to the other documents once they are rendered",
+			Overlay:   compileTransform},
+	}
 }

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -17,12 +19,12 @@ import (
 // and file it stands in.
 type pendingTransform struct {
 	t  *transformNode
-	sc *tree.Scope
+	sc *scope.Scope
 	fr *tree.Frame
 }
 
 // lazyWritten is r.Written, built on its first use.
-func lazyWritten(r tree.Renderer) func(string) bool {
+func lazyWritten(r tree.Inputs) func(string) bool {
 	var written func(string) bool
 	return func(s string) bool {
 		if written == nil {
@@ -33,7 +35,7 @@ func lazyWritten(r tree.Renderer) func(string) bool {
 }
 
 // Apply changes every document by the transform.
-func (p pendingTransform) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Value, error) {
+func (p pendingTransform) Apply(r tree.Renderer, docs []value.Value) ([]value.Value, error) {
 	spec, err := transformSpec(r, p)
 	if err != nil {
 		return nil, err
@@ -57,9 +59,9 @@ func (p pendingTransform) Apply(r tree.Renderer, docs []tree.Value) ([]tree.Valu
 	return docs, nil
 }
 
-// applyNamespace applies the engine's Namespace option ns, after the
+// ApplyNamespace applies the engine's Namespace option ns, after the
 // template's own transforms; fr is the file rendered.
-func applyNamespace(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error) {
+func ApplyNamespace(r tree.Renderer, docs []value.Value, fr *tree.Frame, ns string) ([]value.Value, error) {
 	opts := r.Options()
 	prep := transform.Prepare(docs, transform.Spec{Namespace: ns, Keep: opts.KeepNamespace, Scopes: opts.Scopes, HideNames: opts.HideKeys}, lazyWritten(r))
 	for i, d := range docs {
@@ -158,7 +160,7 @@ func (t *transformNode) nodeAt(path []any) *yaml.Node {
 }
 
 // docErr positions a document's error at the transform's field.
-func (t *transformNode) docErr(r tree.Renderer, fr *tree.Frame, err error) error {
+func (t *transformNode) docErr(r tree.Reporter, fr *tree.Frame, err error) error {
 	var te *transform.Error
 	if !errors.As(err, &te) {
 		return err

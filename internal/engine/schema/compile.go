@@ -71,7 +71,7 @@ func Compile(n *yaml.Node) (*Set, *yamlnode.Error) {
 		if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" || k.Value == "" {
 			return nil, &yamlnode.Error{Node: k, Msg: "$schema keys must be variable names"}
 		}
-		if k.Value == "$include" {
+		if k.Value == IncludeKey {
 			return nil, &yamlnode.Error{Node: k, Msg: misplacedIncludeMsg}
 		}
 		if first, dup := seen[k.Value]; dup {

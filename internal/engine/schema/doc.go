@@ -29,15 +29,9 @@
 //     checked at apply.
 //   - x-kubernetes-validations rules run with the Kubernetes API server's
 //     own CEL validator (k8s.io/apiextensions-apiserver) on the schema read
-//     as a CRD's (kubernetes.go), after the library finds no failure and
+//     as a CRD's, after the library finds no failure and
 //     only on values that hold no Unknown.
 //   - Compile is the expensive step; the engine caches its result per
 //     node. Check is safe for concurrent use.
-//
-// The files: compile.go compiles a directive and words the library's
-// compile errors; convert.go reads a schema's YAML; keywords.go refuses
-// outside references and misspelt keywords; check.go validates values,
-// unknown.go decides what an Unknown leaves unchecked, failure.go orders
-// and prints failures, message.go words them, kubernetes.go compiles and
-// runs x-kubernetes-validations.
+
 package schema

@@ -8,6 +8,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// IncludeKey is the key of a variable's schema kept in a file,
+// `{$include: FILE}` (reference §4 $schema).
+const IncludeKey = "$include"
+
 // A variable's schema may be kept in a file, `name: {$include: FILE}`: a
 // JSON or YAML file holding a JSON Schema, such as a chart's
 // values.schema.json (reference §4 $schema). Compile keeps such a variable
@@ -88,7 +92,7 @@ func includeEntry(name string, n *yaml.Node) (key, path *yaml.Node, ok bool, err
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
-		if k.Kind != yaml.ScalarNode || k.Value != "$include" {
+		if k.Kind != yaml.ScalarNode || k.Value != IncludeKey {
 			continue
 		}
 		if len(m.Content) != 2 {
@@ -120,7 +124,7 @@ func misplacedInclude(n *yaml.Node, seen map[*yaml.Node]bool) *yaml.Node {
 		return misplacedInclude(n.Alias, seen)
 	}
 	for i, c := range n.Content {
-		if n.Kind == yaml.MappingNode && i%2 == 0 && c.Kind == yaml.ScalarNode && c.Value == "$include" {
+		if n.Kind == yaml.MappingNode && i%2 == 0 && c.Kind == yaml.ScalarNode && c.Value == IncludeKey {
 			return c
 		}
 		if bad := misplacedInclude(c, seen); bad != nil {

@@ -8,8 +8,8 @@
 // document shares mappings with variables, with overlay patches and with
 // other documents; what a transform changes is copied on the way down.
 //
-// Which kinds are namespaced comes from Kubernetes itself: the table in
-// zz_generated_scope.go is written from a real kube-apiserver's discovery
+// Which kinds are namespaced comes from Kubernetes itself: the generated
+// table of built-in kinds is written from a real kube-apiserver's discovery
 // by the apiserver-tagged test in internal/apiserver, which also checks it
 // against the server on every run. CustomResourceDefinitions among the
 // documents decide their own kinds' scope.

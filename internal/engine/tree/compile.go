@@ -5,8 +5,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -24,7 +24,7 @@ type Node interface{}
 type ConstNode struct {
 	Node  *yaml.Node // where it is written, for limit errors
 	Path  string
-	Value Value
+	Value value.Value
 	Nodes int // output nodes it holds, saturating
 	Bytes int // rough size of its text, saturating
 }
@@ -119,6 +119,7 @@ type CompileError struct {
 // Compiler compiles a template's YAML nodes into Nodes; the directives
 // compile their bodies with Compile.
 type Compiler struct {
+	t       *Table
 	aliases map[aliasKey]Node
 	active  map[*yaml.Node]bool
 	// patch is set while compiling an overlay's patch, where a sequence
@@ -134,9 +135,12 @@ type aliasKey struct {
 	patch bool
 }
 
-// NewCompiler returns a compiler for one file.
-func NewCompiler() *Compiler {
-	return &Compiler{aliases: map[aliasKey]Node{}, active: map[*yaml.Node]bool{}}
+// Table is the directive table the compiler reads.
+func (c *Compiler) Table() *Table { return c.t }
+
+// NewCompiler returns a compiler for one file, reading table t.
+func (t *Table) NewCompiler() *Compiler {
+	return &Compiler{t: t, aliases: map[aliasKey]Node{}, active: map[*yaml.Node]bool{}}
 }
 
 // CompileErrorAt is the compile error msg at node n, path the directive's
@@ -168,8 +172,8 @@ func (c *Compiler) Document(doc *yaml.Node) (Node, *CompileError) {
 		return &ConstNode{Node: doc, Value: nil, Nodes: 1}, nil
 	}
 	if root := Deref(doc.Content[0]); root.Kind == yaml.MappingNode {
-		if d := rootDirective(root); d != nil {
-			keys, err := ReadKeys(root, "", d.Only)
+		if d := c.t.rootDirective(root); d != nil {
+			keys, err := c.ReadKeys(root, "", d.Only)
 			if err != nil {
 				return nil, err
 			}
@@ -244,8 +248,8 @@ func (c *Compiler) Compile(n *yaml.Node, path string) (Node, *CompileError) {
 }
 
 func (c *Compiler) sequence(n *yaml.Node, path string) (Node, *CompileError) {
-	if c.Patch && editList != nil {
-		if t, err := editList(c, n, path); t != nil || err != nil {
+	if c.Patch {
+		if t, err := c.t.editList(c, n, path); t != nil || err != nil {
 			return t, err
 		}
 		// A sequence that is not an edit list replaces the document's:
@@ -268,7 +272,7 @@ func (c *Compiler) sequence(n *yaml.Node, path string) (Node, *CompileError) {
 	if len(consts) < len(elems) {
 		return &SeqNode{Node: n, Path: path, Elems: elems}, nil
 	}
-	out := make([]Value, len(consts))
+	out := make([]value.Value, len(consts))
 	cn := &ConstNode{Node: detached(n), Path: path, Nodes: 1, Bytes: 2}
 	for i, k := range consts {
 		out[i] = k.Value
@@ -288,12 +292,6 @@ func detached(n *yaml.Node) *yaml.Node {
 		return n
 	}
 	return &yaml.Node{Kind: n.Kind, Style: n.Style, Tag: n.Tag, Line: n.Line, Column: n.Column}
-}
-
-// suggest returns the directive closest to an unknown $-key, if any is
-// close enough to be a likely typo.
-func suggest(k string) string {
-	return hint.Nearest(k, directiveNames, 3, true)
 }
 
 // StringScalar returns the text of n if it is a string scalar.
@@ -324,9 +322,9 @@ var ForSyntax = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:,\s*([A-Za
 
 // rootDirective is the first document directive of the table ($overlay,
 // then $transform) that mapping n, a document's root, holds, or nil.
-func rootDirective(n *yaml.Node) *Directive {
-	for i := range directiveTable {
-		d := &directiveTable[i]
+func (t *Table) rootDirective(n *yaml.Node) *Directive {
+	for i := range t.dirs {
+		d := &t.dirs[i]
 		if d.Kind != KindOverlay || d.Overlay == nil {
 			continue
 		}
@@ -337,14 +335,4 @@ func rootDirective(n *yaml.Node) *Directive {
 		}
 	}
 	return nil
-}
-
-// editList compiles a sequence of an overlay's patch as an edit list, or
-// gives nil when no item of it is a list edit; the package that holds the
-// list edits sets it with RegisterEditList.
-var editList func(c *Compiler, n *yaml.Node, path string) (Node, *CompileError)
-
-// RegisterEditList sets how a sequence of an overlay's patch compiles.
-func RegisterEditList(f func(c *Compiler, n *yaml.Node, path string) (Node, *CompileError)) {
-	editList = f
 }

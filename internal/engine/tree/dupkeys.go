@@ -1,5 +1,7 @@
 package tree
 
+import "github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
+
 // Duplicate keys (reference §2, §6). A key that the template writes itself
 // may be named in the error; a key computed from a variable may hold the
 // variable's value and is never shown.
@@ -10,7 +12,7 @@ package tree
 func WritesKey(t Node, k string) bool {
 	switch t := t.(type) {
 	case *ConstNode:
-		m, ok := t.Value.(*Map)
+		m, ok := t.Value.(*value.Map)
 		return ok && m.Has(k)
 	case *MapNode:
 		for _, e := range t.Entries {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // Pos is a place in a template file.
@@ -126,7 +127,7 @@ func (c *CompileError) In(fr *Frame) *Error {
 
 // ValueKind names the kind of an engine value, for messages. It never
 // shows the value itself.
-func ValueKind(v Value) string {
+func ValueKind(v value.Value) string {
 	switch v.(type) {
 	case nil:
 		return "null"
@@ -138,11 +139,11 @@ func ValueKind(v Value) string {
 		return "a double"
 	case string:
 		return "a string"
-	case *Map:
+	case *value.Map:
 		return "a mapping"
-	case []Value:
+	case []value.Value:
 		return "a list"
-	case Unknown:
+	case value.Unknown:
 		return "an unknown value"
 	case merge.Edit: // an edit list of an overlay's patch
 		return "list edits"

@@ -38,6 +38,7 @@ func (p KVPair) IsDirective() bool { return p.dir }
 
 // MappingKeys are the keys of a mapping being compiled, sorted out.
 type MappingKeys struct {
+	t       *Table   // the table the directives were read from
 	regular []KVPair // regular keys, template order
 	Dirs    DirSet   // directives by name
 	order   []KVPair // every pair, template order
@@ -50,8 +51,8 @@ func (k MappingKeys) Order() []KVPair { return k.order }
 // written out with one $ less, or a directive of the table. A key written
 // twice, an unknown directive, or one that cannot stand in this place (at
 // is where n stands) is an error.
-func ReadKeys(n *yaml.Node, path string, at Place) (MappingKeys, *CompileError) {
-	keys := MappingKeys{Dirs: DirSet{}}
+func (c *Compiler) ReadKeys(n *yaml.Node, path string, at Place) (MappingKeys, *CompileError) {
+	keys := MappingKeys{t: c.t, Dirs: DirSet{}}
 	seen := make(map[string]*yaml.Node, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -69,9 +70,9 @@ func ReadKeys(n *yaml.Node, path string, at Place) (MappingKeys, *CompileError) 
 			p.key = key[1:]
 			keys.regular = append(keys.regular, p)
 		case isDirectiveLike(key):
-			d, ok := lookupDirective(key)
+			d, ok := c.t.lookup(key)
 			if !ok {
-				return keys, CompileErrorAt(k, JoinPath(path, key), unknownDirectiveMsg(key))
+				return keys, CompileErrorAt(k, JoinPath(path, key), c.t.unknownDirectiveMsg(key))
 			}
 			if d.Only != 0 && d.Only&at == 0 {
 				return keys, CompileErrorAt(k, JoinPath(path, key), d.Misplaced)
@@ -90,13 +91,13 @@ func ReadKeys(n *yaml.Node, path string, at Place) (MappingKeys, *CompileError) 
 // always says how to write the key as data, and names the directive that
 // was probably meant only when the key is not a keyword of JSON Schema or
 // OpenAPI, which is written as data far more often than misspelt.
-func unknownDirectiveMsg(key string) string {
+func (t *Table) unknownDirectiveMsg(key string) string {
 	msg := "unknown directive " + key
 	asData := "write $" + key + " to output a key " + key
 	if slices.Contains(schemaKeywords, key) {
 		return msg + ": " + key + " is a JSON Schema keyword, not a directive: " + asData
 	}
-	if s := suggest(key); s != "" {
+	if s := t.Suggest(key); s != "" {
 		return msg + ": did you mean " + s + "? To output a key " + key + " as data, write $" + key
 	}
 	return msg + ": keys that start with $ are directives; " + asData
@@ -125,8 +126,8 @@ func (k MappingKeys) hasBare(d string) bool {
 // without their partner ($if without $then), each in table order.
 func checkPartners(keys MappingKeys, path string) *CompileError {
 	for _, kind := range []Kind{KindPartner, KindProducer} {
-		for i := range directiveTable {
-			d := &directiveTable[i]
+		for i := range keys.t.dirs {
+			d := &keys.t.dirs[i]
 			p, ok := keys.Dirs[d.Name]
 			if !ok || d.Kind != kind || d.Needs == "" {
 				continue
@@ -149,8 +150,8 @@ func checkPartners(keys MappingKeys, path string) *CompileError {
 // YAML reads as an empty value and the lines below as keys of the mapping
 // itself. An explicit `$then: null` is allowed.
 func checkBodies(keys MappingKeys, path string) *CompileError {
-	for i := range directiveTable {
-		d := &directiveTable[i]
+	for i := range keys.t.dirs {
+		d := &keys.t.dirs[i]
 		p, ok := keys.Dirs[d.Name]
 		if !ok || !d.Body {
 			continue
@@ -166,12 +167,12 @@ func checkBodies(keys MappingKeys, path string) *CompileError {
 // like a missing partner of one of the mapping's producers (else for
 // $else), or "".
 func partnerSlip(keys MappingKeys) string {
-	for i := range directiveTable {
-		d := &directiveTable[i]
+	for i := range keys.t.dirs {
+		d := &keys.t.dirs[i]
 		if d.Kind != KindPartner {
 			continue
 		}
-		owner, ok := lookupDirective(d.Needs)
+		owner, ok := keys.t.lookup(d.Needs)
 		if !ok || owner.Kind != KindProducer {
 			continue
 		}

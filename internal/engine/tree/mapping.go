@@ -1,6 +1,8 @@
 package tree
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -18,16 +20,16 @@ type Producer interface {
 	// Name is the directive, e.g. "$if".
 	Name() string
 	// Value renders in value position: a value, or nothing (false).
-	Value(r Renderer, sc *Scope, fr *Frame) (Value, bool, error)
+	Value(r Renderer, sc *scope.Scope, fr *Frame) (value.Value, bool, error)
 	// Multi renders in item or stream position, appending to dst.
-	Multi(r Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+	Multi(r Renderer, sc *scope.Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
 }
 
 // Prelude is what a prelude directive ($schema, $let, $assert) compiles
 // to. run gives the scope the rest of the mapping renders in; unknown
 // when it cannot be decided yet whether the mapping renders.
 type Prelude interface {
-	Run(r Renderer, sc *Scope, fr *Frame) (next *Scope, unknown bool, err error)
+	Run(r Renderer, sc *scope.Scope, fr *Frame) (next *scope.Scope, unknown bool, err error)
 }
 
 // MapEntry is one key of a mapping, in template order: a regular key, or
@@ -61,7 +63,7 @@ type MapNode struct {
 func (m *MapNode) Replaces() bool { return len(m.Prods) == 1 && m.NRegular == 0 }
 
 func (c *Compiler) mapping(n *yaml.Node, path string) (Node, *CompileError) {
-	keys, err := ReadKeys(n, path, 0)
+	keys, err := c.ReadKeys(n, path, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -89,8 +91,8 @@ func (c *Compiler) mapping(n *yaml.Node, path string) (Node, *CompileError) {
 // and gives each producer's index in m.Prods.
 func (c *Compiler) directives(m *MapNode, dirs DirSet, path string) (map[string]int, *CompileError) {
 	prodIndex := map[string]int{}
-	for i := range directiveTable {
-		d := &directiveTable[i]
+	for i := range c.t.dirs {
+		d := &c.t.dirs[i]
 		p, ok := dirs[d.Name]
 		if !ok {
 			continue
@@ -110,6 +112,9 @@ func (c *Compiler) directive(m *MapNode, d *Directive, dirs DirSet, p KVPair, pa
 	defer func() { c.Patch = inPatch }()
 	switch d.Kind {
 	case KindPrelude:
+		if d.Prelude == nil {
+			return nil // a prelude that does nothing
+		}
 		pr, err := d.Prelude(c, dirs, p, path)
 		if err != nil {
 			return err
@@ -168,7 +173,7 @@ func (c *Compiler) plainMapping(n *yaml.Node, path string, regular []KVPair) (No
 	if len(consts) < len(m.Entries) {
 		return m, nil
 	}
-	out := NewMap(len(m.Entries))
+	out := value.NewMap(len(m.Entries))
 	cn := &ConstNode{Node: detached(n), Path: path, Nodes: 1, Bytes: 2}
 	for i, e := range m.Entries {
 		k := consts[i]

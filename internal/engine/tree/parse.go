@@ -32,8 +32,9 @@ type CompiledFile struct {
 	Text string
 }
 
-// FileCache maps template text to its compiled form.
+// FileCache maps template text to its compiled form under one table.
 type FileCache struct {
+	t  *Table
 	mu sync.Mutex
 	m  map[string]*CompiledFile
 }
@@ -41,6 +42,10 @@ type FileCache struct {
 // maxCachedFiles bounds the cache; past it, the cache starts over.
 const maxCachedFiles = 512
 
+// NewFileCache returns an empty cache of the files compiled with table t.
+func NewFileCache(t *Table) *FileCache { return &FileCache{t: t} }
+
+// Get gives the compiled form of text, compiling it on first use.
 func (c *FileCache) Get(text []byte) *CompiledFile {
 	c.mu.Lock()
 	f := c.m[string(text)]
@@ -48,7 +53,7 @@ func (c *FileCache) Get(text []byte) *CompiledFile {
 	if f != nil {
 		return f
 	}
-	f = CompileFile(text)
+	f = c.t.CompileFile(text)
 	key := string(text)
 	f.Text = key
 	c.mu.Lock()
@@ -63,14 +68,14 @@ func (c *FileCache) Get(text []byte) *CompiledFile {
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // CompileFile parses text as a YAML stream and compiles each document.
-func CompileFile(text []byte) *CompiledFile {
+func (t *Table) CompileFile(text []byte) *CompiledFile {
 	f := &CompiledFile{}
 	if err := CheckText(text); err != nil {
 		f.Err = err
 		return f
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(text))
-	c := NewCompiler()
+	c := t.NewCompiler()
 	for {
 		var doc yaml.Node
 		err := dec.Decode(&doc)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/common/types/ref"
 	"go.yaml.in/yaml/v3"
 )
@@ -12,58 +14,84 @@ import (
 // node is given when it renders. Package walk implements Renderer; the
 // tree never imports it.
 
-// Renderer is one render's state and the walker's operations on it, as the
-// directives use them (package walk's *Renderer).
+// Renderer is one render's state and the walker's operations on it, as a
+// compiled node is given them (package walk's *Renderer, the only
+// implementation). It is the sum of the small interfaces below; a helper
+// that needs one of them takes that one.
 type Renderer interface {
-	// Context is the render's context: a read through the Loader stops
-	// when it is cancelled.
-	Context() context.Context
-	// Options are the engine options the render runs under.
-	Options() *Options
+	Walker
+	Evaluator
+	Reporter
+	Budget
+	Inputs
+	Queue
+}
 
+// Walker renders compiled nodes: a directive's bodies, an overlay's patch.
+type Walker interface {
 	// Value renders t in value position.
-	Value(t Node, sc *Scope, fr *Frame) (Value, bool, error)
+	Value(t Node, sc *scope.Scope, fr *Frame) (value.Value, bool, error)
 	// Multi renders t in item or stream position, appending what it gives.
-	Multi(t Node, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+	Multi(t Node, sc *scope.Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
 	// Splice renders a body written as a YAML sequence in item or stream
 	// position: its items are added in place.
-	Splice(body Node, key *yaml.Node, path string, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+	Splice(body Node, key *yaml.Node, path string, sc *scope.Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
 	// Merge builds the mapping from its producers and regular keys.
-	Merge(m *MapNode, sc *Scope, fr *Frame) (Value, bool, error)
+	Merge(m *MapNode, sc *scope.Scope, fr *Frame) (value.Value, bool, error)
 	// RunPreludes runs a mapping's $schema, $let and $assert.
-	RunPreludes(m *MapNode, sc *Scope, fr *Frame) (*Scope, bool, error)
+	RunPreludes(m *MapNode, sc *scope.Scope, fr *Frame) (*scope.Scope, bool, error)
 	// Preamble runs document d when it is a preamble (reference §1).
-	Preamble(d Node, sc *Scope, fr *Frame) (next *Scope, pre bool, err error)
+	Preamble(d Node, sc *scope.Scope, fr *Frame) (next *scope.Scope, pre bool, err error)
+}
 
+// Evaluator evaluates the template's CEL expressions in a scope.
+type Evaluator interface {
 	// EvalExpr evaluates a CEL expression in sc.
-	EvalExpr(x *ExprRef, sc *Scope, fr *Frame) (ref.Val, error)
+	EvalExpr(x *ExprRef, sc *scope.Scope, fr *Frame) (ref.Val, error)
 	// EvalBool evaluates a condition; what names it in errors.
-	EvalBool(x *ExprRef, sc *Scope, fr *Frame, what string) (val, unknown bool, err error)
+	EvalBool(x *ExprRef, sc *scope.Scope, fr *Frame, what string) (val, unknown bool, err error)
 	// FastValue reads a chain of field selections from the scope.
-	FastValue(path []string, sc *Scope) (Value, bool)
+	FastValue(path []string, sc *scope.Scope) (value.Value, bool)
+}
 
+// Reporter builds the render's positioned errors.
+type Reporter interface {
 	// ErrAt builds an *Error at node n of the file in fr.
 	ErrAt(fr *Frame, n *yaml.Node, path, msg string) *Error
 	// ResultErr is the error for an expression's result as a whole.
 	ResultErr(fr *Frame, x *ExprRef, err error) error
 	// LimitErr is the error for a render that passes the engine option limit.
 	LimitErr(fr *Frame, n *yaml.Node, path, limit, msg string) error
+}
 
-	// Count, CountValue, Size, Tick and Step count the render against
-	// the engine's limits.
+// Budget counts the render against the engine's limits (reference §7).
+type Budget interface {
 	Count(fr *Frame, n *yaml.Node, path string, nodes, bytes int) error
-	CountValue(fr *Frame, n *yaml.Node, path string, v Value) error
-	Size(v Value) (nodes, bytes int)
+	CountValue(fr *Frame, n *yaml.Node, path string, v value.Value) error
+	Size(v value.Value) (nodes, bytes int)
 	Tick(fr *Frame, n *yaml.Node, path string) error
 	Step(fr *Frame, n *yaml.Node, path string) error
+}
 
+// Inputs is what a render reads beside the template's text: its context
+// and options, the files it includes, the strings its templates write.
+type Inputs interface {
+	// Context is the render's context: a read through the Loader stops
+	// when it is cancelled.
+	Context() context.Context
+	// Options are the engine options the render runs under.
+	Options() *Options
 	// OpenFile opens the file an $include names.
 	OpenFile(fr *Frame, key, pathN *yaml.Node, path, p string) (*CompiledFile, *Frame, error)
 	// Written reports the strings that the render's templates write.
 	Written() func(string) bool
 	// Texts is the render's cache of the files read beside the templates.
 	Texts() map[string][]byte
+}
 
+// Queue holds the overlays and transforms reached in the stream until
+// every document is rendered (reference §8, §10).
+type Queue interface {
 	// AddPending queues an overlay; AddLate a transform, after every
 	// overlay.
 	AddPending(p Pending)
@@ -71,7 +99,7 @@ type Renderer interface {
 	// Late are the transforms queued so far, in stream order.
 	Late() []Pending
 	// DropRemoved drops the documents an overlay removed.
-	DropRemoved(docs []Value) []Value
+	DropRemoved(docs []value.Value) []value.Value
 }
 
 // SelfRenderer is a compiled node that renders itself: what a package
@@ -79,20 +107,20 @@ type Renderer interface {
 // overlay's patch).
 type SelfRenderer interface {
 	// Value renders in value position: a value, or nothing (false).
-	Value(r Renderer, sc *Scope, fr *Frame) (Value, bool, error)
+	Value(r Renderer, sc *scope.Scope, fr *Frame) (value.Value, bool, error)
 	// Multi renders in item or stream position, appending to dst.
-	Multi(r Renderer, sc *Scope, fr *Frame, pos Position, dst []Value) ([]Value, error)
+	Multi(r Renderer, sc *scope.Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
 }
 
 // Pending is an overlay (or a transform) reached in the stream: once
 // every document is rendered, Apply edits them (reference §8, §10).
 type Pending interface {
-	Apply(r Renderer, docs []Value) ([]Value, error)
+	Apply(r Renderer, docs []value.Value) ([]value.Value, error)
 }
 
 // AppendIf adds what a value-position render gave to dst: the value, or
 // nothing.
-func AppendIf(dst []Value, v Value, ok bool, err error) ([]Value, error) {
+func AppendIf(dst []value.Value, v value.Value, ok bool, err error) ([]value.Value, error) {
 	if err == nil && ok {
 		dst = append(dst, v)
 	}

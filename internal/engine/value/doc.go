@@ -4,7 +4,7 @@
 // UnknownStream).
 //
 // It is a leaf: it imports nothing of the engine, so that the emitters, the
-// schema validator and the CEL environment can all share one value model.
-// The engine re-exports these names as aliases, so callers write
-// engine.Value and engine.Map.
+// schema validator, the CEL environment, the engine's facade and its
+// callers (the provider, the command line) all share one value model and
+// name it in one way: value.Value, value.Map.
 package value

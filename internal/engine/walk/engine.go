@@ -5,15 +5,23 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // Engine renders templates. It is safe for concurrent use; compiled CEL
 // programs are cached and shared by every render.
 type Engine struct {
-	opts  tree.Options
-	progs *celenv.Cache
-	files *tree.FileCache
+	opts      tree.Options
+	table     *tree.Table
+	namespace NamespaceFunc
+	progs     *celenv.Cache
+	files     *tree.FileCache
 }
+
+// NamespaceFunc applies the engine's Namespace option to the documents of
+// a render once the transforms have (fr is the file rendered; reference
+// §10).
+type NamespaceFunc func(r tree.Renderer, docs []value.Value, fr *tree.Frame, ns string) ([]value.Value, error)
 
 // Options are the engine's options, defaults filled in.
 func (e *Engine) Options() *tree.Options { return &e.opts }
@@ -21,10 +29,19 @@ func (e *Engine) Options() *tree.Options { return &e.opts }
 // Programs is the engine's cache of compiled CEL programs.
 func (e *Engine) Programs() *celenv.Cache { return e.progs }
 
-// New returns an Engine with the given options.
-func New(opts tree.Options) *Engine {
+// Table is the directive table the engine compiles templates with.
+func (e *Engine) Table() *tree.Table { return e.table }
+
+// New returns an Engine with the given options that compiles with table
+// and applies the Namespace option with namespace. Both are required:
+// the engine's facade assembles them (internal/engine/assemble.go).
+func New(opts tree.Options, table *tree.Table, namespace NamespaceFunc) *Engine {
+	if table == nil || namespace == nil {
+		panic("walk.New: no directive table or no namespace step")
+	}
 	opts = opts.WithDefaults()
-	return &Engine{opts: opts, progs: celenv.NewCache(opts.MaxCostPerExpression), files: &tree.FileCache{}}
+	return &Engine{opts: opts, table: table, namespace: namespace,
+		progs: celenv.NewCache(opts.MaxCostPerExpression), files: tree.NewFileCache(table)}
 }
 
 // Source is a template to render.
@@ -60,7 +77,7 @@ func (e *Engine) CompileTimeError(ctx context.Context, src Source) error {
 		return &tree.Error{Pos: tree.Pos{File: fr.File, Line: 1, Column: 1}, Msg: "template too large"}
 	}
 	r := e.newRenderer(ctx)
-	f := tree.CompileFile(src.Text)
+	f := e.table.CompileFile(src.Text)
 	if f.Err != nil {
 		return r.compileErr(fr, f.Err)
 	}

@@ -6,7 +6,9 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"go.yaml.in/yaml/v3"
@@ -16,9 +18,9 @@ import (
 // a plain variable or field chain; errors get a caret and a hint.
 
 // Eval evaluates one CEL expression with variables.
-func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]tree.Value) (tree.Value, error) {
+func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]value.Value) (value.Value, error) {
 	r := e.newRenderer(ctx)
-	sc := tree.RootScope(vars)
+	sc := scope.Root(vars)
 	fr := &tree.Frame{File: InlineName, Dir: "."}
 	x := tree.NewExprRef(tree.ExprRef{Text: expr, Shown: expr, Node: &yaml.Node{Line: 1, Column: 1}, Bare: "eval()"})
 	v, err := r.EvalExpr(x, sc, fr)
@@ -36,7 +38,7 @@ func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]tree.Val
 }
 
 // EvalExpr compiles (through the cache) and evaluates one expression.
-func (r *Renderer) EvalExpr(x *tree.ExprRef, sc *tree.Scope, fr *tree.Frame) (ref.Val, error) {
+func (r *Renderer) EvalExpr(x *tree.ExprRef, sc *scope.Scope, fr *tree.Frame) (ref.Val, error) {
 	if x.Fast != nil {
 		if v, ok := r.fastPath(x.Fast, sc); ok {
 			return v, nil
@@ -58,7 +60,8 @@ func (r *Renderer) EvalExpr(x *tree.ExprRef, sc *tree.Scope, fr *tree.Frame) (re
 	msg, hinted := explain(xerr.Msg, sc)
 	if !hinted {
 		// A close name is the likelier mistake; one hint at a time.
-		msg += hint.Bare(x.Bare, x.Text, xerr.Msg)
+		d, _ := r.e.table.Lookup(x.Bare)
+		msg += hint.Bare(x.Bare, d.Exprs == tree.ExprEntries, x.Text, xerr.Msg)
 	}
 	return nil, &tree.Error{Pos: p0, Path: x.Path, Msg: msg, Expr: x.Shown, Offset: off, Chain: fr.Chain, Limit: xerr.Limit}
 }
@@ -68,7 +71,7 @@ func (r *Renderer) EvalExpr(x *tree.ExprRef, sc *tree.Scope, fr *tree.Frame) (re
 // spelling of a word from another language), and a CEL reserved word used
 // as a name. Names are template text or variable names, never values.
 // hinted reports that the message already says what was probably meant.
-func explain(msg string, sc *tree.Scope) (out string, hinted bool) {
+func explain(msg string, sc *scope.Scope) (out string, hinted bool) {
 	const undeclared = "no such attribute(s): "
 	if rest, ok := strings.CutPrefix(msg, undeclared); ok {
 		name, _, _ := strings.Cut(rest, ".")
@@ -93,7 +96,7 @@ func explain(msg string, sc *tree.Scope) (out string, hinted bool) {
 }
 
 // closestName finds the name in scope nearest to name, if one is close.
-func closestName(name string, sc *tree.Scope) string {
+func closestName(name string, sc *scope.Scope) string {
 	return hint.Nearest(name, sc.Names(), hint.TypoLimit(name), false)
 }
 
@@ -102,7 +105,7 @@ func closestName(name string, sc *tree.Scope) string {
 // (a missing name or key, a value that is not such a map, an exhausted
 // budget) returns false, and the expression runs through CEL, which gives
 // the exact result or error.
-func (r *Renderer) fastPath(path []string, sc *tree.Scope) (ref.Val, bool) {
+func (r *Renderer) fastPath(path []string, sc *scope.Scope) (ref.Val, bool) {
 	if len(path) > 1 {
 		v, ok := r.FastValue(path, sc)
 		if !ok {
@@ -126,7 +129,7 @@ func (r *Renderer) fastPath(path []string, sc *tree.Scope) (ref.Val, bool) {
 // it returns the engine value stored there, exactly what CEL would give
 // back after converting it both ways (celenv.FromCEL(celenv.ToCEL(v)) is v for every kind
 // scope.setValue keeps).
-func (r *Renderer) FastValue(path []string, sc *tree.Scope) (tree.Value, bool) {
+func (r *Renderer) FastValue(path []string, sc *scope.Scope) (value.Value, bool) {
 	cost := uint64(len(path))
 	if cost == 0 || r.budget < cost || cost > r.e.opts.MaxCostPerExpression {
 		return nil, false
@@ -144,18 +147,18 @@ func (r *Renderer) FastValue(path []string, sc *tree.Scope) (tree.Value, bool) {
 	}
 	for i, name := range path[1:] {
 		switch x := v.(type) {
-		case *tree.Map:
+		case *value.Map:
 			e, ok := x.Get(name)
 			if !ok {
 				return nil, false
 			}
 			v = e
-		case tree.Unknown:
+		case value.Unknown:
 			// A field of a value not known yet: unknown, of the type the
 			// value's own type gives it (an object's attribute, a map's
 			// element), dynamic where that says nothing.
 			r.budget -= cost
-			return tree.UnknownOf(fieldsType(x.Type, path[1+i:])), true
+			return value.UnknownOf(fieldsType(x.Type, path[1+i:])), true
 		default:
 			return nil, false
 		}
@@ -165,7 +168,7 @@ func (r *Renderer) FastValue(path []string, sc *tree.Scope) (tree.Value, bool) {
 }
 
 // EvalBool evaluates a condition. unknown reports an undecidable one.
-func (r *Renderer) EvalBool(x *tree.ExprRef, sc *tree.Scope, fr *tree.Frame, what string) (val, unknown bool, err error) {
+func (r *Renderer) EvalBool(x *tree.ExprRef, sc *scope.Scope, fr *tree.Frame, what string) (val, unknown bool, err error) {
 	if x.Eq != nil && r.budget > 0 {
 		// A string compared with a literal needs no CEL program. Anything
 		// else found there (a number, a missing key) goes through CEL,
@@ -175,7 +178,7 @@ func (r *Renderer) EvalBool(x *tree.ExprRef, sc *tree.Scope, fr *tree.Frame, wha
 			case string:
 				r.budget--
 				return v == x.Eq.Lit, false, nil
-			case tree.Unknown:
+			case value.Unknown:
 				return false, true, nil
 			}
 		}
@@ -196,18 +199,18 @@ func (r *Renderer) EvalBool(x *tree.ExprRef, sc *tree.Scope, fr *tree.Frame, wha
 
 // Explain is a CEL compile message as a render words it (explain), with
 // the names of sc: for check, which words its messages as a render does.
-func Explain(msg string, sc *tree.Scope) (out string, hinted bool) { return explain(msg, sc) }
+func Explain(msg string, sc *scope.Scope) (out string, hinted bool) { return explain(msg, sc) }
 
 // ClosestName finds the name of sc nearest to name, if one is close.
-func ClosestName(name string, sc *tree.Scope) string { return closestName(name, sc) }
+func ClosestName(name string, sc *scope.Scope) string { return closestName(name, sc) }
 
 // fieldsType is the type of the chain of field selections names on a
 // value of type t: dynamic once the type says nothing of a field.
-func fieldsType(t tree.Type, names []string) tree.Type {
+func fieldsType(t value.Type, names []string) value.Type {
 	for _, name := range names {
 		ft, ok := t.Field(name)
 		if !ok {
-			return tree.TypeDynamic
+			return value.TypeDynamic
 		}
 		t = ft
 	}

@@ -3,6 +3,7 @@ package walk
 import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -15,9 +16,9 @@ import (
 // value before it twice, level after level) is small in memory and may be
 // exponential once written, so it is counted as written. The walk stops
 // at the limits, so it costs at most what writing the value would.
-func (r *Renderer) CountValue(fr *tree.Frame, n *yaml.Node, path string, v tree.Value) error {
+func (r *Renderer) CountValue(fr *tree.Frame, n *yaml.Node, path string, v value.Value) error {
 	switch x := v.(type) {
-	case *tree.Map, []tree.Value:
+	case *value.Map, []value.Value:
 	case string:
 		return r.Count(fr, n, path, 1, len(x))
 	default:
@@ -30,7 +31,7 @@ func (r *Renderer) CountValue(fr *tree.Frame, n *yaml.Node, path string, v tree.
 
 // Size counts the nodes and bytes of v as the emitters write it, up to
 // the render's limits.
-func (r *Renderer) Size(v tree.Value) (nodes, bytes int) {
+func (r *Renderer) Size(v value.Value) (nodes, bytes int) {
 	o := outputSize{maxNodes: r.e.opts.MaxNodes, maxBytes: r.e.opts.MaxOutputBytes}
 	o.add(v)
 	return o.nodes, o.bytes
@@ -44,12 +45,12 @@ type outputSize struct {
 }
 
 // add counts v and reports whether the counts stay within the limits.
-func (o *outputSize) add(v tree.Value) bool {
+func (o *outputSize) add(v value.Value) bool {
 	o.nodes++
 	switch x := v.(type) {
 	case string:
 		o.bytes += len(x) + 1
-	case *tree.Map:
+	case *value.Map:
 		for i := 0; i < x.Len(); i++ {
 			k, e := x.At(i)
 			o.bytes += len(k) + 2
@@ -57,7 +58,7 @@ func (o *outputSize) add(v tree.Value) bool {
 				return false
 			}
 		}
-	case []tree.Value:
+	case []value.Value:
 		for _, e := range x {
 			if !o.add(e) {
 				return false

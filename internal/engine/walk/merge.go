@@ -1,7 +1,9 @@
 package walk
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -10,7 +12,7 @@ import (
 
 // RunPreludes runs $schema, $let and $assert. unknown is true when an $assert
 // cannot be decided yet, which makes the whole mapping unknown.
-func (r *Renderer) RunPreludes(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame) (*tree.Scope, bool, error) {
+func (r *Renderer) RunPreludes(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, bool, error) {
 	for _, p := range m.Preludes {
 		next, unknown, err := p.Run(r, sc, fr)
 		if err != nil || unknown {
@@ -21,13 +23,13 @@ func (r *Renderer) RunPreludes(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame) 
 	return sc, false, nil
 }
 
-func (r *Renderer) mapValue(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (r *Renderer) mapValue(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	sc, unknown, err := r.RunPreludes(m, sc, fr)
 	if err != nil {
 		return nil, false, err
 	}
 	if unknown {
-		return tree.Unknown{}, true, nil
+		return value.Unknown{}, true, nil
 	}
 	if m.Replaces() {
 		return m.Prods[0].Value(r, sc, fr)
@@ -35,7 +37,7 @@ func (r *Renderer) mapValue(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame) (tr
 	return r.Merge(m, sc, fr)
 }
 
-func (r *Renderer) mapMulti(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (r *Renderer) mapMulti(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	sc, unknown, err := r.RunPreludes(m, sc, fr)
 	if err != nil {
 		return dst, err
@@ -44,7 +46,7 @@ func (r *Renderer) mapMulti(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame, pos
 		if m.Replaces() {
 			return dst, tree.ErrUnknownShape
 		}
-		return append(dst, tree.Unknown{}), nil
+		return append(dst, value.Unknown{}), nil
 	}
 	if m.Replaces() {
 		return m.Prods[0].Multi(r, sc, fr, pos, dst)
@@ -54,11 +56,11 @@ func (r *Renderer) mapMulti(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame, pos
 }
 
 // Merge builds the mapping from its producers and regular keys.
-func (r *Renderer) Merge(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
-	var small [4]*tree.Map
+func (r *Renderer) Merge(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+	var small [4]*value.Map
 	results := small[:0]
 	if len(m.Prods) > len(small) {
-		results = make([]*tree.Map, 0, len(m.Prods))
+		results = make([]*value.Map, 0, len(m.Prods))
 	}
 	for _, p := range m.Prods {
 		v, ok, err := p.Value(r, sc, fr)
@@ -70,10 +72,10 @@ func (r *Renderer) Merge(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame) (tree.
 			continue
 		}
 		switch v := v.(type) {
-		case *tree.Map:
+		case *value.Map:
 			results = append(results, v)
-		case tree.Unknown:
-			return tree.Unknown{}, true, nil
+		case value.Unknown:
+			return value.Unknown{}, true, nil
 		default:
 			why := "has other keys"
 			if m.NRegular == 0 {
@@ -87,7 +89,7 @@ func (r *Renderer) Merge(m *tree.MapNode, sc *tree.Scope, fr *tree.Frame) (tree.
 	for _, res := range results {
 		size += res.Len()
 	}
-	out := tree.NewMap(size)
+	out := value.NewMap(size)
 	for ei, e := range m.Entries {
 		if e.Prod >= 0 {
 			res := results[e.Prod]
@@ -129,7 +131,7 @@ func origin(prod string, key *yaml.Node) string {
 // dupErr reports key k, given again by entry ei, naming the entry that gave
 // it first. The key is printed only when one of the two places writes it
 // in the template: a produced key may hold a variable's value.
-func (r *Renderer) dupErr(m *tree.MapNode, results []*tree.Map, ei int, k string, fr *tree.Frame) error {
+func (r *Renderer) dupErr(m *tree.MapNode, results []*value.Map, ei int, k string, fr *tree.Frame) error {
 	where := func(e tree.MapEntry) string {
 		if e.Prod >= 0 {
 			return origin(m.Prods[e.Prod].Name(), e.Key)

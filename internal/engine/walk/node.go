@@ -4,14 +4,16 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
 )
 
 // Rendering a compiled node in value, item or stream position.
 
 // Value renders t in value position.
-func (r *Renderer) Value(t tree.Node, sc *tree.Scope, fr *tree.Frame) (tree.Value, bool, error) {
+func (r *Renderer) Value(t tree.Node, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	switch t := t.(type) {
 	case *tree.ConstNode:
 		if err := r.Count(fr, t.Node, t.Path, t.Nodes, t.Bytes); err != nil {
@@ -19,12 +21,12 @@ func (r *Renderer) Value(t tree.Node, sc *tree.Scope, fr *tree.Frame) (tree.Valu
 		}
 		return t.Value, true, nil
 	case *tree.SeqNode:
-		out := make([]tree.Value, 0, len(t.Elems))
+		out := make([]value.Value, 0, len(t.Elems))
 		for _, el := range t.Elems {
 			var err error
 			out, err = r.Multi(el, sc, fr, tree.PosItem, out)
 			if errors.Is(err, tree.ErrUnknownShape) {
-				return tree.Unknown{}, true, nil
+				return value.Unknown{}, true, nil
 			}
 			if err != nil {
 				return nil, false, err
@@ -43,7 +45,7 @@ func (r *Renderer) Value(t tree.Node, sc *tree.Scope, fr *tree.Frame) (tree.Valu
 }
 
 // Multi renders t in item or stream position, appending what it gives.
-func (r *Renderer) Multi(t tree.Node, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (r *Renderer) Multi(t tree.Node, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	switch t := t.(type) {
 	case *tree.MapNode:
 		return r.mapMulti(t, sc, fr, pos, dst)
@@ -67,13 +69,13 @@ func (r *Renderer) Late() []tree.Pending { return r.late }
 
 // Splice renders a body written as a YAML sequence in item or stream
 // position: its items are added in place.
-func (r *Renderer) Splice(body tree.Node, key *yaml.Node, path string, sc *tree.Scope, fr *tree.Frame, pos tree.Position, dst []tree.Value) ([]tree.Value, error) {
+func (r *Renderer) Splice(body tree.Node, key *yaml.Node, path string, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if pos == tree.PosStream {
 		return dst, r.ErrAt(fr, key, path, "a "+key.Value+" body written as a sequence cannot stand at a document root: documents are not lists; write a mapping per document, or put the sequence under a key")
 	}
 	switch b := body.(type) {
 	case *tree.ConstNode:
-		items, _ := b.Value.([]tree.Value)
+		items, _ := b.Value.([]value.Value)
 		if err := r.Count(fr, key, path, b.Nodes, b.Bytes); err != nil {
 			return dst, err
 		}

@@ -3,9 +3,12 @@ package walk
 import (
 	"context"
 	"errors"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"path/filepath"
 	"strconv"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -56,14 +59,14 @@ func (r *Renderer) Options() *tree.Options { return &r.e.opts }
 
 // Render renders a template with variables and returns its documents.
 // Documents that render to nothing or null are dropped. Errors are *Error.
-func (e *Engine) Render(ctx context.Context, src Source, vars map[string]tree.Value) ([]tree.Value, error) {
+func (e *Engine) Render(ctx context.Context, src Source, vars map[string]value.Value) ([]value.Value, error) {
 	docs, _, err := e.render(ctx, SourceFrame(src), src.Text, vars, false)
 	return docs, err
 }
 
 // Document is a rendered document and where the template produced it.
 type Document struct {
-	Value tree.Value
+	Value value.Value
 	// Origin is the node of the template that produced the document: the
 	// root of a document, or the key of the directive that produced
 	// several ($for, $include, $chart) at a document root.
@@ -80,11 +83,11 @@ type Document struct {
 // yet, it returns the one document UnknownStream, whose origin is the
 // root of the document whose $if or $for decides it on a value not known
 // yet (zero when an overlay or a transform decides it).
-func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]tree.Value) ([]Document, error) {
+func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]value.Value) ([]Document, error) {
 	docs, origins, err := e.render(ctx, SourceFrame(src), src.Text, vars, true)
 	var us *unknownStreamAt
 	if errors.As(err, &us) {
-		return []Document{{Value: tree.UnknownStream, Origin: us.origin, Unknown: us.path}}, nil
+		return []Document{{Value: value.UnknownStream, Origin: us.origin, Unknown: us.path}}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -117,7 +120,7 @@ func SourceFrame(src Source) *tree.Frame {
 
 // RenderFile reads the template at path through the Loader and renders it.
 // Its $include directives resolve against the file's directory.
-func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]tree.Value) ([]tree.Value, error) {
+func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]value.Value) ([]value.Value, error) {
 	src, err := e.LoadFile(ctx, path)
 	if err != nil {
 		return nil, err
@@ -147,7 +150,7 @@ func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
 
 // render renders the documents of text and, with origins, the position of
 // the node that produced each.
-func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars map[string]tree.Value, origins bool) ([]tree.Value, []tree.Pos, error) {
+func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars map[string]value.Value, origins bool) ([]value.Value, []tree.Pos, error) {
 	if len(text) > e.opts.MaxTemplateBytes {
 		return nil, nil, &tree.Error{Pos: tree.Pos{File: fr.File, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
 			Msg: "template is " + tree.Itoa(len(text)) + " bytes, more than MaxTemplateBytes (" + tree.Itoa(e.opts.MaxTemplateBytes) + ")" + hint.RaiseLimit("MaxTemplateBytes")}
@@ -164,21 +167,21 @@ func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars m
 	if err := r.checkDepth(f, fr); err != nil {
 		return nil, nil, err
 	}
-	sc := tree.RootScope(vars)
-	docs := make([]tree.Value, 0, len(f.Docs))
+	sc := scope.Root(vars)
+	docs := make([]value.Value, 0, len(f.Docs))
 	var at []tree.Pos
 	// unknownStream is the result when a document decides the number of
 	// documents on a value not known yet: with origins, it says where
 	// (the document's root directive, for the data source's warning).
-	unknownStream := func(d tree.Node, err error) ([]tree.Value, []tree.Pos, error) {
+	unknownStream := func(d tree.Node, err error) ([]value.Value, []tree.Pos, error) {
 		if origins {
 			var ue *tree.UnknownShapeError
 			if errors.As(err, &ue) {
 				return nil, nil, &unknownStreamAt{origin: docOrigin(d, fr), path: ue.Path}
 			}
-			return []tree.Value{tree.UnknownStream}, []tree.Pos{docOrigin(d, fr)}, nil
+			return []value.Value{value.UnknownStream}, []tree.Pos{docOrigin(d, fr)}, nil
 		}
-		return []tree.Value{tree.UnknownStream}, nil, nil
+		return []value.Value{value.UnknownStream}, nil, nil
 	}
 	for _, d := range f.Docs {
 		next, pre, err := r.Preamble(d, sc, fr)
@@ -219,23 +222,23 @@ func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars m
 		for _, p := range r.pending {
 			var err error
 			if out, err = p.Apply(r, out); errors.Is(err, tree.ErrUnknownShape) {
-				return []tree.Value{tree.UnknownStream}, nil, nil
+				return []value.Value{value.UnknownStream}, nil, nil
 			} else if err != nil {
 				return nil, nil, err
 			}
 		}
 		kept = r.kept
 	}
-	if len(r.late) > 0 || (r.e.opts.Namespace != "" && namespace != nil) {
+	if len(r.late) > 0 || r.e.opts.Namespace != "" {
 		for _, p := range r.late {
 			var err error
 			if out, err = p.Apply(r, out); err != nil {
 				return nil, nil, err
 			}
 		}
-		if ns := r.e.opts.Namespace; ns != "" && namespace != nil {
+		if ns := r.e.opts.Namespace; ns != "" {
 			var err error
-			if out, err = namespace(r, out, fr, ns); err != nil {
+			if out, err = r.e.namespace(r, out, fr, ns); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -245,7 +248,7 @@ func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars m
 
 // DropRemoved drops the documents an overlay removed (left nil), with
 // their origins.
-func (r *Renderer) DropRemoved(docs []tree.Value) []tree.Value {
+func (r *Renderer) DropRemoved(docs []value.Value) []value.Value {
 	out := docs[:0]
 	kept := r.kept[:0]
 	for i, d := range docs {
@@ -262,23 +265,13 @@ func (r *Renderer) DropRemoved(docs []tree.Value) []tree.Value {
 	return out
 }
 
-// namespace applies the engine's Namespace option once the transforms
-// have; the package of the transforms sets it with RegisterNamespace.
-var namespace func(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error)
-
-// RegisterNamespace sets how the Namespace option applies to the
-// documents of a render (fr is the file rendered).
-func RegisterNamespace(f func(r tree.Renderer, docs []tree.Value, fr *tree.Frame, ns string) ([]tree.Value, error)) {
-	namespace = f
-}
-
 // Preamble runs document d when it is a preamble (reference §1): a root
 // mapping with only $schema, $let and $assert, and at least $let. It gives
 // no document; its bindings, $schema defaults included, are the scope of
 // the later documents of the same file. pre reports a preamble; an $assert
 // that cannot be decided yet gives errUnknownShape, since whether the
 // later documents render is not known.
-func (r *Renderer) Preamble(d tree.Node, sc *tree.Scope, fr *tree.Frame) (next *tree.Scope, pre bool, err error) {
+func (r *Renderer) Preamble(d tree.Node, sc *scope.Scope, fr *tree.Frame) (next *scope.Scope, pre bool, err error) {
 	if !tree.IsPreamble(d) {
 		return sc, false, nil
 	}

@@ -1,20 +1,22 @@
-package engine
+package check_test
 
 import (
 	"context"
 	"encoding/json"
 	"path/filepath"
-
-	"golang.org/x/tools/txtar"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 // checkReport checks t.yaml of files with the given names declared.
 func checkReport(t *testing.T, files fstest.MapFS, declared ...string) string {
 	t.Helper()
-	e := New(Options{Loader: FSLoader{FS: files}})
+	e := engine.New(engine.Options{Loader: engine.FSLoader{FS: files}})
 	src, err := e.LoadFile(context.Background(), "t.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +127,7 @@ t.yaml:11:21: d.$assert[1]: Syntax error: the expression ends too early, expecti
 
 // Check must not cry wolf: no golden template that renders has an error.
 func TestCheck_findsNoErrorInAnySuccessfulGoldenCase(t *testing.T) {
-	names, err := filepath.Glob("testdata/*.txtar")
+	names, err := filepath.Glob("../testdata/golden/*/*.txtar")
 	if err != nil || len(names) < 150 {
 		t.Fatalf("golden cases: %d, %v", len(names), err)
 	}
@@ -149,7 +151,7 @@ func TestCheck_findsNoErrorInAnySuccessfulGoldenCase(t *testing.T) {
 				}
 			}
 		}
-		e := New(Options{Loader: FSLoader{FS: files}})
+		e := engine.New(engine.Options{Loader: engine.FSLoader{FS: files}})
 		src, err := e.LoadFile(context.Background(), "template.yaml")
 		if err != nil {
 			t.Fatal(err)

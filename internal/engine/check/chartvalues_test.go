@@ -1,4 +1,4 @@
-package engine
+package check_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"helm.sh/helm/v4/pkg/chart/loader/archive"
 	helmloader "helm.sh/helm/v4/pkg/chart/v2/loader"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
 )
 
@@ -206,7 +207,7 @@ $chart: {repository: https://charts.example.com, name: app, version: {$eval: "${
 $values: {replicaCont: 2}
 `)}
 	var fetched []string
-	e := New(Options{Loader: FSLoader{FS: files}, FetchChart: func(_ context.Context, r chart.Remote) (string, error) {
+	e := engine.New(engine.Options{Loader: engine.FSLoader{FS: files}, FetchChart: func(_ context.Context, r chart.Remote) (string, error) {
 		fetched = append(fetched, r.Repository+" "+r.Name+" "+r.Version)
 		return "cache/" + r.Name + "-" + r.Version, nil
 	}})

@@ -1,14 +1,16 @@
-package engine
+package check_test
 
 import (
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 func TestSymbols_namesInScopeWithWhereTheyAreBoundAndWhatTheSchemaSays(t *testing.T) {
-	src := Source{Name: "dir/app.yaml", Text: []byte(`$schema:
+	src := engine.Source{Name: "dir/app.yaml", Text: []byte(`$schema:
   values:
     type: object
     description: The chart's inputs.
@@ -26,7 +28,7 @@ items:
     f:
       $include: files/one.yaml
 `)}
-	s, err := New(DefaultOptions()).Symbols(src)
+	s, err := engine.New(engine.DefaultOptions()).Symbols(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +68,7 @@ items:
 }
 
 func TestSymbols_aBrokenDocumentKeepsTheNamesBeforeIt(t *testing.T) {
-	s, err := New(DefaultOptions()).Symbols(Source{Text: []byte("$let: {a: 1}\n---\nx: [\n")})
+	s, err := engine.New(engine.DefaultOptions()).Symbols(engine.Source{Text: []byte("$let: {a: 1}\n---\nx: [\n")})
 	if err == nil {
 		t.Fatal("want the YAML error")
 	}
@@ -82,12 +84,12 @@ func TestSymbols_aSchemaFromAnIncludedFileDescribesItsVariable(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "values.schema.json"), []byte(schema), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	src := Source{Name: filepath.Join(dir, "app.yaml"), Text: []byte("$schema:\n  values: {$include: values.schema.json}\n  other: {$include: missing.json}\nx: 1\n")}
-	s, err := New(DefaultOptions()).Symbols(src)
+	src := engine.Source{Name: filepath.Join(dir, "app.yaml"), Text: []byte("$schema:\n  values: {$include: values.schema.json}\n  other: {$include: missing.json}\nx: 1\n")}
+	s, err := engine.New(engine.DefaultOptions()).Symbols(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, _ := json.Marshal([]*SchemaInfo{s.Lookup(4, 1, "values").Schema, s.Lookup(4, 1, "other").Schema})
+	j, _ := json.Marshal([]*engine.SchemaInfo{s.Lookup(4, 1, "values").Schema, s.Lookup(4, 1, "other").Schema})
 	if got, want := string(j), `[{"Type":"object","Description":"Podinfo's values.","Properties":[{"Name":"replicaCount","Schema":{"Type":"integer","Description":"Pods.","Properties":null,"Items":null}}],"Items":null},null]`; got != want {
 		t.Errorf("schemas:\n got %s\nwant %s", got, want)
 	}

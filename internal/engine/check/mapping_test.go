@@ -1,8 +1,10 @@
-package engine
+package check_test
 
 import (
 	"testing"
 	"testing/fstest"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 )
 
 // A mapping with several problems reports each of them, not only the
@@ -71,13 +73,13 @@ $do:
 ---
 $schema: {env: string, region: string, extra: object}
 `
-	e := New(Options{})
-	got := e.InputsWithoutDefault(Source{Name: "t.yaml", Text: []byte(text)}, func(n string) bool { return n == "extra" })
+	e := engine.New(engine.Options{})
+	got := e.InputsWithoutDefault(engine.Source{Name: "t.yaml", Text: []byte(text)}, func(n string) bool { return n == "extra" })
 	want := []string{"env", "region"}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if got := e.InputsWithoutDefault(Source{Name: "t.yaml", Text: []byte("a: [")}, nil); got != nil {
+	if got := e.InputsWithoutDefault(engine.Source{Name: "t.yaml", Text: []byte("a: [")}, nil); got != nil {
 		t.Errorf("a template that does not parse: got %q, want nil", got)
 	}
 }
@@ -102,7 +104,7 @@ func TestCheck_includedFileSeesTheIncludersNames(t *testing.T) {
 		"t.yaml":       {Data: []byte("$schema: {release: string}\n$let:\n  h: {$include: helpers.yaml, $with: {part: \"'x'\"}}\nname:\n  $eval: \"${{ h.fullname }}\"\n")},
 		"helpers.yaml": {Data: []byte("fullname:\n  $eval: \"${{ relase }}-${{ part }}-${{ h }}\"\n")},
 	}
-	e := New(Options{Loader: FSLoader{FS: files}})
+	e := engine.New(engine.Options{Loader: engine.FSLoader{FS: files}})
 	src, err := e.LoadFile(t.Context(), "t.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package engine
+package check_test
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // typeReport checks t.yaml of files, each problem as
@@ -16,7 +19,7 @@ import (
 // pins the field's place in the expression too.
 func typeReport(t *testing.T, files fstest.MapFS) string {
 	t.Helper()
-	e := New(Options{Loader: FSLoader{FS: files}})
+	e := engine.New(engine.Options{Loader: engine.FSLoader{FS: files}})
 	src, err := e.LoadFile(context.Background(), "t.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -161,25 +164,25 @@ func TestCheckTypes_includedSchemaMeetsTheRenderLimits(t *testing.T) {
 	write("root/v.schema.json", `{"type": "object", "properties": {"a": {"type": "string"}}}`)
 	cases := []struct {
 		name, template string
-		opts           Options
+		opts           engine.Options
 	}{
 		{"outside the roots", "$schema:\n  v: {$include: ../outside/v.schema.json}\nx:\n  $eval: \"${{ v.b }}\"\n",
-			Options{Loader: OSLoader{Roots: []string{filepath.Join(dir, "root")}}}},
+			engine.Options{Loader: engine.OSLoader{Roots: []string{filepath.Join(dir, "root")}}}},
 		{"larger than MaxTemplateBytes", "$schema:\n  v: {$include: big.schema.json}\nx:\n  $eval: \"${{ v.b }}\"\n",
-			Options{MaxTemplateBytes: 200}},
+			engine.Options{MaxTemplateBytes: 200}},
 		{"deeper than MaxIncludeDepth", "y:\n  $include: deep.yaml\n",
-			Options{MaxIncludeDepth: 1}},
+			engine.Options{MaxIncludeDepth: 1}},
 	}
 	for _, c := range cases {
 		write("root/t.yaml", c.template)
-		e := New(c.opts)
+		e := engine.New(c.opts)
 		ctx := context.Background()
 		src, err := e.LoadFile(ctx, filepath.Join(dir, "root", "t.yaml"))
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		_, rerr := e.Render(ctx, src, map[string]Value{"v": map[string]Value{"a": "x"}})
-		var want *Error
+		_, rerr := e.Render(ctx, src, map[string]value.Value{"v": map[string]value.Value{"a": "x"}})
+		var want *engine.Error
 		if !errors.As(rerr, &want) {
 			t.Fatalf("%s: the render gives %v, want a positioned error", c.name, rerr)
 		}
@@ -191,5 +194,32 @@ func TestCheckTypes_includedSchemaMeetsTheRenderLimits(t *testing.T) {
 			}
 			t.Errorf("%s: check reports\n%s\nwant only the render's\n%s: %s: %s", c.name, strings.Join(got, "\n"), want.Pos, want.Path, want.Msg)
 		}
+	}
+}
+
+// check reads the files a $schema includes as JSON Schemas (reference §4
+// $schema), never as templates: a chart's values.schema.json opens with
+// JSON Schema's own "$schema" keyword, which as a template would be a
+// $schema directive. What render finds in them, check finds.
+func TestSchemaInclude_checkReadsTheFilesAsSchemas(t *testing.T) {
+	files := fstest.MapFS{
+		"t.yaml": {Data: []byte(`a:
+  $schema:
+    values: {$include: chart/values.schema.json}
+    other: {$include: missing.json}
+  x: 1
+b:
+  $schema:
+    broken: {$include: broken.json}
+  y: 1
+`)},
+		"chart/values.schema.json": {Data: []byte(`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}`)},
+		"broken.json":              {Data: []byte("{\"type\": \"object\",\n \"properties\": {\"a\": {\"type\": \"integr\"}}}")},
+	}
+	want := `t.yaml:4:23: a.$schema: cannot read included schema file "missing.json": file does not exist
+broken.json:2:31: b.$schema: invalid schema for "broken": properties.a.type: unknown type "integr"; expected one of array, boolean, integer, null, number, object, string
+`
+	if got := checkReport(t, files); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }

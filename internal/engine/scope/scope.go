@@ -1,9 +1,10 @@
-package tree
+package scope
 
 import (
 	"sort"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
 )
@@ -29,11 +30,11 @@ type Scope struct {
 type scopeVar struct {
 	name string
 	val  ref.Val
-	raw  Value
+	raw  value.Value
 }
 
-// NewScope returns a child scope with room for n bindings.
-func NewScope(parent *Scope, n int) *Scope {
+// New returns a child scope with room for n bindings.
+func New(parent *Scope, n int) *Scope {
 	s := &Scope{parent: parent}
 	if n <= len(s.inline) {
 		s.binds = s.inline[:0]
@@ -51,7 +52,7 @@ func (s *Scope) Bind(name string, v ref.Val) {
 }
 
 // BindValue adds or replaces name in this level with an engine value.
-func (s *Scope) BindValue(name string, v Value) {
+func (s *Scope) BindValue(name string, v value.Value) {
 	s.SetValue(s.slot(name), v)
 }
 
@@ -74,9 +75,9 @@ func (s *Scope) Set(i int, v ref.Val) {
 // SetValue gives binding i an engine value. Only the kinds that come back
 // unchanged from CEL (see celenv.FromCEL) are kept as they are; anything else, and
 // null, is converted at once.
-func (s *Scope) SetValue(i int, v Value) {
+func (s *Scope) SetValue(i int, v value.Value) {
 	switch v.(type) {
-	case string, int64, float64, bool, *Map, []Value, Unknown:
+	case string, int64, float64, bool, *value.Map, []value.Value, value.Unknown:
 		s.binds[i].val, s.binds[i].raw = nil, v
 	default:
 		s.Set(i, celenv.ToCEL(v))
@@ -125,9 +126,9 @@ func (s *Scope) ResolveName(name string) (any, bool) {
 // ResolveName itself, so cel-go never needs to.
 func (s *Scope) Parent() interpreter.Activation { return nil }
 
-// RootScope binds the caller's variables; each gets its CEL form on first
-// use (scope.lookup).
-func RootScope(vars map[string]Value) *Scope {
+// Root binds the caller's variables; each gets its CEL form on first
+// use (Lookup).
+func Root(vars map[string]value.Value) *Scope {
 	names := make([]string, 0, len(vars))
 	for k := range vars {
 		names = append(names, k)
@@ -143,7 +144,7 @@ func RootScope(vars map[string]Value) *Scope {
 
 // Binding gives the innermost binding of name: the engine value it was
 // made from (raw), or else its CEL form (val).
-func (s *Scope) Binding(name string) (raw Value, val ref.Val, ok bool) {
+func (s *Scope) Binding(name string) (raw value.Value, val ref.Val, ok bool) {
 	b := s.find(name)
 	if b == nil {
 		return nil, nil, false
