@@ -32,12 +32,15 @@ import (
 // $let in scope. It runs before the document compiles: a problem
 // elsewhere in the document does not hide these.
 func (ck *checker) chartValues(fr *tree.Frame, m *yaml.Node, outer []string) {
+	t := ck.e.Table()
+	loads, _ := t.With(func(d *tree.Directive) bool { return d.Loads })
+	values, _ := t.With(func(d *tree.Directive) bool { return d.Values && d.Needs == loads.Name })
 	var chartN, valuesN *yaml.Node
-	for i := 0; i+1 < len(m.Content); i += 2 {
+	for i := 0; loads.Name != "" && values.Name != "" && i+1 < len(m.Content); i += 2 {
 		switch m.Content[i].Value {
-		case "$chart":
+		case loads.Name:
 			chartN = tree.Deref(m.Content[i+1])
-		case "$values":
+		case values.Name:
 			valuesN = tree.Deref(m.Content[i+1])
 		}
 	}
@@ -64,8 +67,8 @@ func (ck *checker) chartValues(fr *tree.Frame, m *yaml.Node, outer []string) {
 	if len(ch.Schema) > 0 && json.Unmarshal(ch.Schema, &root) != nil {
 		root = nil // Helm reports the broken schema when it renders
 	}
-	vc := valuesCheck{ck: ck, fr: fr, scope: scope}
-	vc.mapping(valuesN, level{values: ch.Values, schema: root, root: root, subcharts: subcharts(ch), top: true}, "$values", "")
+	vc := valuesCheck{ck: ck, fr: fr, scope: scope, table: t}
+	vc.mapping(valuesN, level{values: ch.Values, schema: root, root: root, subcharts: subcharts(ch), top: true}, values.Name, "")
 }
 
 // loadChart reads the chart at p, relative to the file that names it, as
@@ -162,6 +165,40 @@ type valuesCheck struct {
 	ck    *checker
 	fr    *tree.Frame
 	scope []string
+	table *tree.Table
+}
+
+// written reports whether the mapping n is written key by key: beside
+// its keys, only preludes ($let, $assert and their partners), never a
+// directive that produces the mapping ($eval, $if, $for...).
+func (vc *valuesCheck) written(n *yaml.Node) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		if !tree.IsDirectiveLike(k) || strings.HasPrefix(k, "$$") {
+			continue
+		}
+		d, ok := vc.table.Lookup(k)
+		if ok && d.Kind == tree.KindPartner {
+			d, ok = vc.table.Lookup(d.Needs)
+		}
+		if !ok || d.Kind != tree.KindPrelude {
+			return false
+		}
+	}
+	return true
+}
+
+// evalOf gives the value of a mapping that is one directive whose string
+// holds ${{ }} segments and gives a value ($eval), or nil.
+func (vc *valuesCheck) evalOf(n *yaml.Node) *yaml.Node {
+	if len(n.Content) != 2 {
+		return nil
+	}
+	d, ok := vc.table.Lookup(n.Content[0].Value)
+	if !ok || d.Exprs != tree.ExprSegments || d.Kind != tree.KindProducer {
+		return nil
+	}
+	return tree.Deref(n.Content[1])
 }
 
 // problem adds a warning at n. Every problem of $values is a warning,
@@ -175,14 +212,8 @@ func (vc *valuesCheck) problem(n *yaml.Node, p, msg string) {
 // mapping checks the keys of the $values mapping n at path p (its dotted
 // name under the chart, vp) against lv.
 func (vc *valuesCheck) mapping(n *yaml.Node, lv level, p, vp string) {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if tree.IsDirectiveLike(n.Content[i].Value) && !strings.HasPrefix(n.Content[i].Value, "$$") {
-			switch n.Content[i].Value {
-			case "$let", "$assert", "$msg", "$schema":
-			default:
-				return // a produced mapping ($eval, $if, $for...): its keys are not written here
-			}
-		}
+	if !vc.written(n) {
+		return // a produced mapping: its keys are not written here
 	}
 	sch := vc.resolve(lv.schema, lv.root)
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -339,14 +370,10 @@ func (vc *valuesCheck) typeOf(v *yaml.Node, sch map[string]any, p, vp string) {
 		got = "array"
 	case yaml.MappingNode:
 		got = "object"
-		if len(v.Content) == 2 && v.Content[0].Value == "$eval" {
-			got = vc.evalType(tree.Deref(v.Content[1]))
-		} else {
-			for i := 0; i < len(v.Content); i += 2 {
-				if tree.IsDirectiveLike(v.Content[i].Value) && !strings.HasPrefix(v.Content[i].Value, "$$") {
-					return // produced: its type shows when it renders
-				}
-			}
+		if e := vc.evalOf(v); e != nil {
+			got = vc.evalType(e)
+		} else if !vc.written(v) {
+			return // produced: its type shows when it renders
 		}
 	case yaml.ScalarNode:
 		switch v.Tag {
