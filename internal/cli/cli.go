@@ -3,10 +3,11 @@
 // provider, so template authors iterate without Terraform and CI checks
 // templates without a plan. It lives here, not in package main, so the
 // provider's tests can prove both print the same bytes. Its interface is
-// fixed by the CLI guide (docs/guides/cli.md): commands render, eval,
-// check, schema, lsp (the language server) and version; exit code 0 on
-// success, 1 when the template or the values have a problem, 2 when the
-// command line is wrong. Only results go to standard output.
+// fixed by the CLI guide (docs/guides/cli.md): commands render,
+// post-render, eval, check, schema, lsp (the language server) and version;
+// exit code 0 on success, 1 when the template or the values have a
+// problem, 2 when the command line is wrong. Only results go to standard
+// output.
 package cli
 
 import (
@@ -111,7 +112,7 @@ Exit codes: 0 success, 1 a problem with the template or the values,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 	in := &inputs{ctx: ctx, stdin: stdin}
-	root.AddCommand(newRenderCommand(in), newEvalCommand(in), newCheckCommand(in),
+	root.AddCommand(newRenderCommand(in), newPostRenderCommand(in), newEvalCommand(in), newCheckCommand(in),
 		newSchemaCommand(), newLSPCommand(), newVersionCommand())
 	return root
 }

@@ -51,23 +51,35 @@ content the variable NAME.`,
 			return runRender(cmd, in, f, args[0])
 		},
 	}
+	f.register(cmd, in)
+	cmd.Flags().StringVar(&f.baseDir, "base-dir", "", "the `DIR` $include resolves against for a template read from standard input")
+	_ = cmd.MarkFlagDirname("base-dir")
+	return cmd
+}
+
+// register registers the flags render and post-render share on cmd.
+func (f *renderFlags) register(cmd *cobra.Command, in *inputs) {
 	in.addValuesFlags(cmd)
 	f.namespace.register(cmd)
 	fs := cmd.Flags()
 	f.limits.register(fs)
 	fs.StringVarP(&f.output, "output", "o", "yaml", "output format: yaml, json, or manifests (a JSON object keyed by manifest ID)")
 	fs.StringVar(&f.outputDir, "output-dir", "", "write one file per document into `DIR`, named after its manifest ID or its index")
-	fs.StringVar(&f.baseDir, "base-dir", "", "the `DIR` $include resolves against for a template read from standard input")
 	fs.StringArrayVar(&f.schemas, "schemas", nil, "validate the documents against the CRDs and OpenAPI documents in `PATH` (a file or a directory), as the provider's validate does; repeatable")
 	fs.StringVar(&f.validateAs, "validate-as", "server-side-apply", "the request --schemas checks the documents as: `server-side-apply` (kubectl apply --server-side, kubernetes_manifest, Flux, Argo CD) or create (kubectl create, kubectl apply)")
 	_ = cmd.RegisterFlagCompletionFunc("validate-as", cobra.FixedCompletions([]string{"server-side-apply", "create"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions([]string{"yaml", "json", "manifests"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.MarkFlagDirname("output-dir")
-	_ = cmd.MarkFlagDirname("base-dir")
-	return cmd
 }
 
 func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) error {
+	return renderWith(cmd, in, f, template, nil)
+}
+
+// renderWith is render, or post-render when upstream is given: upstream
+// reads the documents the template's overlays and transforms edit
+// (postrender.go), before the values are read.
+func renderWith(cmd *cobra.Command, in *inputs, f renderFlags, template string, upstream func() ([]engine.Document, error)) error {
 	switch f.output {
 	case "yaml", "json", "manifests":
 	default:
@@ -102,6 +114,12 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 		opts.Scopes = schemas.scopes
 	}
 	eng := engine.New(opts)
+	var up []engine.Document
+	if upstream != nil {
+		if up, err = upstream(); err != nil {
+			return err
+		}
+	}
 	src, err := in.source(eng, template, f.baseDir)
 	if err != nil {
 		return err
@@ -110,7 +128,7 @@ func runRender(cmd *cobra.Command, in *inputs, f renderFlags, template string) e
 	if err != nil {
 		return err
 	}
-	docs, err := eng.RenderDocuments(in.ctx, src, vars)
+	docs, err := eng.RenderOver(in.ctx, src, vars, up)
 	if err != nil {
 		return problem(in.atValues(err))
 	}

@@ -72,6 +72,14 @@ func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[strin
 	return e.w.RenderDocuments(ctx, src, vars)
 }
 
+// RenderOver is RenderDocuments with upstream documents ahead of the
+// template's own: its overlays edit them and its transforms apply to
+// them, as to the documents of a stream-position $include at its top
+// (reference §8). `celyaml post-render` gives it the stream Helm renders.
+func (e *Engine) RenderOver(ctx context.Context, src Source, vars map[string]value.Value, upstream []Document) ([]Document, error) {
+	return e.w.RenderOver(ctx, src, vars, upstream)
+}
+
 // RenderFile reads the template at path through the Loader and renders it.
 // Its $include directives resolve against the file's directory.
 func (e *Engine) RenderFile(ctx context.Context, path string, vars map[string]value.Value) ([]value.Value, error) {

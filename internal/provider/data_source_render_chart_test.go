@@ -1,11 +1,15 @@
 package provider
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // A $chart document renders through the data source as through the
@@ -55,5 +59,22 @@ func TestPlanCheck_chartWithAnUnknownValueWarnsNamingItsPath(t *testing.T) {
 	}
 	if p := d[0].(diag.DiagnosticWithPath).Path(); !p.Equal(path.Root("template")) {
 		t.Fatalf("path %s", p)
+	}
+}
+
+// render_file renders a $chart document (reference §11); a $values that
+// holds an unknown makes the result one unknown value, as Helm cannot
+// render around it.
+func TestRenderFileFunction_chart(t *testing.T) {
+	f := &renderFileFunction{engine: testEngine}
+	got := callOK(t, f, types.StringValue("testdata/files/chart.yaml"), vars(t, "tag", "2.0.0"))
+	for _, want := range []string{`kind: "Deployment"`, `image: "ghcr.io/example/demo:2.0.0"`, `replicas: number(2)`, `name: "web-demo-caps"`} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("got %s\nwant it to hold %s", got, want)
+		}
+	}
+	v, ferr := callFunction(t, f, types.StringValue("testdata/files/chart.yaml"), vars(t, "tag", value.Unknown{}))
+	if ferr != nil || !v.IsUnknown() {
+		t.Fatalf("unknown tag: got %s %v", v, ferr)
 	}
 }

@@ -1,15 +1,3 @@
-// Package chart renders a Helm chart as `helm template` does, with Helm's
-// own Go SDK (helm.sh/helm/v4): the `$chart` document of the language
-// reference (§11). It knows nothing of templates or of Terraform: the
-// engine's `$chart` directive, `celyaml check` and the command line call
-// Load, then Render (or Defaults and Schema).
-//
-// Loading reads the chart's files through Files, so that the engine's
-// Loader, its include roots and its size limit (MaxTemplateBytes) apply
-// to a chart as to an included file: a chart directory is walked entry by
-// entry (a symlink must resolve inside the chart), a .tgz is decompressed
-// with the same budget (nested subchart archives counted too), and only
-// then does Helm's loader see the files.
 package chart
 
 import (
@@ -23,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -113,12 +102,19 @@ type Error struct {
 	File   string
 	Line   int
 	Values bool
-	Msg    string
+	// Limit names the engine option a chart passed ("MaxTemplateBytes",
+	// "MaxOutputBytes"), or "".
+	Limit string
+	Msg   string
 }
 
 func (e *Error) Error() string { return e.Msg }
 
 func errorf(format string, a ...any) *Error { return &Error{Msg: fmt.Sprintf(format, a...)} }
+
+func limitf(limit, format string, a ...any) *Error {
+	return &Error{Limit: limit, Msg: fmt.Sprintf(format, a...)}
+}
 
 // Load reads the chart at name, a chart directory or a .tgz archive.
 func Load(name string, f Files) (*Chart, error) {
@@ -139,7 +135,7 @@ func Load(name string, f Files) (*Chart, error) {
 	}
 	data, err := f.ReadFile(name, budget)
 	if errors.Is(err, ErrTooLarge) {
-		return nil, errorf("the chart %s is larger than MaxTemplateBytes (%d bytes)", name, f.MaxBytes)
+		return nil, limitf("MaxTemplateBytes", "the chart %s is larger than MaxTemplateBytes (%d bytes)", name, f.MaxBytes)
 	}
 	if err != nil {
 		return nil, err
@@ -159,6 +155,19 @@ func load(files []*archive.BufferedFile) (*Chart, error) {
 	}
 	if err := c.Validate(); err != nil {
 		return nil, errorf("%s", err.Error())
+	}
+	// As `helm template` checks before it renders (pkg/cmd's runInstall).
+	if t := c.Metadata.Type; t != "" && t != "application" {
+		return nil, errorf("%s charts are not installable", t)
+	}
+	var missing []string
+	for _, d := range c.Metadata.Dependencies {
+		if !slices.ContainsFunc(c.Dependencies(), func(s *chartv2.Chart) bool { return s.Name() == d.Name }) {
+			missing = append(missing, d.Name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, errorf("found in Chart.yaml, but missing in charts/ directory: %s; run `helm dependency build` on the chart first", strings.Join(missing, ", "))
 	}
 	return &Chart{files: files, meta: c}, nil
 }
@@ -215,20 +224,20 @@ func (w *dirWalk) walk(dir, rel string, depth int) error {
 			if w.f.Real == nil {
 				return errorf("the chart holds a symlink, %s, which this loader cannot follow", n)
 			}
-			real, err := w.f.Real(full)
+			target, err := w.f.Real(full)
 			if err != nil {
 				return errorf("the chart's symlink %s cannot be resolved: %s", n, errText(err))
 			}
-			if !inside(w.root, real) {
+			if !inside(w.root, target) {
 				return errorf("the chart's symlink %s leaves the chart's folder; a chart reads only its own files", n)
 			}
-			_, derr := w.f.ReadDir(real)
+			_, derr := w.f.ReadDir(target)
 			isDir = derr == nil
-			if isDir && w.seen[real] {
+			if isDir && w.seen[target] {
 				return errorf("the chart's symlink %s loops back to a folder that contains it", n)
 			}
 			if isDir {
-				w.seen[real] = true
+				w.seen[target] = true
 			}
 		} else if !isDir && !e.Type().IsRegular() {
 			return errorf("the chart holds %s, which is not a regular file", n)
@@ -245,7 +254,7 @@ func (w *dirWalk) walk(dir, rel string, depth int) error {
 		}
 		data, err := w.f.ReadFile(full, *w.budget)
 		if errors.Is(err, ErrTooLarge) || (err == nil && len(data) > *w.budget) {
-			return errorf("the chart is larger than MaxTemplateBytes (%d bytes) at %s", w.max, n)
+			return limitf("MaxTemplateBytes", "the chart is larger than MaxTemplateBytes (%d bytes) at %s", w.max, n)
 		}
 		if err != nil {
 			return errorf("cannot read the chart's file %s: %s", n, errText(err))
@@ -258,9 +267,9 @@ func (w *dirWalk) walk(dir, rel string, depth int) error {
 
 var utf8bom = []byte{0xEF, 0xBB, 0xBF}
 
-// inside reports whether real is root or below it.
-func inside(root, real string) bool {
-	r, err := filepath.Rel(root, real)
+// inside reports whether target is root or below it.
+func inside(root, target string) bool {
+	r, err := filepath.Rel(root, target)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
 }
 
@@ -308,7 +317,7 @@ func loadArchive(data []byte, budget *int, maxBytes, nesting int) ([]*archive.Bu
 	}
 	defer zr.Close()
 	tooLarge := func() error {
-		return errorf("the chart is larger than MaxTemplateBytes (%d bytes) once decompressed", maxBytes)
+		return limitf("MaxTemplateBytes", "the chart is larger than MaxTemplateBytes (%d bytes) once decompressed", maxBytes)
 	}
 	tr := tar.NewReader(zr)
 	var files []*archive.BufferedFile

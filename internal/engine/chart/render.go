@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"maps"
 	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/chart/common/util"
@@ -41,6 +41,9 @@ type Options struct {
 	DisableHooks, IncludeTests bool
 	// MaxBytes caps the rendered output (0: DefaultMaxBytes).
 	MaxBytes int
+	// HideKeys writes a key of the values that the schema does not name
+	// as […] in errors (the engine's HideKeys, reference §6).
+	HideKeys bool
 }
 
 // Document is one rendered document.
@@ -59,12 +62,14 @@ type Document struct {
 
 // DefaultKubeVersion is .Capabilities.KubeVersion when the options give
 // none: the Kubernetes minor of the built-in schemas, "v1.37.0".
-func DefaultKubeVersion() string {
+func DefaultKubeVersion() string { return defaultKubeVersion() }
+
+var defaultKubeVersion = sync.OnceValue(func() string {
 	if m := builtin.Minor(); m != "" {
 		return "v" + m + ".0"
 	}
 	return common.DefaultCapabilities.KubeVersion.Version
-}
+})
 
 // ParseValues reads values as `helm template -f` reads a values file
 // (YAML or JSON; numbers as Helm reads them).
@@ -76,8 +81,44 @@ func ParseValues(text []byte) (map[string]any, error) {
 	return v, nil
 }
 
-// Defaults are the chart's values.yaml, as Helm reads it.
-func (c *Chart) Defaults() map[string]any { return maps.Clone(c.meta.Values) }
+// Defaults are the chart's values.yaml, as Helm reads it (a copy; its
+// subcharts' defaults are under Dependencies).
+func (c *Chart) Defaults() map[string]any {
+	m, _ := deepCopy(c.meta.Values).(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m
+}
+
+// Dependencies are the chart's subcharts (enabled or not), as Helm loads
+// them from charts/: their defaults and schemas apply to the values under
+// their names. They render only with their parent.
+func (c *Chart) Dependencies() []*Chart {
+	var out []*Chart
+	for _, d := range c.meta.Dependencies() {
+		out = append(out, &Chart{meta: d})
+	}
+	return out
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = deepCopy(e)
+		}
+		return l
+	}
+	return v
+}
 
 // Schema is the chart's values.schema.json, or nil.
 func (c *Chart) Schema() []byte { return slices.Clone(c.meta.Schema) }
@@ -88,6 +129,9 @@ func (c *Chart) Schema() []byte { return slices.Clone(c.meta.Schema) }
 // crds/ files when asked, the manifests in Helm's install order, then the
 // hooks (the test hooks only when asked). NOTES.txt is not output.
 func (c *Chart) Render(ctx context.Context, o Options) ([]Document, error) {
+	if c.files == nil {
+		return nil, errorf("the subchart %s renders only with its parent chart", c.Name())
+	}
 	chrt, err := chartloader.LoadFiles(c.files)
 	if err != nil {
 		return nil, errorf("%s", err.Error())
@@ -128,7 +172,7 @@ func (c *Chart) Render(ctx context.Context, o Options) ([]Document, error) {
 		return nil, errorf("%s", err.Error())
 	}
 	if v, ok := top["Values"].(common.Values); ok {
-		if err := validateSchemas(chrt, v); err != nil {
+		if err := validateSchemas(chrt, v, o.HideKeys); err != nil {
 			return nil, err
 		}
 	}
@@ -146,13 +190,15 @@ func (c *Chart) Render(ctx context.Context, o Options) ([]Document, error) {
 	}
 	hooks, manifests, err := releaseutil.SortManifests(files, nil, releaseutil.InstallOrder)
 	if err != nil {
-		return nil, errorf("%s", err.Error())
+		// The YAML reader quotes the text it cannot convert between
+		// backticks: a value of the chart's output, not shown (reference §6).
+		return nil, errorf("%s", quoted.ReplaceAllString(err.Error(), "`…`"))
 	}
 	var out []Document
 	size := 0
 	add := func(d Document) error {
 		if size += len(d.YAML); size > o.MaxBytes {
-			return errorf("the chart's output is larger than MaxOutputBytes (%d bytes)", o.MaxBytes)
+			return limitf("MaxOutputBytes", "the chart's output is larger than MaxOutputBytes (%d bytes)", o.MaxBytes)
 		}
 		out = append(out, d)
 		return nil
@@ -232,6 +278,8 @@ func renderTemplates(ctx context.Context, chrt *chartv2.Chart, top common.Values
 // templateAt finds the chart file and line Helm's error names:
 // "template: mychart/templates/x.yaml:3:11: executing ...", or
 // "parse error at (mychart/templates/x.yaml:3): ...".
+var quoted = regexp.MustCompile("`[^`]*`")
+
 var templateAt = regexp.MustCompile(`(?:template: |\()([^():\s]+\.[A-Za-z0-9]+):(\d+)`)
 
 func templateError(err error) error {

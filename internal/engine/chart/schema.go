@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -18,12 +19,12 @@ import (
 // except that a $ref to an http(s) or file URL is not fetched: a chart is
 // rendered from its own files. The error names each failing place and
 // keyword, never the value there (reference §6).
-func validateSchemas(c *chartv2.Chart, vals map[string]any) error {
+func validateSchemas(c *chartv2.Chart, vals map[string]any, hideKeys bool) error {
 	var lines []string
 	var walk func(c *chartv2.Chart, vals map[string]any, prefix string) error
 	walk = func(c *chartv2.Chart, vals map[string]any, prefix string) error {
 		if len(c.Schema) > 0 {
-			msgs, err := validateSchema(c.Schema, vals)
+			msgs, err := validateSchema(c.Schema, vals, hideKeys)
 			if err != nil {
 				return &Error{Values: true, Msg: c.Name() + "'s values.schema.json cannot be used: " + err.Error()}
 			}
@@ -38,7 +39,7 @@ func validateSchemas(c *chartv2.Chart, vals map[string]any) error {
 			}
 			sv, ok := raw.(map[string]any)
 			if !ok {
-				lines = append(lines, sub.Name()+": at "+prefix+"/"+sub.Name()+": expected object (map) for the subchart's values")
+				lines = append(lines, sub.Name()+": at "+prefix+"/"+sub.Name()+": got "+jsonKind(raw)+", want object for the subchart's values")
 				continue
 			}
 			if err := walk(sub, sv, prefix+"/"+sub.Name()); err != nil {
@@ -64,7 +65,7 @@ func joinLoc(prefix, m string) string {
 }
 
 // validateSchema gives one line per failing place of vals.
-func validateSchema(schemaJSON []byte, vals map[string]any) ([]string, error) {
+func validateSchema(schemaJSON []byte, vals map[string]any, hideKeys bool) ([]string, error) {
 	s, err := CompileSchema(schemaJSON)
 	if err != nil {
 		return nil, err
@@ -78,7 +79,13 @@ func validateSchema(schemaJSON []byte, vals map[string]any) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	leaves(ve, &out)
+	shown := func(key string) string {
+		if !hideKeys || bytes.Contains(schemaJSON, []byte(strconv.Quote(key))) {
+			return key
+		}
+		return "[…]"
+	}
+	leaves(ve, shown, &out)
 	sort.Strings(out)
 	return compact(out), nil
 }
@@ -114,24 +121,50 @@ func compact(s []string) []string {
 	return out
 }
 
-// leaves describes the innermost causes of e, without values.
-func leaves(e *jsonschema.ValidationError, out *[]string) {
+// leaves describes the innermost causes of e, without values; shown
+// gives how a key of the values is written (with HideKeys, a key the
+// schema does not name is […], reference §6).
+func leaves(e *jsonschema.ValidationError, shown func(string) string, out *[]string) {
 	if len(e.Causes) > 0 {
 		for _, c := range e.Causes {
-			leaves(c, out)
+			leaves(c, shown, out)
 		}
 		return
 	}
-	loc := "/" + strings.Join(e.InstanceLocation, "/")
-	kw := strings.Join(e.ErrorKind.KeywordPath(), "/")
-	msg := "at " + loc + ": fails " + kw
+	segs := make([]string, len(e.InstanceLocation))
+	for i, k := range e.InstanceLocation {
+		segs[i] = shown(k)
+	}
+	loc := "/" + strings.Join(segs, "/")
+	msg := "at " + loc + ": fails " + strings.Join(e.ErrorKind.KeywordPath(), "/")
 	switch k := e.ErrorKind.(type) {
 	case *kind.Type:
 		msg = "at " + loc + ": got " + k.Got + ", want " + strings.Join(k.Want, " or ")
 	case *kind.Required:
 		msg = "at " + loc + ": missing " + strings.Join(k.Missing, ", ")
 	case *kind.AdditionalProperties:
-		msg = "at " + loc + ": " + strings.Join(k.Properties, ", ") + " not allowed (additionalProperties)"
+		props := make([]string, len(k.Properties))
+		for i, p := range k.Properties {
+			props[i] = shown(p)
+		}
+		msg = "at " + loc + ": " + strings.Join(props, ", ") + " not allowed (additionalProperties)"
 	}
 	*out = append(*out, msg)
+}
+
+// jsonKind names the JSON type of a value, as the schema errors do.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case float64, int, int64:
+		return "number"
+	}
+	return "null"
 }

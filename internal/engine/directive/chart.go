@@ -2,19 +2,17 @@ package directive
 
 import (
 	"errors"
-	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
-	"github.com/celyaml/terraform-provider-celyaml/internal/fileread"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -55,7 +53,7 @@ func compileChart(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.N
 		k := q.Key()
 		switch {
 		case k == "$chart":
-		case q.IsDirective() && isChartKey(k):
+		case q.IsDirective() && slices.Contains(chartKeys, k):
 			v, err := c.Compile(q.V, k)
 			if err != nil {
 				return nil, err
@@ -86,8 +84,7 @@ func compileChart(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.N
 		}
 	}
 	if len(preKeys) > 0 {
-		keep := append([]string{}, preKeys...)
-		pre, err := c.Compile(only(n, keep), "")
+		pre, err := c.Compile(only(n, preKeys), "")
 		if err != nil {
 			return nil, err
 		}
@@ -99,15 +96,6 @@ func compileChart(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.N
 	}
 	t.src = src
 	return t, nil
-}
-
-func isChartKey(k string) bool {
-	for _, c := range chartKeys {
-		if c == k {
-			return true
-		}
-	}
-	return false
 }
 
 // only is mapping n with only the given keys.
@@ -193,12 +181,17 @@ func (t *chartNode) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos 
 // document parses one of the chart's documents.
 func (t *chartNode) document(r tree.Renderer, fr *tree.Frame, d chart.Document) (value.Value, error) {
 	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(d.YAML), &doc); err != nil {
+	// Helm trims each document it splits; helm template writes it with a
+	// line break after it, and Helm's Kubernetes client reads it so: a
+	// block scalar that ends the document (config: |) keeps its last line
+	// break (reference §11: the documents are helm template's).
+	if err := yaml.Unmarshal([]byte(d.YAML+"\n"), &doc); err != nil {
 		return nil, r.ErrAt(fr, t.key, "$chart", "the chart's "+d.Source+" renders a document that is not YAML: "+yamlErrText(err))
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
 	}
+	yaml11Bools(doc.Content[0], 0)
 	v, nerr := yamlnode.Plain(doc.Content[0])
 	if nerr != nil {
 		line := ""
@@ -213,14 +206,43 @@ func (t *chartNode) document(r tree.Renderer, fr *tree.Frame, d chart.Document) 
 	return v, nil
 }
 
-// yamlErrText is a YAML parse error without the text it quotes.
-func yamlErrText(err error) string {
-	s := err.Error()
-	s = strings.TrimPrefix(s, "yaml: ")
-	if i := strings.Index(s, ": found"); i >= 0 {
-		return s
+// yamlErrText is a YAML parse error without its "yaml: " prefix.
+func yamlErrText(err error) string { return strings.TrimPrefix(err.Error(), "yaml: ") }
+
+// yaml11 are the plain scalars that YAML 1.1, which Kubernetes and Helm
+// read manifests with (sigs.k8s.io/yaml), takes for booleans, and YAML 1.2
+// for strings.
+var yaml11 = map[string]string{
+	"y": "true", "Y": "true", "yes": "true", "Yes": "true", "YES": "true", "on": "true", "On": "true", "ON": "true",
+	"n": "false", "N": "false", "no": "false", "No": "false", "NO": "false", "off": "false", "Off": "false", "OFF": "false",
+}
+
+// yaml11Bools reads a chart's document as the API server would read
+// `helm template`'s output: an unquoted yes, on, no, off (…) is a boolean,
+// and as a mapping key the string "true" or "false".
+func yaml11Bools(n *yaml.Node, depth int) {
+	if depth > 10_000 {
+		return
 	}
-	return s
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if b, ok := yaml11[n.Value]; ok && n.Style == 0 && n.Tag == "!!str" {
+			n.Tag, n.Value = "!!bool", b
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Style == 0 && k.Tag == "!!str" {
+				if b, ok := yaml11[k.Value]; ok {
+					k.Value = b
+				}
+			}
+			yaml11Bools(n.Content[i+1], depth+1)
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			yaml11Bools(c, depth+1)
+		}
+	}
 }
 
 // renderErr positions a chart's error: at $values for the values' schema,
@@ -239,6 +261,9 @@ func (t *chartNode) renderErr(r tree.Renderer, fr *tree.Frame, err error) error 
 			return r.ErrAt(fr, o.key, "$values", ce.Msg)
 		}
 		return r.ErrAt(fr, t.key, "$chart", ce.Msg)
+	}
+	if ce.Limit != "" {
+		return r.LimitErr(fr, t.key, "$chart", ce.Limit, ce.Msg)
 	}
 	msg := ce.Msg
 	if ce.File != "" {
@@ -260,6 +285,7 @@ func (t *chartNode) load(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*cha
 		return nil, &tree.UnknownShapeError{Path: "$chart" + unknownPath(v)}
 	}
 	var p string
+	remote := false
 	switch x := v.(type) {
 	case string:
 		if x == "" {
@@ -273,6 +299,7 @@ func (t *chartNode) load(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*cha
 		if p, err = t.fetch(r, fr, x); err != nil {
 			return nil, err
 		}
+		remote = true
 	default:
 		what := "nothing"
 		if ok {
@@ -280,31 +307,19 @@ func (t *chartNode) load(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*cha
 		}
 		return nil, r.ErrAt(fr, t.srcN, "$chart", "$chart takes a chart folder or .tgz path, or a remote chart's mapping {repository, name, version}, got "+what)
 	}
-	opts := r.Options()
-	ctx := r.Context()
-	files := chart.Files{
-		MaxBytes: opts.MaxTemplateBytes,
-		ReadFile: func(name string, limit int) ([]byte, error) {
-			b, err := opts.Loader.ReadFile(ctx, name, limit)
-			if errors.Is(err, fileread.ErrTooLarge) {
-				return nil, chart.ErrTooLarge
-			}
-			if err != nil {
-				return nil, errors.New(loader.ErrText(err))
-			}
-			return b, nil
-		},
-	}
-	if dr, ok := opts.Loader.(loader.DirReader); ok {
-		files.ReadDir = func(name string) ([]fs.DirEntry, error) { return dr.ReadDir(ctx, name) }
-	}
-	if sr, ok := opts.Loader.(loader.SymlinkResolver); ok {
-		files.Real = sr.RealPath
+	files := chart.LoaderFiles(r.Context(), r.Options().Loader, r.Options().MaxTemplateBytes)
+	if remote {
+		// The fetcher's cache is the program's own folder, read from the
+		// file system whatever the Loader's roots; the limits still apply.
+		files = chart.OSFiles(r.Options().MaxTemplateBytes)
 	}
 	ch, err := chart.Load(p, files)
 	if err != nil {
 		msg := err.Error()
 		if e, ok := chart.AsError(err); ok {
+			if e.Limit != "" {
+				return nil, r.LimitErr(fr, t.srcN, "$chart", e.Limit, "cannot load the chart "+tree.Quote(filepath.ToSlash(p))+": "+e.Msg)
+			}
 			msg = e.Msg
 		}
 		return nil, r.ErrAt(fr, t.srcN, "$chart", "cannot load the chart "+tree.Quote(filepath.ToSlash(p))+": "+msg)
@@ -351,7 +366,7 @@ func (t *chartNode) fetch(r tree.Renderer, fr *tree.Frame, m *value.Map) (string
 // options renders $values and the other keys into the options of
 // `helm template`.
 func (t *chartNode) options(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (chart.Options, error) {
-	o := chart.Options{MaxBytes: r.Options().MaxOutputBytes}
+	o := chart.Options{MaxBytes: r.Options().MaxOutputBytes, HideKeys: r.Options().HideKeys}
 	get := func(k string) (value.Value, *yaml.Node, bool, error) {
 		c, ok := t.opts[k]
 		if !ok {

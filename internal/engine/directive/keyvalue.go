@@ -14,12 +14,13 @@ import (
 
 type kvDir struct {
 	key  *yaml.Node
+	vKey *yaml.Node // the $value key, nil when absent
 	k, v tree.Node
 	path string
 }
 
-func compileKeyValue(c *tree.Compiler, key, kn, vn *yaml.Node, path string) (tree.Producer, *tree.CompileError) {
-	d := &kvDir{key: key, path: tree.JoinPath(path, "$key")}
+func compileKeyValue(c *tree.Compiler, key, vKey, kn, vn *yaml.Node, path string) (tree.Producer, *tree.CompileError) {
+	d := &kvDir{key: key, vKey: vKey, path: tree.JoinPath(path, "$key")}
 	var err *tree.CompileError
 	if d.k, err = c.Compile(kn, d.path); err != nil {
 		return nil, err
@@ -123,7 +124,7 @@ func KeyValue() []tree.Directive {
 			Section: 4, Summary: "A computed key: with $value, makes one entry.",
 			Missing: "$key without $value: $key and $value make one entry together",
 			Produce: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Producer, *tree.CompileError) {
-				return compileKeyValue(c, p.K, p.V, d.Value("$value"), path)
+				return compileKeyValue(c, p.K, d["$value"].K, p.V, d.Value("$value"), path)
 			}},
 		{Name: "$value", Kind: tree.KindPartner, Needs: "$key",
 			Section: 4, Summary: "The value of the entry whose key $key computes.",

@@ -20,8 +20,11 @@ type letEntry struct {
 	path string
 }
 
-// lets is a compiled $let: its entries, in order.
-type lets []letEntry
+// lets is a compiled $let: its key and its entries, in order.
+type lets struct {
+	key     *yaml.Node
+	entries []letEntry
+}
 
 // compileLet compiles $let; a $let without entries gives nil.
 func compileLet(c *tree.Compiler, key, n *yaml.Node, path string) (tree.Prelude, *tree.CompileError) {
@@ -29,11 +32,11 @@ func compileLet(c *tree.Compiler, key, n *yaml.Node, path string) (tree.Prelude,
 	if err != nil || len(l) == 0 {
 		return nil, err
 	}
-	return lets(l), nil
+	return &lets{key: key, entries: l}, nil
 }
 
-func (l lets) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, bool, error) {
-	sc, err := bindLets(r, l, sc, fr)
+func (l *lets) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, bool, error) {
+	sc, err := bindLets(r, l.entries, sc, fr)
 	return sc, false, err
 }
 

@@ -45,11 +45,11 @@ func (l OSLoader) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, erro
 		return nil, err
 	}
 	if len(l.Roots) > 0 {
-		real, err := l.RealPath(name)
+		resolved, err := l.RealPath(name)
 		if err != nil {
 			return nil, err
 		}
-		name = real
+		name = resolved
 	}
 	return os.ReadDir(name)
 }

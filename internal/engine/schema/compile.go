@@ -377,3 +377,21 @@ func addStrings(v any, names map[string]bool) {
 		}
 	}
 }
+
+// Variable is a variable a $schema declares, with its entry's key.
+type Variable struct {
+	Name string
+	Key  *yaml.Node
+}
+
+// Variables gives the variables the set declares, in template order.
+func (s *Set) Variables() []Variable {
+	if s == nil {
+		return nil
+	}
+	out := make([]Variable, len(s.vars))
+	for i, v := range s.vars {
+		out[i] = Variable{Name: v.name, Key: v.key}
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -72,7 +73,7 @@ func (c *Compiler) ReadKeys(n *yaml.Node, path string, at Place) (MappingKeys, *
 		case isDirectiveLike(key):
 			d, ok := c.t.lookup(key)
 			if !ok {
-				return keys, CompileErrorAt(k, JoinPath(path, key), c.t.unknownDirectiveMsg(key))
+				return keys, CompileErrorAt(k, JoinPath(path, key), c.t.unknownDirectiveMsgAt(key, at))
 			}
 			if d.Only != 0 && d.Only&at == 0 {
 				return keys, CompileErrorAt(k, JoinPath(path, key), d.Misplaced)
@@ -101,6 +102,24 @@ func (t *Table) unknownDirectiveMsg(key string) string {
 		return msg + ": did you mean " + s + "? To output a key " + key + " as data, write $" + key
 	}
 	return msg + ": keys that start with $ are directives; " + asData
+}
+
+// unknownDirectiveMsgAt is unknownDirectiveMsg for a key of a mapping
+// standing at a place: a directive of that place that is close is
+// suggested first ($valuse in a $chart document is $values, not $value).
+func (t *Table) unknownDirectiveMsgAt(key string, at Place) string {
+	if at != 0 && !slices.Contains(schemaKeywords, key) {
+		var cands []string
+		for i := range t.dirs {
+			if t.dirs[i].Only&at != 0 {
+				cands = append(cands, t.dirs[i].Name)
+			}
+		}
+		if s := hint.Nearest(key, cands, 3, true); s != "" {
+			return "unknown directive " + key + ": did you mean " + s + "? To output a key " + key + " as data, write $" + key
+		}
+	}
+	return t.unknownDirectiveMsg(key)
 }
 
 // schemaKeywords are the $-keywords of JSON Schema (2020-12 and earlier

@@ -56,7 +56,9 @@ type Options struct {
 	HideKeys bool
 	// FetchChart gives the local path (a chart folder or .tgz) of a
 	// remote chart that a $chart names (reference §11), downloading it
-	// when it is not cached. Nil: a remote chart is an error.
+	// when it is not cached; the chart is then read from the file system
+	// (not through Loader, whose roots need not hold the cache), within
+	// MaxTemplateBytes. Nil: a remote chart is an error.
 	FetchChart func(ctx context.Context, r chart.Remote) (string, error)
 }
 

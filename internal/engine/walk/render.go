@@ -60,7 +60,7 @@ func (r *Renderer) Options() *tree.Options { return &r.e.opts }
 // Render renders a template with variables and returns its documents.
 // Documents that render to nothing or null are dropped. Errors are *Error.
 func (e *Engine) Render(ctx context.Context, src Source, vars map[string]value.Value) ([]value.Value, error) {
-	docs, _, err := e.render(ctx, SourceFrame(src), src.Text, vars, false)
+	docs, _, err := e.render(ctx, SourceFrame(src), src.Text, vars, nil, false)
 	return docs, err
 }
 
@@ -84,7 +84,19 @@ type Document struct {
 // root of the document whose $if or $for decides it on a value not known
 // yet (zero when an overlay or a transform decides it).
 func (e *Engine) RenderDocuments(ctx context.Context, src Source, vars map[string]value.Value) ([]Document, error) {
-	docs, origins, err := e.render(ctx, SourceFrame(src), src.Text, vars, true)
+	return e.RenderOver(ctx, src, vars, nil)
+}
+
+// RenderOver is RenderDocuments with upstream documents ahead of the
+// template's own, as if a stream-position $include at the top of the
+// template had produced them (reference §8): the template's overlays edit
+// them, its transforms apply to them, and its other documents follow
+// them. `celyaml post-render` feeds it the stream Helm renders. An
+// overlay's error names an upstream document by its place and manifest
+// ID, as any other's; each keeps its Origin. A nil upstream document is
+// dropped.
+func (e *Engine) RenderOver(ctx context.Context, src Source, vars map[string]value.Value, upstream []Document) ([]Document, error) {
+	docs, origins, err := e.render(ctx, SourceFrame(src), src.Text, vars, upstream, true)
 	var us *unknownStreamAt
 	if errors.As(err, &us) {
 		return []Document{{Value: value.UnknownStream, Origin: us.origin, Unknown: us.path}}, nil
@@ -148,9 +160,9 @@ func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
 	return Source{Name: path, Text: text}, nil
 }
 
-// render renders the documents of text and, with origins, the position of
-// the node that produced each.
-func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars map[string]value.Value, origins bool) ([]value.Value, []tree.Pos, error) {
+// render renders the documents of text, after the upstream ones, and,
+// with origins, the position of the node that produced each.
+func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars map[string]value.Value, upstream []Document, origins bool) ([]value.Value, []tree.Pos, error) {
 	if len(text) > e.opts.MaxTemplateBytes {
 		return nil, nil, &tree.Error{Pos: tree.Pos{File: fr.File, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
 			Msg: "template is " + tree.Itoa(len(text)) + " bytes, more than MaxTemplateBytes (" + tree.Itoa(e.opts.MaxTemplateBytes) + ")" + hint.RaiseLimit("MaxTemplateBytes")}
@@ -168,8 +180,14 @@ func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars m
 		return nil, nil, err
 	}
 	sc := scope.Root(vars)
-	docs := make([]value.Value, 0, len(f.Docs))
+	docs := make([]value.Value, 0, len(upstream)+len(f.Docs))
 	var at []tree.Pos
+	for _, d := range upstream {
+		docs = append(docs, d.Value)
+		if origins {
+			at = append(at, d.Origin)
+		}
+	}
 	// unknownStream is the result when a document decides the number of
 	// documents on a value not known yet: with origins, it says where
 	// (the document's root directive, for the data source's warning).

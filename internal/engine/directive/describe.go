@@ -1,0 +1,151 @@
+package directive
+
+import (
+	"sort"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"go.yaml.in/yaml/v3"
+)
+
+// What each compiled directive holds, for the readers of a template that
+// do not render it (tree.Described): its key, its CEL expressions, the
+// names it binds and its bodies, as it compiled them.
+
+var (
+	_ tree.Described = (*lets)(nil)
+	_ tree.Described = (*assertDir)(nil)
+	_ tree.Described = (*schemaDir)(nil)
+	_ tree.Described = (*forDir)(nil)
+	_ tree.Described = (*ifDir)(nil)
+	_ tree.Described = (*evalDir)(nil)
+	_ tree.Described = (*kvDir)(nil)
+	_ tree.Described = (*includeDir)(nil)
+	_ tree.Described = (*chartNode)(nil)
+)
+
+// Describe gives the entries' expressions, the names they bind and the
+// entries written as templates, in order (reference §4 $let).
+func (l *lets) Describe() tree.Description {
+	d := tree.Description{Name: "$let", Key: l.key}
+	d.Exprs, d.Binds, d.Bodies = entries(l.entries)
+	return d
+}
+
+// entries describes the entries of a $let or a $with.
+func entries(es []letEntry) (exprs []*tree.ExprRef, binds []tree.BoundName, bodies []tree.Body) {
+	for i := range es {
+		e := &es[i]
+		binds = append(binds, tree.BoundName{Name: e.name, Node: e.key})
+		if e.expr != nil {
+			exprs = append(exprs, e.expr)
+		} else {
+			bodies = append(bodies, tree.Body{Key: e.key, Node: e.body})
+		}
+	}
+	return exprs, binds, bodies
+}
+
+// Describe gives the conditions, then the expressions of $msg.
+func (a *assertDir) Describe() tree.Description {
+	d := tree.Description{Name: "$assert", Key: a.key, Exprs: append([]*tree.ExprRef(nil), a.conds...)}
+	if a.msg != nil {
+		d.Exprs = append(d.Exprs, a.msg.exprs()...)
+	}
+	return d
+}
+
+// exprs are the ${{ }} expressions of a text, in order.
+func (t *textTemplate) exprs() []*tree.ExprRef {
+	var out []*tree.ExprRef
+	for _, p := range t.parts {
+		if p.expr != nil {
+			out = append(out, p.expr)
+		}
+	}
+	return out
+}
+
+// Describe gives the variables the schema declares.
+func (s *schemaDir) Describe() tree.Description {
+	d := tree.Description{Name: "$schema", Key: s.key}
+	for _, v := range s.set.Variables() {
+		d.Binds = append(d.Binds, tree.BoundName{Name: v.Name, Node: v.Key})
+	}
+	return d
+}
+
+// Describe gives the collection, the loop's names (bound by its
+// expression) and the body under $do.
+func (f *forDir) Describe() tree.Description {
+	d := tree.Description{Name: "$for", Key: f.key, Exprs: []*tree.ExprRef{f.coll},
+		Binds:  []tree.BoundName{{Name: f.v1, Node: f.coll.Node}},
+		Bodies: []tree.Body{{Key: f.doKey, Node: f.body}}}
+	if f.v2 != "" {
+		d.Binds = append(d.Binds, tree.BoundName{Name: f.v2, Node: f.coll.Node})
+	}
+	return d
+}
+
+// Describe gives the condition (none when it is a YAML bool) and the
+// branches present.
+func (f *ifDir) Describe() tree.Description {
+	d := tree.Description{Name: "$if", Key: f.key}
+	if f.cond != nil {
+		d.Exprs = []*tree.ExprRef{f.cond}
+	}
+	d.Bodies = append(d.Bodies, tree.Body{Key: f.thenKey, Node: f.then})
+	if f.els != nil {
+		d.Bodies = append(d.Bodies, tree.Body{Key: f.elseKey, Node: f.els})
+	}
+	return d
+}
+
+// Describe gives the ${{ }} expressions of the string.
+func (e *evalDir) Describe() tree.Description {
+	return tree.Description{Name: "$eval", Key: e.key, Exprs: e.t.exprs()}
+}
+
+// Describe gives the key's template and the value's, under $value.
+func (k *kvDir) Describe() tree.Description {
+	return tree.Description{Name: "$key", Key: k.key,
+		Bodies: []tree.Body{{Node: k.k}, {Key: k.vKey, Node: k.v}}}
+}
+
+// Describe gives the path's template, then the $with entries, which the
+// included file sees bound (reference §4 $include).
+func (i *includeDir) Describe() tree.Description {
+	d := tree.Description{Name: "$include", Key: i.key, Bodies: []tree.Body{{Node: i.file}}}
+	_, d.Binds, _ = entries(i.with)
+	for j := range i.with {
+		d.Bodies = append(d.Bodies, tree.Body{Key: i.with[j].key, Node: i.with[j].body})
+	}
+	return d
+}
+
+// Describe gives the $if condition, then the preludes beside $chart, its
+// source and its options, in template order (reference §11).
+func (t *chartNode) Describe() tree.Description {
+	d := tree.Description{Name: "$chart", Key: t.key}
+	if t.cond != nil {
+		d.Exprs = []*tree.ExprRef{t.cond}
+	}
+	if t.pre != nil {
+		d.Bodies = append(d.Bodies, tree.Body{Node: t.pre})
+	}
+	d.Bodies = append(d.Bodies, tree.Body{Node: t.src})
+	opts := make([]tree.Body, 0, len(t.opts))
+	for _, o := range t.opts {
+		opts = append(opts, tree.Body{Key: o.key, Node: o.val})
+	}
+	sort.Slice(opts, func(a, b int) bool { return before(opts[a].Key, opts[b].Key) })
+	d.Bodies = append(d.Bodies, opts...)
+	return d
+}
+
+// before orders two keys by their place in the template.
+func before(a, b *yaml.Node) bool {
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Column < b.Column
+}

@@ -1,0 +1,193 @@
+//go:build helmoracle
+
+package helmoracle
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"sort"
+	"strings"
+
+	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+)
+
+// object is one document of a stream, read as kubectl reads it.
+type object struct {
+	id  string // group/Kind/namespace/name, "_" for an empty part
+	doc map[string]any
+}
+
+// readStream reads a YAML stream as kubectl and Helm's Kubernetes client
+// read one: split into documents by k8s.io/apimachinery's YAML reader
+// ("---" lines; comments such as "# Source:" are no content), each read
+// by sigs.k8s.io/yaml into JSON values. Empty documents are dropped. So
+// formatting (quotes, flow or block style, key order, indentation) makes
+// no difference; a value the two read differently (an unquoted `on`, a
+// number written as text) does.
+func readStream(stream []byte) ([]object, error) {
+	r := k8syaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(stream)))
+	var out []object
+	for i := 0; ; i++ {
+		b, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", i, err)
+		}
+		var doc map[string]any
+		if err := yaml.Unmarshal(b, &doc); err != nil {
+			return nil, fmt.Errorf("document %d: %w\n%s", i, err, b)
+		}
+		if len(doc) == 0 {
+			continue
+		}
+		out = append(out, object{id: objectID(doc), doc: doc})
+	}
+}
+
+func objectID(doc map[string]any) string {
+	str := func(v any) string {
+		if s, ok := v.(string); ok && s != "" {
+			return s
+		}
+		return "_"
+	}
+	group := "_"
+	if av, _ := doc["apiVersion"].(string); strings.Contains(av, "/") {
+		group = av[:strings.Index(av, "/")]
+	}
+	meta, _ := doc["metadata"].(map[string]any)
+	return strings.Join([]string{group, str(doc["kind"]), str(meta["namespace"]), str(meta["name"])}, "/")
+}
+
+// compareStreams lists, one line each, where the two streams differ:
+// first the order, when both hold the same objects in another order
+// (the first place they part), then objects only one of them holds, then
+// values at a path, sorted.
+func compareStreams(helm, ours []object) []string {
+	var out []string
+	hIDs, oIDs := ids(helm), ids(ours)
+	if !reflect.DeepEqual(hIDs, oIDs) {
+		if reflect.DeepEqual(sorted(hIDs), sorted(oIDs)) {
+			for i := range hIDs {
+				if hIDs[i] != oIDs[i] {
+					out = append(out, fmt.Sprintf("order: object %d is %s in helm, %s in ours", i, hIDs[i], oIDs[i]))
+					break
+				}
+			}
+		} else if len(hIDs) != len(oIDs) {
+			out = append(out, fmt.Sprintf("count: helm %d objects, ours %d", len(hIDs), len(oIDs)))
+		}
+	}
+	h, o := byID(helm), byID(ours)
+	var lines []string
+	for id := range union(h, o) {
+		hv, inH := h[id]
+		ov, inO := o[id]
+		switch {
+		case !inO:
+			lines = append(lines, id+": only in helm")
+		case !inH:
+			lines = append(lines, id+": only in ours")
+		default:
+			diffValues(id+": ", "", hv, ov, &lines)
+		}
+	}
+	sort.Strings(lines)
+	return append(out, lines...)
+}
+
+func ids(objs []object) []string {
+	out := make([]string, len(objs))
+	for i, o := range objs {
+		out[i] = o.id
+	}
+	return out
+}
+
+func sorted(s []string) []string {
+	c := append([]string(nil), s...)
+	sort.Strings(c)
+	return c
+}
+
+// byID keys the objects by ID; a second object with an ID already seen
+// gets "#2" after it, so that no object is lost from the comparison.
+func byID(objs []object) map[string]any {
+	m := make(map[string]any, len(objs))
+	for _, o := range objs {
+		id := o.id
+		for n := 2; ; n++ {
+			if _, dup := m[id]; !dup {
+				break
+			}
+			id = fmt.Sprintf("%s#%d", o.id, n)
+		}
+		m[id] = o.doc
+	}
+	return m
+}
+
+func union(a, b map[string]any) map[string]bool {
+	u := make(map[string]bool, len(a))
+	for k := range a {
+		u[k] = true
+	}
+	for k := range b {
+		u[k] = true
+	}
+	return u
+}
+
+func diffValues(prefix, at string, h, o any, out *[]string) {
+	hm, hIsMap := h.(map[string]any)
+	om, oIsMap := o.(map[string]any)
+	if hIsMap && oIsMap {
+		for key := range union(hm, om) {
+			hv, inH := hm[key]
+			ov, inO := om[key]
+			p := key
+			if at != "" {
+				p = at + "." + key
+			}
+			switch {
+			case !inO:
+				*out = append(*out, fmt.Sprintf("%s%s: helm %s, ours absent", prefix, p, js(hv)))
+			case !inH:
+				*out = append(*out, fmt.Sprintf("%s%s: helm absent, ours %s", prefix, p, js(ov)))
+			default:
+				diffValues(prefix, p, hv, ov, out)
+			}
+		}
+		return
+	}
+	hl, hIsList := h.([]any)
+	ol, oIsList := o.([]any)
+	if hIsList && oIsList && len(hl) == len(ol) {
+		for i := range hl {
+			diffValues(prefix, fmt.Sprintf("%s[%d]", at, i), hl[i], ol[i], out)
+		}
+		return
+	}
+	if !reflect.DeepEqual(h, o) {
+		*out = append(*out, fmt.Sprintf("%s%s: helm %s, ours %s", prefix, at, js(h), js(o)))
+	}
+}
+
+func js(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	if len(b) > 200 {
+		return string(b[:200]) + "…"
+	}
+	return string(b)
+}
