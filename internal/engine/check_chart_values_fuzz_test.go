@@ -26,7 +26,7 @@ func FuzzCheckChartValues(f *testing.F) {
 			panic(fmt.Sprintf("check still running after %v: $values %q, values.yaml %q, schema %q", fuzzHangGuard, values, chartValues, schema))
 		})
 		defer watchdog.Stop()
-		files := fuzzChart()
+		files := valuesFuzzChart()
 		files["c/values.yaml"] = &fstest.MapFile{Data: chartValues}
 		files["c/values.schema.json"] = &fstest.MapFile{Data: schema}
 		indented := []byte("$let: {n: \"3\"}\n$chart: c\n$values:\n")
@@ -60,9 +60,9 @@ func splitLines(b []byte) [][]byte {
 	return append(out, b[start:])
 }
 
-// fuzzChart is a chart with a subchart under an alias, for the fuzzer
+// valuesFuzzChart is a chart with a subchart under an alias, for the fuzzer
 // to replace its values.yaml and values.schema.json.
-func fuzzChart() fstest.MapFS {
+func valuesFuzzChart() fstest.MapFS {
 	return fstest.MapFS{
 		"c/Chart.yaml":                  {Data: []byte("apiVersion: v2\nname: app\nversion: 0.1.0\ndependencies:\n  - {name: sub, version: 0.1.0, alias: db}\n")},
 		"c/templates/cm.yaml":           {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\n")},
