@@ -5,7 +5,7 @@
 # compares its outputs with the example's outputs.txt:
 #
 #   examples/kitchen-sink/, examples/kubernetes/, examples/overlays/,
-#   examples/validation/, examples/values-layering/
+#   examples/validation/, examples/values-layering/, examples/helm-chart/
 #       the example modules, as they are;
 #   examples/data-sources/*/, examples/functions/*/
 #       the snippets the documentation shows, each applied with
@@ -121,7 +121,7 @@ check() { # CLI NAME DIR: apply DIR with CLI and compare with examples/NAME/outp
 
 for cli in "${clis[@]}"; do
   start=$SECONDS
-  for name in kitchen-sink kubernetes overlays validation values-layering; do
+  for name in kitchen-sink kubernetes overlays validation values-layering helm-chart; do
     check "$cli" "$name" "examples/$name"
   done
   for dir in examples/data-sources/*/ examples/functions/*/; do

@@ -399,6 +399,21 @@ func commandLine(t *table, s samples) {
 				check(mixed.med <= 1500, fmt.Sprintf("goal, CPU (≤ 1.5 s): %.0f ms", mixed.med)))
 		}
 	}
+	// $chart against helm template: no floor of their own, the goal is
+	// the CPU ratio.
+	chartRow := func(label, key, goal string) {
+		if st := s.get(key, "ms"); st.ok {
+			t.add(row{measure: label, value: ms(st.med), cpu: ms(s.get("cpu"+key, "ms").med), spread: pct(st), goal: goal})
+		}
+	}
+	if ch := s.get("cpuchart_celyaml", "ms"); ch.ok {
+		docs := s.get("chart_documents", "ms")
+		chartRow(fmt.Sprintf("celyaml render of $chart: cert-manager's chart from its module zip (%.0f documents), one process", docs.med), "chart_celyaml", "")
+		if h := s.get("cpuchart_helm", "ms"); h.ok {
+			chartRow("helm template of the same chart and values, one process", "chart_helm",
+				check(ch.med <= h.med, fmt.Sprintf("$chart goal, CPU × helm template's (≤ 1×): %.2f×", ch.med/h.med)))
+		}
+	}
 	ten := s.get("cli_render_ten", "ms")
 	goal = ""
 	if c := s.get("cpucli_render_ten", "ms"); c.ok {
@@ -516,7 +531,8 @@ func perCall(t *table, s samples, plan func(key, label, goal string) stat, diff 
 		plan("plan_one_eval", "one eval() of celyaml", "launch: against one data source of the empty provider: "+diff("plan_one_eval", "plan_one_noop"))
 	}
 	if b := s.get("binary_bytes", "ms"); b.ok {
-		t.add(row{measure: "provider binary size", value: fmt.Sprintf("%.1f MB", b.med/1e6)})
+		t.add(row{measure: "provider binary size", value: fmt.Sprintf("%.1f MB", b.med/1e6),
+			goal: check(b.med <= 90e6, "size goal (≤ 90 MB, or its reason in the note)")})
 	}
 	if it := s.get("inittrace_ms", "ms"); it.ok {
 		t.add(row{measure: "package initialisation per launch (GODEBUG=inittrace=1, summed)", value: fmt.Sprintf("%.1f ms", it.med), spread: pct(it),

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -114,6 +115,27 @@ func (l overlayLoader) ReadFile(ctx context.Context, name string, limit int) ([]
 		}
 	}
 	return l.base.ReadFile(ctx, name, limit)
+}
+
+// ReadDir lists a folder through the base loader, so that a $chart of a
+// chart folder (reference §11) loads in the editor as on the command
+// line: open buffers are files, never folders.
+func (l overlayLoader) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
+	if d, ok := l.base.(interface {
+		ReadDir(context.Context, string) ([]fs.DirEntry, error)
+	}); ok {
+		return d.ReadDir(ctx, name)
+	}
+	return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.ErrUnsupported}
+}
+
+// RealPath resolves name's symlinks through the base loader, within its
+// roots, as a chart folder's symlinks are followed on the command line.
+func (l overlayLoader) RealPath(name string) (string, error) {
+	if r, ok := l.base.(interface{ RealPath(string) (string, error) }); ok {
+		return r.RealPath(name)
+	}
+	return "", &fs.PathError{Op: "realpath", Path: name, Err: errors.ErrUnsupported}
 }
 
 // uriPath is the file a file: URI names, or "".

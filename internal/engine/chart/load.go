@@ -90,6 +90,10 @@ type Chart struct {
 // Name is the chart's name (Chart.yaml's name).
 func (c *Chart) Name() string { return c.meta.Name() }
 
+// Meta is Helm's chart as loaded, with its subcharts, for reading what
+// the chart declares (check's $values check): never render or change it.
+func (c *Chart) Meta() *chartv2.Chart { return c.meta }
+
 // Error is a chart that cannot be loaded or rendered. File and Line, when
 // known, say where in the chart (File is chart-relative, such as
 // "mychart/templates/deployment.yaml"); Values marks an error of the

@@ -88,6 +88,9 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 			ck.add(fr, tree.YAMLParseError(err, text))
 			return
 		}
+		if root := doc.Content[0]; root.Kind == yaml.MappingNode {
+			ck.chartValues(fr, root, preamble) // chartvalues.go, before compiling excises a faulty entry
+		}
 		ck.document(fr, &doc)
 		ck.walk(fr, &doc, preamble, false, "")
 		if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(ck.e.Table(), root) {

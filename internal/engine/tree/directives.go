@@ -104,6 +104,10 @@ type Directive struct {
 	// in its document's place: a chart's folder or .tgz path, or a remote
 	// chart's mapping ($chart).
 	Loads bool
+	// Values marks the partner of a Loads directive that holds the values
+	// what it loads is rendered with ($values): check reads them against
+	// what the chart declares.
+	Values bool
 	// Fields are the fields of a directive whose value is a mapping of
 	// fixed fields ($release).
 	Fields []string
