@@ -24,6 +24,9 @@ func TestRender_remoteChartFromALocalRepository(t *testing.T) {
 	ch := &chart.Chart{
 		Metadata: &chart.Metadata{APIVersion: chart.APIVersionV2, Name: "hello", Version: "1.2.3", Type: "application"},
 		Values:   map[string]any{"greeting": "hello", "replicas": 1},
+		// Save writes values.yaml from Raw, not from Values; without it
+		// check rightly warns that the chart has no such keys.
+		Raw: []*common.File{{Name: "values.yaml", Data: []byte("greeting: hello\nreplicas: 1\n")}},
 		Templates: []*common.File{{
 			Name: "templates/configmap.yaml",
 			Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n  namespace: {{ .Release.Namespace }}\ndata:\n  greeting: {{ .Values.greeting | quote }}\n  replicas: {{ .Values.replicas | quote }}\n"),
