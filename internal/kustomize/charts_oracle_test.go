@@ -6,9 +6,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"reflect"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
@@ -107,41 +104,7 @@ func TestKustomizeCharts_sameObjectsAsKustomizeBuild(t *testing.T) {
 			for name, s := range map[string]spec{"none": {}, "all": scenarios(b)["all"]} {
 				key := c.Name + "/" + vs.Name + "/" + name
 				t.Run(key, func(t *testing.T) {
-					kout, err := base, error(nil)
-					if name != "none" {
-						kout, err = kustomizeBuild(data, s.kustomization())
-					}
-					if err != nil {
-						t.Fatalf("kustomize build: %v\nkustomization.yaml:\n%s", err, s.kustomization())
-					}
-					cout, err := celyamlRender(ctx, eng, s.template())
-					if err != nil {
-						t.Fatalf("celyaml render: %v\ntemplate:\n%s", err, s.template())
-					}
-					kobj, err := objects(kout)
-					if err != nil {
-						t.Fatalf("kustomize output: %v", err)
-					}
-					cobj, err := objects(cout)
-					if err != nil {
-						t.Fatalf("celyaml output: %v", err)
-					}
-					if name != "none" && len(differences(baseObj, kobj)) == 0 {
-						t.Fatalf("kustomize build gives the chart's output unchanged: the scenario tests nothing")
-					}
-					got := differences(kobj, cobj)
-					var want []string
-					for _, d := range chartDeliberate {
-						if d.applies(key) {
-							seen[d.line] = true
-							want = append(want, d.line)
-						}
-					}
-					sort.Strings(want)
-					if !reflect.DeepEqual(got, want) {
-						t.Errorf("differences from kustomize build:\n got: %s\nwant: %s\nkustomization.yaml:\n%s\ntemplate:\n%s",
-							strings.Join(got, "\n      "), strings.Join(want, "\n      "), s.kustomization(), s.template())
-					}
+					compareScenario(t, ctx, eng, data, base, baseObj, name, key, s, chartDeliberate, seen)
 				})
 			}
 		}

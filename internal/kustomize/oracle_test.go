@@ -362,6 +362,51 @@ func scenarios(b bundle) map[string]spec {
 	}
 }
 
+// compareScenario builds scenario s (named name, reported as key) of the
+// stream data with kustomize's library, renders it with celyaml, and holds
+// the differences to exactly the entries of table that apply to key,
+// marking them in seen. base and baseObj are data built with no change;
+// the scenario "none" is base itself.
+func compareScenario(t *testing.T, ctx context.Context, eng *engine.Engine, data, base []byte, baseObj map[string]any,
+	name, key string, s spec, table []deliberateDiff, seen map[string]bool) {
+	t.Helper()
+	kout, err := base, error(nil)
+	if name != "none" {
+		kout, err = kustomizeBuild(data, s.kustomization())
+	}
+	if err != nil {
+		t.Fatalf("kustomize build: %v\nkustomization.yaml:\n%s", err, s.kustomization())
+	}
+	cout, err := celyamlRender(ctx, eng, s.template())
+	if err != nil {
+		t.Fatalf("celyaml render: %v\ntemplate:\n%s", err, s.template())
+	}
+	kobj, err := objects(kout)
+	if err != nil {
+		t.Fatalf("kustomize output: %v", err)
+	}
+	cobj, err := objects(cout)
+	if err != nil {
+		t.Fatalf("celyaml output: %v", err)
+	}
+	if name != "none" && len(differences(baseObj, kobj)) == 0 {
+		t.Fatalf("kustomize build gives the input unchanged: the scenario tests nothing")
+	}
+	got := differences(kobj, cobj)
+	var want []string
+	for _, d := range table {
+		if d.applies(key) {
+			seen[d.line] = true
+			want = append(want, d.line)
+		}
+	}
+	sort.Strings(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("differences from kustomize build:\n got: %s\nwant: %s\nkustomization.yaml:\n%s\ntemplate:\n%s",
+			strings.Join(got, "\n      "), strings.Join(want, "\n      "), s.kustomization(), s.template())
+	}
+}
+
 // TestKustomize_sameObjectsAsKustomizeBuild renders every bundle under
 // every scenario with kustomize's library and with celyaml, and holds the
 // differences to exactly the deliberate ones of the table below.
@@ -385,38 +430,7 @@ func TestKustomize_sameObjectsAsKustomizeBuild(t *testing.T) {
 		for name, s := range scenarios(b) {
 			key := strings.TrimSuffix(b.file, ".yaml") + "/" + name
 			t.Run(key, func(t *testing.T) {
-				kout, err := kustomizeBuild(data, s.kustomization())
-				if err != nil {
-					t.Fatalf("kustomize build: %v\nkustomization.yaml:\n%s", err, s.kustomization())
-				}
-				cout, err := celyamlRender(ctx, eng, s.template())
-				if err != nil {
-					t.Fatalf("celyaml render: %v\ntemplate:\n%s", err, s.template())
-				}
-				kobj, err := objects(kout)
-				if err != nil {
-					t.Fatalf("kustomize output: %v", err)
-				}
-				cobj, err := objects(cout)
-				if err != nil {
-					t.Fatalf("celyaml output: %v", err)
-				}
-				if name != "none" && len(differences(baseObj, kobj)) == 0 {
-					t.Fatalf("kustomize build gives the bundle unchanged: the scenario tests nothing")
-				}
-				got := differences(kobj, cobj)
-				var want []string
-				for _, d := range deliberate {
-					if d.applies(key) {
-						seen[d.line] = true
-						want = append(want, d.line)
-					}
-				}
-				sort.Strings(want)
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("differences from kustomize build:\n got: %s\nwant: %s\nkustomization.yaml:\n%s\ntemplate:\n%s",
-						strings.Join(got, "\n      "), strings.Join(want, "\n      "), s.kustomization(), s.template())
-				}
+				compareScenario(t, ctx, eng, data, base, baseObj, name, key, s, deliberate, seen)
 			})
 		}
 	}
