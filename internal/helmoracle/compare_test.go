@@ -5,7 +5,6 @@ package helmoracle
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +14,8 @@ import (
 
 	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/datadiff"
 )
 
 // object is one document of a stream, read as kubectl reads it.
@@ -87,21 +88,7 @@ func compareStreams(helm, ours []object) []string {
 		}
 	}
 	h, o := byID(helm), byID(ours)
-	var lines []string
-	for id := range union(h, o) {
-		hv, inH := h[id]
-		ov, inO := o[id]
-		switch {
-		case !inO:
-			lines = append(lines, id+": only in helm")
-		case !inH:
-			lines = append(lines, id+": only in ours")
-		default:
-			diffValues(id+": ", "", hv, ov, &lines)
-		}
-	}
-	sort.Strings(lines)
-	return append(out, lines...)
+	return append(out, datadiff.Objects("helm", "ours", h, o)...)
 }
 
 func ids(objs []object) []string {
@@ -133,61 +120,4 @@ func byID(objs []object) map[string]any {
 		m[id] = o.doc
 	}
 	return m
-}
-
-func union(a, b map[string]any) map[string]bool {
-	u := make(map[string]bool, len(a))
-	for k := range a {
-		u[k] = true
-	}
-	for k := range b {
-		u[k] = true
-	}
-	return u
-}
-
-func diffValues(prefix, at string, h, o any, out *[]string) {
-	hm, hIsMap := h.(map[string]any)
-	om, oIsMap := o.(map[string]any)
-	if hIsMap && oIsMap {
-		for key := range union(hm, om) {
-			hv, inH := hm[key]
-			ov, inO := om[key]
-			p := key
-			if at != "" {
-				p = at + "." + key
-			}
-			switch {
-			case !inO:
-				*out = append(*out, fmt.Sprintf("%s%s: helm %s, ours absent", prefix, p, js(hv)))
-			case !inH:
-				*out = append(*out, fmt.Sprintf("%s%s: helm absent, ours %s", prefix, p, js(ov)))
-			default:
-				diffValues(prefix, p, hv, ov, out)
-			}
-		}
-		return
-	}
-	hl, hIsList := h.([]any)
-	ol, oIsList := o.([]any)
-	if hIsList && oIsList && len(hl) == len(ol) {
-		for i := range hl {
-			diffValues(prefix, fmt.Sprintf("%s[%d]", at, i), hl[i], ol[i], out)
-		}
-		return
-	}
-	if !reflect.DeepEqual(h, o) {
-		*out = append(*out, fmt.Sprintf("%s%s: helm %s, ours %s", prefix, at, js(h), js(o)))
-	}
-}
-
-func js(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf("%v", v)
-	}
-	if len(b) > 200 {
-		return string(b[:200]) + "…"
-	}
-	return string(b)
 }

@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/datadiff"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -207,67 +208,7 @@ func objectID(doc map[string]any) string {
 // differences lists, one line each and sorted, where the two renders
 // disagree: an object only one of them gives, or a value at a path.
 func differences(kust, cel map[string]any) []string {
-	var out []string
-	for id := range union(kust, cel) {
-		k, inK := kust[id]
-		c, inC := cel[id]
-		switch {
-		case !inC:
-			out = append(out, id+": only in kustomize")
-		case !inK:
-			out = append(out, id+": only in celyaml")
-		default:
-			diffValues(id+": ", "", k, c, &out)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-func union(a, b map[string]any) map[string]bool {
-	u := map[string]bool{}
-	for k := range a {
-		u[k] = true
-	}
-	for k := range b {
-		u[k] = true
-	}
-	return u
-}
-
-func diffValues(prefix, at string, k, c any, out *[]string) {
-	km, kIsMap := k.(map[string]any)
-	cm, cIsMap := c.(map[string]any)
-	if kIsMap && cIsMap {
-		for key := range union(km, cm) {
-			kv, inK := km[key]
-			cv, inC := cm[key]
-			p := key
-			if at != "" {
-				p = at + "." + key
-			}
-			switch {
-			case !inC:
-				*out = append(*out, fmt.Sprintf("%s%s: kustomize %s, celyaml absent", prefix, p, js(kv)))
-			case !inK:
-				*out = append(*out, fmt.Sprintf("%s%s: kustomize absent, celyaml %s", prefix, p, js(cv)))
-			default:
-				diffValues(prefix, p, kv, cv, out)
-			}
-		}
-		return
-	}
-	kl, kIsList := k.([]any)
-	cl, cIsList := c.([]any)
-	if kIsList && cIsList && len(kl) == len(cl) {
-		for i := range kl {
-			diffValues(prefix, fmt.Sprintf("%s[%d]", at, i), kl[i], cl[i], out)
-		}
-		return
-	}
-	if !reflect.DeepEqual(k, c) {
-		*out = append(*out, fmt.Sprintf("%s%s: kustomize %s, celyaml %s", prefix, at, js(k), js(c)))
-	}
+	return datadiff.Objects("kustomize", "celyaml", kust, cel)
 }
 
 func js(v any) string {
