@@ -1,39 +1,22 @@
 package directive_test
 
 import (
-	"context"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/directive"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk/walktest"
 )
 
 // Each directive renders through the walker with the entries its file
 // gives, and nothing else: no overlay, no other directive.
 
-func noEditList(*tree.Compiler, *yaml.Node, string) (tree.Node, *tree.CompileError) { return nil, nil }
-
-func noNamespace(_ tree.Renderer, docs []value.Value, _ *tree.Frame, _ string) ([]value.Value, error) {
-	return docs, nil
-}
-
 func render(t *testing.T, text string, vars map[string]value.Value, groups ...[]tree.Directive) string {
 	t.Helper()
-	e := walk.New(tree.DefaultOptions(), tree.NewTable(noEditList, groups...), noNamespace)
-	docs, err := e.Render(context.Background(), walk.Source{Name: "t.yaml", Text: []byte(text)}, vars)
-	if err != nil {
-		return "error: " + err.Error()
-	}
-	out, err := emit.EncodeYAMLStream(docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
+	e := walk.New(tree.DefaultOptions(), tree.NewTable(walktest.NoEditList, groups...), walktest.NoNamespace)
+	return walktest.Render(t, e, text, vars)
 }
 
 func TestIf_rendersThenOrElseAlone(t *testing.T) {

@@ -1,13 +1,12 @@
 package overlay_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/overlay"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk/walktest"
 )
 
 // The overlays, list edits and transforms edit the documents a render
@@ -18,16 +17,7 @@ import (
 func render(t *testing.T, text string, opts tree.Options) string {
 	t.Helper()
 	table := tree.NewTable(overlay.CompileEditList, overlay.Overlay(), overlay.ListEdits(), overlay.Transform())
-	e := walk.New(opts, table, overlay.ApplyNamespace)
-	docs, err := e.Render(context.Background(), walk.Source{Name: "t.yaml", Text: []byte(text)}, nil)
-	if err != nil {
-		return "error: " + err.Error()
-	}
-	out, err := emit.EncodeYAMLStream(docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
+	return walktest.Render(t, walk.New(opts, table, overlay.ApplyNamespace), text, nil)
 }
 
 func TestOverlay_mergesIntoTheDocumentsItMatches(t *testing.T) {

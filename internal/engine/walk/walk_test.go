@@ -1,42 +1,24 @@
 package walk_test
 
 import (
-	"context"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk/walktest"
 )
 
 // The walker knows no directive: it renders what the table it is given
 // compiles. With an empty table, plain YAML renders as data and every
 // $-key is an unknown directive.
 
-func noEditList(*tree.Compiler, *yaml.Node, string) (tree.Node, *tree.CompileError) { return nil, nil }
-
-func noNamespace(_ tree.Renderer, docs []value.Value, _ *tree.Frame, _ string) ([]value.Value, error) {
-	return docs, nil
-}
-
 func emptyEngine(opts tree.Options) *walk.Engine {
-	return walk.New(opts, tree.NewTable(noEditList), noNamespace)
+	return walk.New(opts, tree.NewTable(walktest.NoEditList), walktest.NoNamespace)
 }
 
 func render(t *testing.T, e *walk.Engine, text string) string {
 	t.Helper()
-	docs, err := e.Render(context.Background(), walk.Source{Name: "t.yaml", Text: []byte(text)}, nil)
-	if err != nil {
-		return "error: " + err.Error()
-	}
-	out, err := emit.EncodeYAMLStream(docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
+	return walktest.Render(t, e, text, nil)
 }
 
 func TestRender_plainYAMLIsDataDocumentByDocument(t *testing.T) {
