@@ -9,7 +9,26 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 )
+
+// ID is a decoded Kubernetes object's key for comparing streams:
+// group/Kind/namespace/name, "_" for a part that is empty or absent (the
+// core group included).
+func ID(doc map[string]any) string {
+	str := func(v any) string {
+		if s, ok := v.(string); ok && s != "" {
+			return s
+		}
+		return "_"
+	}
+	group := "_"
+	if av, _ := doc["apiVersion"].(string); strings.Contains(av, "/") {
+		group = av[:strings.Index(av, "/")]
+	}
+	meta, _ := doc["metadata"].(map[string]any)
+	return strings.Join([]string{group, str(doc["kind"]), str(meta["namespace"]), str(meta["name"])}, "/")
+}
 
 // Objects lists, one line each and sorted, where two sets of objects keyed
 // by ID disagree: an object only one side gives ("ID: only in NAME"), or a

@@ -35,3 +35,18 @@ func TestValues_listsOfOtherLengthsDifferAsAWhole(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+func TestID_groupKindNamespaceNameWithBlanksAsUnderscores(t *testing.T) {
+	for _, c := range []struct {
+		doc  map[string]any
+		want string
+	}{
+		{map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "web", "namespace": "prod"}}, "apps/Deployment/prod/web"},
+		{map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "prod"}}, "_/Namespace/_/prod"},
+		{map[string]any{}, "_/_/_/_"},
+	} {
+		if got := ID(c.doc); got != c.want {
+			t.Errorf("ID(%v) = %q, want %q", c.doc, got, c.want)
+		}
+	}
+}

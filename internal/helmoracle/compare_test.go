@@ -10,7 +10,6 @@ import (
 	"io"
 	"reflect"
 	"sort"
-	"strings"
 
 	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -49,23 +48,8 @@ func readStream(stream []byte) ([]object, error) {
 		if len(doc) == 0 {
 			continue
 		}
-		out = append(out, object{id: objectID(doc), doc: doc})
+		out = append(out, object{id: datadiff.ID(doc), doc: doc})
 	}
-}
-
-func objectID(doc map[string]any) string {
-	str := func(v any) string {
-		if s, ok := v.(string); ok && s != "" {
-			return s
-		}
-		return "_"
-	}
-	group := "_"
-	if av, _ := doc["apiVersion"].(string); strings.Contains(av, "/") {
-		group = av[:strings.Index(av, "/")]
-	}
-	meta, _ := doc["metadata"].(map[string]any)
-	return strings.Join([]string{group, str(doc["kind"]), str(meta["namespace"]), str(meta["name"])}, "/")
 }
 
 // compareStreams lists, one line each, where the two streams differ:

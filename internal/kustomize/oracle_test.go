@@ -182,27 +182,12 @@ func objects(stream []byte) (map[string]any, error) {
 		if doc == nil {
 			continue
 		}
-		id := objectID(doc)
+		id := datadiff.ID(doc)
 		if _, dup := out[id]; dup {
 			return nil, fmt.Errorf("two documents are %s", id)
 		}
 		out[id] = doc
 	}
-}
-
-func objectID(doc map[string]any) string {
-	str := func(v any) string {
-		if s, ok := v.(string); ok && s != "" {
-			return s
-		}
-		return "_"
-	}
-	group := "_"
-	if av, _ := doc["apiVersion"].(string); strings.Contains(av, "/") {
-		group = av[:strings.Index(av, "/")]
-	}
-	meta, _ := doc["metadata"].(map[string]any)
-	return strings.Join([]string{group, str(doc["kind"]), str(meta["namespace"]), str(meta["name"])}, "/")
 }
 
 // differences lists, one line each and sorted, where the two renders
