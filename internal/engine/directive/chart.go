@@ -504,26 +504,20 @@ func Chart() []tree.Directive {
 			Summary:   "Makes this document a Helm chart's documents, rendered as helm template renders them: a chart folder or .tgz path, or a remote chart {repository, name, version, digest} with an exact version.",
 			Misplaced: "$chart stands only at a document's root, where the chart's documents take the document's place",
 			Overlay:   compileChart},
-		{Name: "$values", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Values: true, Section: 11,
-			Summary:   "The chart's values, merged over its values.yaml by Helm's rules; check and the editor warn about a key the chart does not have.",
-			Misplaced: "$values belongs to $chart, at the root of a $chart document"},
-		{Name: "$release", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Fields: []string{"name", "namespace"}, Section: 11,
-			Summary:   "The release: {name, namespace}; defaults: the chart's name and default.",
-			Misplaced: "$release belongs to $chart, at the root of a $chart document"},
-		{Name: "$kubeVersion", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
-			Summary:   "The Kubernetes version the chart sees in .Capabilities.KubeVersion (default: the built-in schemas' minor).",
-			Misplaced: "$kubeVersion belongs to $chart, at the root of a $chart document"},
-		{Name: "$apiVersions", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
-			Summary:   "API versions added to .Capabilities.APIVersions.",
-			Misplaced: "$apiVersions belongs to $chart, at the root of a $chart document"},
-		{Name: "$includeCRDs", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
-			Summary:   "Puts the files of the charts' crds/ folders first (default false).",
-			Misplaced: "$includeCRDs belongs to $chart, at the root of a $chart document"},
-		{Name: "$hooks", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
-			Summary:   "Renders the chart's hooks (default true).",
-			Misplaced: "$hooks belongs to $chart, at the root of a $chart document"},
-		{Name: "$skipTests", Kind: tree.KindPartner, Needs: "$chart", Only: tree.AtChartRoot, Section: 11,
-			Summary:   "Leaves the chart's test hooks out (default true).",
-			Misplaced: "$skipTests belongs to $chart, at the root of a $chart document"},
+		chartKey(tree.Directive{Name: "$values", Values: true, Summary: "The chart's values, merged over its values.yaml by Helm's rules; check and the editor warn about a key the chart does not have."}),
+		chartKey(tree.Directive{Name: "$release", Fields: []string{"name", "namespace"}, Summary: "The release: {name, namespace}; defaults: the chart's name and default."}),
+		chartKey(tree.Directive{Name: "$kubeVersion", Summary: "The Kubernetes version the chart sees in .Capabilities.KubeVersion (default: the built-in schemas' minor)."}),
+		chartKey(tree.Directive{Name: "$apiVersions", Summary: "API versions added to .Capabilities.APIVersions."}),
+		chartKey(tree.Directive{Name: "$includeCRDs", Summary: "Puts the files of the charts' crds/ folders first (default false)."}),
+		chartKey(tree.Directive{Name: "$hooks", Summary: "Renders the chart's hooks (default true)."}),
+		chartKey(tree.Directive{Name: "$skipTests", Summary: "Leaves the chart's test hooks out (default true)."}),
 	}
+}
+
+// chartKey completes the entry of one of $chart's keys: a partner of
+// $chart that stands only at a chart document's root (reference §11).
+func chartKey(d tree.Directive) tree.Directive {
+	d.Kind, d.Needs, d.Only, d.Section = tree.KindPartner, "$chart", tree.AtChartRoot, 11
+	d.Misplaced = d.Name + " belongs to $chart, at the root of a $chart document"
+	return d
 }
