@@ -99,19 +99,15 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 	}
 }
 
-// document compiles doc until it compiles, each error excising the
-// mapping that holds it.
-func (ck *checker) document(fr *tree.Frame, doc *yaml.Node) {
-	for range maxProblemsPerDocument {
-		_, cerr := ck.e.Table().NewCompiler().Document(doc)
-		if cerr == nil {
-			return
-		}
+// document compiles doc as check reads it (compileExcised), reporting
+// each compile error, and gives the compiled tree; nil when doc does not
+// compile even so.
+func (ck *checker) document(fr *tree.Frame, doc *yaml.Node) tree.Node {
+	n, errs := compileExcised(ck.e.Table(), doc)
+	for _, cerr := range errs {
 		ck.add(fr, cerr)
-		if cerr.Node == nil || (!excisePair(ck.e.Table(), doc, cerr.Node) && !excise(doc, cerr.Node)) {
-			return
-		}
 	}
+	return n
 }
 
 // excise replaces the innermost mapping or sequence of root that holds
