@@ -26,8 +26,10 @@ import (
 // of `helm template`, and the preludes and $if that any document takes.
 var chartKeys = []string{"$values", "$release", "$kubeVersion", "$apiVersions", "$includeCRDs", "$hooks", "$skipTests"}
 
-// chartBeside are the directives that may stand beside $chart.
-var chartBeside = map[string]bool{"$let": true, "$schema": true, "$assert": true, "$msg": true, "$if": true}
+// chartBeside are the directives other than the preludes and their
+// partners that may stand beside $chart: the $chart entry's Beside, and
+// the one list compileChart reads (the preludes come from the table).
+var chartBeside = []string{"$if"}
 
 // chartNode is a compiled $chart document.
 type chartNode struct {
@@ -59,7 +61,7 @@ func compileChart(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.N
 				return nil, err
 			}
 			t.opts[k] = chartOpt{key: q.K, val: v}
-		case q.IsDirective() && k == "$if":
+		case q.IsDirective() && slices.Contains(chartBeside, k): // $if
 			cn := tree.Deref(q.V)
 			if s, ok := tree.StringScalar(cn); ok {
 				t.cond = tree.NewExprRef(tree.ExprRef{Text: s, Shown: s, Node: cn, Path: "$if", Bare: "$if"})
@@ -68,7 +70,7 @@ func compileChart(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.N
 			} else {
 				return nil, tree.CompileErrorAt(cn, "$if", "$if takes a CEL expression string, got "+yamlnode.AKind(cn))
 			}
-		case q.IsDirective() && chartBeside[k]:
+		case q.IsDirective() && c.Table().StandsBesidePreludes(k):
 			preKeys = append(preKeys, k)
 		case q.IsDirective():
 			return nil, tree.CompileErrorAt(q.K, k, "a $chart document holds $chart and its keys ("+strings.Join(chartKeys, ", ")+
@@ -500,7 +502,7 @@ func unknownPath(v value.Value) string {
 func Chart() []tree.Directive {
 	return []tree.Directive{
 		{Name: "$chart", Kind: tree.KindOverlay, Only: tree.AtChartRoot,
-			Loads: true, Beside: []string{"$if"}, Section: 11,
+			Loads: true, Beside: chartBeside, Section: 11,
 			Summary:   "Makes this document a Helm chart's documents, rendered as helm template renders them: a chart folder or .tgz path, or a remote chart {repository, name, version, digest} with an exact version.",
 			Misplaced: "$chart stands only at a document's root, where the chart's documents take the document's place",
 			Overlay:   compileChart},
