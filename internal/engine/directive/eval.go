@@ -67,7 +67,7 @@ func compileText(n *yaml.Node, path, what string) (*textTemplate, *tree.CompileE
 }
 
 // renderText renders every part as text and joins them.
-func renderText(r tree.Renderer, t *textTemplate, sc *scope.Scope, fr *tree.Frame) (string, bool, error) {
+func renderText(r tree.PreludeRenderer, t *textTemplate, sc *scope.Scope, fr *tree.Frame) (string, bool, error) {
 	if len(t.parts) == 1 && t.parts[0].expr == nil {
 		return t.parts[0].lit, false, nil
 	}
@@ -132,7 +132,7 @@ func compileEval(key, n *yaml.Node, path string) (tree.Producer, *tree.CompileEr
 func (d *evalDir) KeyNode() *yaml.Node { return d.key }
 func (d *evalDir) Name() string        { return "$eval" }
 
-func (d *evalDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (d *evalDir) Value(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	t := d.t
 	if t.exact == nil {
 		s, unknown, err := renderText(r, t, sc, fr)
@@ -179,7 +179,7 @@ func countExact(r tree.Budget, fr *tree.Frame, t *textTemplate, out value.Value)
 }
 
 // Multi gives one item (or document), or nothing.
-func (d *evalDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
+func (d *evalDir) Multi(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
 	v, ok, err := d.Value(r, sc, fr)
 	return tree.AppendIf(dst, v, ok, err)
 }

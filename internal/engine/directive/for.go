@@ -70,7 +70,7 @@ func (d *forDir) Name() string        { return "$for" }
 
 // iterate evaluates the collection and calls fn with a scope holding the
 // loop variables. unknown reports an unknown collection.
-func (d *forDir) iterate(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, fn func(it *scope.Scope) error) (n int, unknown bool, err error) {
+func (d *forDir) iterate(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame, fn func(it *scope.Scope) error) (n int, unknown bool, err error) {
 	coll, err := r.EvalExpr(d.coll, sc, fr)
 	if err != nil {
 		return 0, false, err
@@ -146,7 +146,7 @@ func (d *forDir) overMapper(r tree.Budget, fr *tree.Frame, it *scope.Scope, m tr
 
 // overList walks a list in order; a list from the template or the
 // variables binds its elements as engine values.
-func (d *forDir) overList(r tree.Renderer, fr *tree.Frame, it *scope.Scope, l traits.Lister, fn func(it *scope.Scope) error) (int, error) {
+func (d *forDir) overList(r tree.ContentRenderer, fr *tree.Frame, it *scope.Scope, l traits.Lister, fn func(it *scope.Scope) error) (int, error) {
 	size, ok := l.Size().(types.Int)
 	if !ok {
 		return 0, r.ErrAt(fr, d.coll.Node, d.path, "$for cannot tell the size of the list")
@@ -173,7 +173,7 @@ func (d *forDir) overList(r tree.Renderer, fr *tree.Frame, it *scope.Scope, l tr
 	return int(size), nil
 }
 
-func (d *forDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (d *forDir) Value(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	var out *value.Map
 	unknownBody := false
 	// A body that is only $key/$value sets its entry directly, without
@@ -242,7 +242,7 @@ func (d *forDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.
 	return out, true, nil
 }
 
-func (d *forDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (d *forDir) Multi(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if d.bodySeq && pos == tree.PosStream {
 		return dst, r.ErrAt(fr, d.doKey, d.path+".$do", "a $do body written as a sequence cannot stand at a document root: documents are not lists; give one mapping per document")
 	}

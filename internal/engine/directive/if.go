@@ -104,7 +104,7 @@ func (d *ifDir) branch(r tree.Evaluator, sc *scope.Scope, fr *tree.Frame) (chose
 	return chosen{body: d.els, seq: d.elseSeq, key: d.elseKey}, nil
 }
 
-func (d *ifDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (d *ifDir) Value(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	b, err := d.branch(r, sc, fr)
 	if err != nil {
 		return nil, false, err
@@ -118,7 +118,7 @@ func (d *ifDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.V
 	return r.Value(b.body, sc, fr)
 }
 
-func (d *ifDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (d *ifDir) Multi(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	b, err := d.branch(r, sc, fr)
 	if err != nil {
 		return dst, err

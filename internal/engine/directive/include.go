@@ -51,7 +51,7 @@ type opened struct {
 
 // open renders the path, loads the file and builds the scope and frame it
 // renders in.
-func (d *includeDir) open(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (opened, error) {
+func (d *includeDir) open(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame) (opened, error) {
 	p, unknown, err := d.filePath(r, sc, fr)
 	if err != nil || unknown {
 		return opened{unknown: unknown}, err
@@ -68,7 +68,7 @@ func (d *includeDir) open(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (ope
 }
 
 // filePath renders the path; unknown reports one that is not known yet.
-func (d *includeDir) filePath(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (path string, unknown bool, err error) {
+func (d *includeDir) filePath(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame) (path string, unknown bool, err error) {
 	pv, ok, err := r.Value(d.file, sc, fr)
 	if err != nil {
 		return "", false, err
@@ -110,7 +110,7 @@ func (d *includeDir) withScope(r tree.Walker, sc *scope.Scope, fr *tree.Frame) (
 	return inner, nil
 }
 
-func (d *includeDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (d *includeDir) Value(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	o, err := d.open(r, sc, fr)
 	if err != nil {
 		return nil, false, err
@@ -139,7 +139,7 @@ func (d *includeDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (va
 	return r.Value(docs[0], inner, o.frame)
 }
 
-func (d *includeDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (d *includeDir) Multi(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	o, err := d.open(r, sc, fr)
 	if err != nil {
 		return dst, err

@@ -41,7 +41,7 @@ const (
 )
 
 // entry renders the key and the value.
-func (d *kvDir) entry(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (string, value.Value, int, error) {
+func (d *kvDir) entry(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame) (string, value.Value, int, error) {
 	k, ok, err := r.Value(d.k, sc, fr)
 	if err != nil {
 		return "", nil, 0, err
@@ -75,7 +75,7 @@ func (d *kvDir) entry(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (string,
 	return ks, v, kvEntry, nil
 }
 
-func (d *kvDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (d *kvDir) Value(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
 	k, v, state, err := d.entry(r, sc, fr)
 	if err != nil || state == kvNothing {
 		return nil, false, err
@@ -92,7 +92,7 @@ func (d *kvDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.V
 }
 
 // Multi gives one item (or document), or nothing.
-func (d *kvDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
+func (d *kvDir) Multi(r tree.ContentRenderer, sc *scope.Scope, fr *tree.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
 	v, ok, err := d.Value(r, sc, fr)
 	return tree.AppendIf(dst, v, ok, err)
 }

@@ -44,9 +44,16 @@ func (d *schemaDir) ReadFiles(r tree.Renderer, fr *tree.Frame) error {
 	return err
 }
 
+// schemaReader is what reading the files $schema includes calls: the
+// render's context, options and cache of texts, and its errors.
+type schemaReader interface {
+	tree.Reporter
+	tree.Inputs
+}
+
 // schemaSet gives the directive's set with every included schema read and
 // compiled.
-func schemaSet(r tree.Renderer, d *schemaDir, fr *tree.Frame) (*schema.Set, error) {
+func schemaSet(r schemaReader, d *schemaDir, fr *tree.Frame) (*schema.Set, error) {
 	incs := d.set.Includes()
 	if len(incs) == 0 {
 		return d.set, nil
@@ -101,7 +108,7 @@ func schemaSet(r tree.Renderer, d *schemaDir, fr *tree.Frame) (*schema.Set, erro
 }
 
 // schemaFileText reads an included schema file, at most once per render.
-func schemaFileText(r tree.Renderer, fr *tree.Frame, inc schema.Include, path, shown, resolved string) ([]byte, error) {
+func schemaFileText(r schemaReader, fr *tree.Frame, inc schema.Include, path, shown, resolved string) ([]byte, error) {
 	cache := r.Texts()
 	if text, ok := cache[resolved]; ok {
 		return text, nil

@@ -14,6 +14,9 @@
 // Prelude ($schema, $let, $assert, run before the rest of the mapping),
 // SelfRenderer (a document directive's document, an edit list) and
 // Pending (an overlay or a transform, applied after the last document).
-// Each is given a Renderer, the walker's operations, which package walk's
-// renderer implements, so the tree never imports the walker.
+// Each is given what its implementations call of the walker's operations,
+// which package walk's renderer implements, so the tree never imports the
+// walker: a Producer a ContentRenderer (no overlay queue), a Prelude a
+// PreludeRenderer (nothing counted, nothing queued), a SelfRenderer and a
+// Pending the whole Renderer.
 package tree

@@ -17,14 +17,34 @@ import (
 // Renderer is one render's state and the walker's operations on it, as a
 // compiled node is given them (package walk's *Renderer, the only
 // implementation). It is the sum of the small interfaces below; a helper
-// that needs one of them takes that one.
+// that needs one of them takes that one. A SelfRenderer and a Pending take
+// it whole: an overlay queues itself, a $chart document renders, counts
+// and reads files, and applying an overlay does all of that.
 type Renderer interface {
+	ContentRenderer
+	Queue
+}
+
+// ContentRenderer is what a Producer renders through: bodies, CEL, errors,
+// the limits and the render's inputs; never the queue of overlays, which
+// only an overlay document or a transform fills.
+type ContentRenderer interface {
 	Walker
 	Evaluator
 	Reporter
 	Budget
 	Inputs
-	Queue
+}
+
+// PreludeRenderer is what a Prelude runs through: it evaluates and
+// renders values ($let), reports, and reads the engine options and the
+// files $schema includes; a prelude produces no content, so it counts
+// nothing against the limits and queues nothing.
+type PreludeRenderer interface {
+	Walker
+	Evaluator
+	Reporter
+	Inputs
 }
 
 // Walker renders compiled nodes: a directive's bodies, an overlay's patch.
