@@ -5,6 +5,7 @@ import (
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/check"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/options"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
@@ -17,8 +18,8 @@ import (
 
 type (
 	// Options configure an Engine. Zero fields take the defaults shown in
-	// DefaultOptions. See tree.Options.
-	Options = tree.Options
+	// DefaultOptions. See options.Options.
+	Options = options.Options
 	// Source is a template to render. See walk.Source.
 	Source = walk.Source
 	// Document is a rendered document and where the template produced it.
@@ -44,7 +45,7 @@ const InlineName = walk.InlineName
 var ErrOutsideRoots = loader.ErrOutsideRoots
 
 // DefaultOptions returns the limits the provider uses.
-func DefaultOptions() Options { return tree.DefaultOptions() }
+func DefaultOptions() Options { return options.Default() }
 
 // Engine renders templates. It is safe for concurrent use; compiled CEL
 // programs and compiled templates are cached and shared by every render.

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/options"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
@@ -91,7 +92,7 @@ const maxSchemaDepth = 64
 // through opts.Loader within opts.MaxTemplateBytes. A YAML syntax error
 // ends the reading: the symbols of the documents before it are returned
 // with the error.
-func ReadSymbols(t *tree.Table, opts tree.Options, src walk.Source) (*Symbols, error) {
+func ReadSymbols(t *tree.Table, opts options.Options, src walk.Source) (*Symbols, error) {
 	e := symOptions{opts}
 	s := &Symbols{}
 	if len(src.Text) > e.symLimit() {
@@ -139,14 +140,14 @@ func (s *Symbols) InExpression(line, column int) bool {
 }
 
 // symOptions are the engine options the symbols read with.
-type symOptions struct{ opts tree.Options }
+type symOptions struct{ opts options.Options }
 
 // symLimit is the engine's MaxTemplateBytes, or its default.
 func (e symOptions) symLimit() int {
 	if e.opts.MaxTemplateBytes > 0 {
 		return e.opts.MaxTemplateBytes
 	}
-	return tree.DefaultOptions().MaxTemplateBytes
+	return options.Default().MaxTemplateBytes
 }
 
 // symLoader is the engine's Loader, or its default.

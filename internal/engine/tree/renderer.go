@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/options"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/common/types/ref"
@@ -100,7 +101,7 @@ type Inputs interface {
 	// when it is cancelled.
 	Context() context.Context
 	// Options are the engine options the render runs under.
-	Options() *Options
+	Options() *options.Options
 	// OpenFile opens the file an $include names.
 	OpenFile(fr *Frame, key, pathN *yaml.Node, path, p string) (*CompiledFile, *Frame, error)
 	// Written reports the strings that the render's templates write.

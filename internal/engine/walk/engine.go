@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/options"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
@@ -11,7 +12,7 @@ import (
 // Engine renders templates. It is safe for concurrent use; compiled CEL
 // programs are cached and shared by every render.
 type Engine struct {
-	opts      tree.Options
+	opts      options.Options
 	table     *tree.Table
 	namespace NamespaceFunc
 	progs     *celenv.Cache
@@ -24,7 +25,7 @@ type Engine struct {
 type NamespaceFunc func(r tree.Renderer, docs []value.Value, fr *tree.Frame, ns string) ([]value.Value, error)
 
 // Options are the engine's options, defaults filled in.
-func (e *Engine) Options() *tree.Options { return &e.opts }
+func (e *Engine) Options() *options.Options { return &e.opts }
 
 // Programs is the engine's cache of compiled CEL programs.
 func (e *Engine) Programs() *celenv.Cache { return e.progs }
@@ -35,7 +36,7 @@ func (e *Engine) Table() *tree.Table { return e.table }
 // New returns an Engine with the given options that compiles with table
 // and applies the Namespace option with namespace. Both are required:
 // the engine's facade assembles them (internal/engine/assemble.go).
-func New(opts tree.Options, table *tree.Table, namespace NamespaceFunc) *Engine {
+func New(opts options.Options, table *tree.Table, namespace NamespaceFunc) *Engine {
 	if table == nil || namespace == nil {
 		panic("walk.New: no directive table or no namespace step")
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/options"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 
@@ -55,7 +56,7 @@ func (e *Engine) NewRenderer(ctx context.Context) *Renderer { return e.newRender
 func (r *Renderer) Context() context.Context { return r.ctx }
 
 // Options are the engine options the render runs under.
-func (r *Renderer) Options() *tree.Options { return &r.e.opts }
+func (r *Renderer) Options() *options.Options { return &r.e.opts }
 
 // Render renders a template with variables and returns its documents.
 // Documents that render to nothing or null are dropped. Errors are *Error.
