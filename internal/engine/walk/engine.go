@@ -16,7 +16,7 @@ type Engine struct {
 	table     *tree.Table
 	namespace NamespaceFunc
 	progs     *celenv.Cache
-	files     *tree.FileCache
+	files     *fileCache
 }
 
 // NamespaceFunc applies the engine's Namespace option to the documents of
@@ -42,7 +42,7 @@ func New(opts options.Options, table *tree.Table, namespace NamespaceFunc) *Engi
 	}
 	opts = opts.WithDefaults()
 	return &Engine{opts: opts, table: table, namespace: namespace,
-		progs: celenv.NewCache(opts.MaxCostPerExpression), files: tree.NewFileCache(table)}
+		progs: celenv.NewCache(opts.MaxCostPerExpression), files: newFileCache(table)}
 }
 
 // Source is a template to render.
