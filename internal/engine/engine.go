@@ -4,9 +4,9 @@ import (
 	"context"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/check"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/options"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
@@ -25,9 +25,9 @@ type (
 	// Document is a rendered document and where the template produced it.
 	Document = walk.Document
 	// Error is a render error that points at a file:line:column.
-	Error = tree.Error
+	Error = diag.Error
 	// Pos is a position in a template.
-	Pos = tree.Pos
+	Pos = diag.Pos
 	// Problem is what Check finds: an error, or a warning.
 	Problem = check.Problem
 	// Loader reads the files that $include and RenderFile name.

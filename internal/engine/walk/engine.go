@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/options"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -22,7 +23,7 @@ type Engine struct {
 // NamespaceFunc applies the engine's Namespace option to the documents of
 // a render once the transforms have (fr is the file rendered; reference
 // §10).
-type NamespaceFunc func(r tree.Renderer, docs []value.Value, fr *tree.Frame, ns string) ([]value.Value, error)
+type NamespaceFunc func(r tree.Renderer, docs []value.Value, fr *diag.Frame, ns string) ([]value.Value, error)
 
 // Options are the engine's options, defaults filled in.
 func (e *Engine) Options() *options.Options { return &e.opts }
@@ -75,7 +76,7 @@ func (e *Engine) CachedFiles() int {
 func (e *Engine) CompileTimeError(ctx context.Context, src Source) error {
 	fr := SourceFrame(src)
 	if len(src.Text) > e.opts.MaxTemplateBytes {
-		return &tree.Error{Pos: tree.Pos{File: fr.File, Line: 1, Column: 1}, Msg: "template too large"}
+		return &diag.Error{Pos: diag.Pos{File: fr.File, Line: 1, Column: 1}, Msg: "template too large"}
 	}
 	r := e.newRenderer(ctx)
 	f := e.table.CompileFile(src.Text)
