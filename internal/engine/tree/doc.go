@@ -1,10 +1,11 @@
 // Package tree is the compiled form of a template and its compiler: it
 // parses a template (YAML nodes, positioned YAML errors), compiles it
 // into a tree of constants, sequences and mappings, and holds the shape
-// of the directive table, positions and errors. The engine options live
-// in package options, the cache of compiled files in package walk, which,
-// above tree, renders the tree, binding names in package scope's variable
-// stack.
+// of the directive table and the compiler's errors (CompileError, given
+// as a positioned diag.Error). The engine options live in package
+// options, the positioned errors in package diag, the cache of compiled
+// files in package walk, which, above tree, renders the tree, binding
+// names in package scope's variable stack.
 //
 // The tree owns the shape of the directive table (Table, Directive), not
 // the directives: the engine's facade builds the table with NewTable from

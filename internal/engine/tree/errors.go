@@ -8,7 +8,7 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
-// In is the compile error as an *Error of the file in fr.
+// In is the compile error as a *diag.Error of the file in fr.
 func (c *CompileError) In(fr *diag.Frame) *diag.Error {
 	p := diag.Pos{File: fr.File, Line: c.line, Column: c.column}
 	if c.Node != nil {

@@ -78,7 +78,7 @@ type Evaluator interface {
 
 // Reporter builds the render's positioned errors.
 type Reporter interface {
-	// ErrAt builds an *Error at node n of the file in fr.
+	// ErrAt builds a *diag.Error at node n of the file in fr.
 	ErrAt(fr *diag.Frame, n *yaml.Node, path, msg string) *diag.Error
 	// ResultErr is the error for an expression's result as a whole.
 	ResultErr(fr *diag.Frame, x *ExprRef, err error) error

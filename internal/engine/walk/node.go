@@ -93,7 +93,7 @@ func (r *Renderer) Splice(body tree.Node, key *yaml.Node, path string, sc *scope
 	return r.Multi(body, sc, fr, pos, dst)
 }
 
-// ErrAt builds an *Error at node n of the file in fr.
+// ErrAt builds a *diag.Error at node n of the file in fr.
 func (r *Renderer) ErrAt(fr *diag.Frame, n *yaml.Node, path, msg string) *diag.Error {
 	p := diag.Pos{File: fr.File, Line: 1, Column: 1}
 	if n != nil && n.Line > 0 {

@@ -60,7 +60,7 @@ func (r *Renderer) Context() context.Context { return r.ctx }
 func (r *Renderer) Options() *options.Options { return &r.e.opts }
 
 // Render renders a template with variables and returns its documents.
-// Documents that render to nothing or null are dropped. Errors are *Error.
+// Documents that render to nothing or null are dropped. Errors are *diag.Error.
 func (e *Engine) Render(ctx context.Context, src Source, vars map[string]value.Value) ([]value.Value, error) {
 	docs, _, err := e.render(ctx, SourceFrame(src), src.Text, vars, nil, false)
 	return docs, err
