@@ -4,8 +4,9 @@ import (
 	"context"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/check"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/options"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
@@ -17,16 +18,16 @@ import (
 
 type (
 	// Options configure an Engine. Zero fields take the defaults shown in
-	// DefaultOptions. See tree.Options.
-	Options = tree.Options
+	// DefaultOptions. See options.Options.
+	Options = options.Options
 	// Source is a template to render. See walk.Source.
 	Source = walk.Source
 	// Document is a rendered document and where the template produced it.
 	Document = walk.Document
 	// Error is a render error that points at a file:line:column.
-	Error = tree.Error
+	Error = diag.Error
 	// Pos is a position in a template.
-	Pos = tree.Pos
+	Pos = diag.Pos
 	// Problem is what Check finds: an error, or a warning.
 	Problem = check.Problem
 	// Loader reads the files that $include and RenderFile name.
@@ -44,7 +45,7 @@ const InlineName = walk.InlineName
 var ErrOutsideRoots = loader.ErrOutsideRoots
 
 // DefaultOptions returns the limits the provider uses.
-func DefaultOptions() Options { return tree.DefaultOptions() }
+func DefaultOptions() Options { return options.Default() }
 
 // Engine renders templates. It is safe for concurrent use; compiled CEL
 // programs and compiled templates are cached and shared by every render.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 )
@@ -14,7 +15,7 @@ import (
 // from the text, as for a template (a tab, the ':' a mapping value is not
 // allowed after).
 func YAMLError(file string, err error, text []byte) *Error {
-	e := tree.YAMLParseError(err, text).In(&tree.Frame{File: file})
+	e := tree.YAMLParseError(err, text).In(&diag.Frame{File: file})
 	e.Offset = -1
 	return e
 }

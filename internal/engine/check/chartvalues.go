@@ -10,6 +10,7 @@ import (
 	helmchart "helm.sh/helm/v4/pkg/chart/v2"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
@@ -31,7 +32,7 @@ import (
 // names a local chart, with the names of outer and of m's $schema and
 // $let in scope. It runs before the document compiles: a problem
 // elsewhere in the document does not hide these.
-func (ck *checker) chartValues(fr *tree.Frame, m *yaml.Node, outer []string) {
+func (ck *checker) chartValues(fr *diag.Frame, m *yaml.Node, outer []string) {
 	t := ck.e.Table()
 	loads, _ := t.With(func(d *tree.Directive) bool { return d.Loads })
 	values, _ := t.With(func(d *tree.Directive) bool { return d.Values && d.Needs == loads.Name })
@@ -75,7 +76,7 @@ func (ck *checker) chartValues(fr *tree.Frame, m *yaml.Node, outer []string) {
 // the render's $chart reads it (package chart, through the engine's
 // Loader: its include roots and MaxTemplateBytes apply). It gives nil
 // when the chart cannot be read: the render reports why.
-func (ck *checker) loadChart(fr *tree.Frame, p string) *helmchart.Chart {
+func (ck *checker) loadChart(fr *diag.Frame, p string) *helmchart.Chart {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(fr.Dir, p)
 	}
@@ -163,7 +164,7 @@ type level struct {
 
 type valuesCheck struct {
 	ck    *checker
-	fr    *tree.Frame
+	fr    *diag.Frame
 	scope []string
 	table *tree.Table
 }
@@ -205,8 +206,8 @@ func (vc *valuesCheck) evalOf(n *yaml.Node) *yaml.Node {
 // those Helm refuses too (they say so): a render, when check runs one,
 // stops there with Helm's own error, which check then reports as well.
 func (vc *valuesCheck) problem(n *yaml.Node, p, msg string) {
-	vc.ck.problems = append(vc.ck.problems, Problem{Warning: true, Err: &tree.Error{
-		Pos: tree.Pos{File: vc.fr.File, Line: n.Line, Column: n.Column}, Path: p, Offset: -1, Chain: vc.fr.Chain, Msg: msg}})
+	vc.ck.problems = append(vc.ck.problems, Problem{Warning: true, Err: &diag.Error{
+		Pos: diag.Pos{File: vc.fr.File, Line: n.Line, Column: n.Column}, Path: p, Offset: -1, Chain: vc.fr.Chain, Msg: msg}})
 }
 
 // mapping checks the keys of the $values mapping n at path p (its dotted

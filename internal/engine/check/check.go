@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
@@ -38,7 +39,7 @@ func Check(ctx context.Context, e *walk.Engine, src walk.Source, declared func(s
 
 // Problem is one finding of Check.
 type Problem struct {
-	Err     *tree.Error
+	Err     *diag.Error
 	Warning bool
 }
 
@@ -55,13 +56,13 @@ type checker struct {
 	types    typeState // typecheck.go
 }
 
-func (ck *checker) add(fr *tree.Frame, c *tree.CompileError) {
+func (ck *checker) add(fr *diag.Frame, c *tree.CompileError) {
 	ck.problems = append(ck.problems, Problem{Err: c.In(fr)})
 }
 
 // file checks one template file's text.
 // outer are the names in scope where an $include brought the file in.
-func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
+func (ck *checker) file(fr *diag.Frame, text []byte, outer []string) {
 	if fr.Real != "" {
 		if ck.seen[fr.Real] {
 			return
@@ -102,7 +103,7 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 // document compiles doc as check reads it (compileExcised), reporting
 // each compile error, and gives the compiled tree; nil when doc does not
 // compile even so.
-func (ck *checker) document(fr *tree.Frame, doc *yaml.Node) tree.Node {
+func (ck *checker) document(fr *diag.Frame, doc *yaml.Node) tree.Node {
 	n, errs := compileExcised(ck.e.Table(), doc)
 	for _, cerr := range errs {
 		ck.add(fr, cerr)
@@ -153,7 +154,7 @@ func described(t *tree.Table, k string) tree.Directive {
 
 // walk visits the plain data of n with the variables in scope, warning on
 // forgotten $eval, and checks literal $include paths.
-func (ck *checker) walk(fr *tree.Frame, n *yaml.Node, scope []string, inExpr bool, path string) {
+func (ck *checker) walk(fr *diag.Frame, n *yaml.Node, scope []string, inExpr bool, path string) {
 	switch n.Kind {
 	case yaml.DocumentNode:
 		for _, c := range n.Content {
@@ -197,8 +198,8 @@ func (ck *checker) walk(fr *tree.Frame, n *yaml.Node, scope []string, inExpr boo
 		}
 		for _, m := range plainVar.FindAllStringSubmatch(n.Value, -1) {
 			if ck.inScope(m[1], scope) {
-				ck.problems = append(ck.problems, Problem{Warning: true, Err: &tree.Error{
-					Pos: tree.Pos{File: fr.File, Line: n.Line, Column: n.Column}, Path: path, Offset: -1, Chain: fr.Chain,
+				ck.problems = append(ck.problems, Problem{Warning: true, Err: &diag.Error{
+					Pos: diag.Pos{File: fr.File, Line: n.Line, Column: n.Column}, Path: path, Offset: -1, Chain: fr.Chain,
 					Msg: "plain string holds ${{ " + m[1] + " }} and " + m[1] + " is a variable in scope, but a plain string is not evaluated: write $eval: " + tree.Quote(n.Value) + " to interpolate it"}})
 			}
 		}
@@ -234,7 +235,7 @@ func preludeOnly(t *tree.Table, m *yaml.Node) bool {
 // its description says (bare, a list of bare ones, a loop's, a mapping's
 // entries, ${{ }} segments), for their syntax, names and types. An
 // unclosed ${{ is the compiler's to report.
-func (ck *checker) exprs(fr *tree.Frame, d *tree.Directive, v *yaml.Node, scope []string, path string) {
+func (ck *checker) exprs(fr *diag.Frame, d *tree.Directive, v *yaml.Node, scope []string, path string) {
 	reported := map[string]bool{} // an undeclared name once per directive
 	bare := func(n *yaml.Node, text string, off int, path string, bareDir string) {
 		declared := func(name string) bool { return ck.inScope(name, scope) }
@@ -242,7 +243,7 @@ func (ck *checker) exprs(fr *tree.Frame, d *tree.Directive, v *yaml.Node, scope 
 			if o >= 0 {
 				o += off
 			}
-			ck.problems = append(ck.problems, Problem{Err: &tree.Error{Pos: tree.Pos{File: fr.File, Line: n.Line, Column: n.Column},
+			ck.problems = append(ck.problems, Problem{Err: &diag.Error{Pos: diag.Pos{File: fr.File, Line: n.Line, Column: n.Column},
 				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.Chain}})
 		}
 		if name, ok := ck.e.Programs().PlainName(text); ok && declared(name) {

@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -67,7 +68,7 @@ func withNames(t *tree.Table, n *yaml.Node, scope []string) []string {
 // includes in turn, and a computed path that cannot be a string. scope
 // are the names in scope at the $include, with those and its $with
 // names, which the file sees.
-func (ck *checker) include(fr *tree.Frame, key, v *yaml.Node, path string, scope, with []string) {
+func (ck *checker) include(fr *diag.Frame, key, v *yaml.Node, path string, scope, with []string) {
 	v = tree.Deref(v)
 	if msg := includePathProblem(ck.e.Table(), v, path); msg != "" {
 		ck.add(fr, tree.CompileErrorAt(v, path, msg))
@@ -89,6 +90,6 @@ func (ck *checker) include(fr *tree.Frame, key, v *yaml.Node, path string, scope
 		ck.add(fr, tree.CompileErrorAt(v, path, includeReadMsg(ck.e, p, err)))
 		return
 	}
-	chain := append([]tree.Pos{{File: fr.File, Line: key.Line, Column: key.Column}}, fr.Chain...)
-	ck.file(&tree.Frame{File: filepath.ToSlash(p), Dir: filepath.Dir(p), Real: filepath.Clean(p), Chain: chain}, text, with)
+	chain := append([]diag.Pos{{File: fr.File, Line: key.Line, Column: key.Column}}, fr.Chain...)
+	ck.file(&diag.Frame{File: filepath.ToSlash(p), Dir: filepath.Dir(p), Real: filepath.Clean(p), Chain: chain}, text, with)
 }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
@@ -11,7 +12,7 @@ import (
 // (reference §4 $let): those in scope before n, the names n's other
 // directives bind, and the entries above it, not its own name or those
 // below.
-func (ck *checker) walkLet(fr *tree.Frame, n *yaml.Node, at int, before []string, path string) {
+func (ck *checker) walkLet(fr *diag.Frame, n *yaml.Node, at int, before []string, path string) {
 	d, let := described(ck.e.Table(), n.Content[at].Value), tree.Deref(n.Content[at+1])
 	base := append([]string(nil), before...)
 	for _, b := range besideEntries(ck.e.Table(), n, at, "", nil) {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 )
@@ -19,7 +19,7 @@ import (
 // after, when not nil, takes the rendered documents and may find more (the
 // command line encodes them and computes their manifest IDs, as a render
 // does); an error it gives is a problem too, at its position when it is an
-// *tree.Error.
+// *diag.Error.
 func Render(ctx context.Context, e *walk.Engine, src walk.Source, vars map[string]value.Value, after func([]walk.Document) error) (problems []Problem, texts [][]byte) {
 	declared := func(n string) bool { _, ok := vars[n]; return ok }
 	problems, texts = Check(ctx, e, src, declared)
@@ -36,9 +36,9 @@ func Render(ctx context.Context, e *walk.Engine, src walk.Source, vars map[strin
 		err = after(docs)
 	}
 	if err != nil {
-		var re *tree.Error
+		var re *diag.Error
 		if !errors.As(err, &re) {
-			re = &tree.Error{Pos: tree.Pos{File: walk.SourceFrame(src).File, Line: 1, Column: 1}, Msg: err.Error(), Offset: -1}
+			re = &diag.Error{Pos: diag.Pos{File: walk.SourceFrame(src).File, Line: 1, Column: 1}, Msg: err.Error(), Offset: -1}
 		}
 		problems = append(problems, Problem{Err: re})
 	}

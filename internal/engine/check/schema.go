@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
@@ -12,7 +13,7 @@ import (
 // schemaReader is a compiled $schema that reads the files it includes
 // (package directive's $schema).
 type schemaReader interface {
-	ReadFiles(r tree.Renderer, fr *tree.Frame) error
+	ReadFiles(r tree.Renderer, fr *diag.Frame) error
 }
 
 // schemaFiles has check read the files the $schema at key includes, as
@@ -25,7 +26,7 @@ type schemaReader interface {
 // so that a file is found, limited and faulted as a render finds, limits
 // and faults it. A $schema with a problem gives none: its variables are
 // dyn.
-func (ck *checker) schemaFiles(fr *tree.Frame, key, v *yaml.Node, path string) map[string]any {
+func (ck *checker) schemaFiles(fr *diag.Frame, key, v *yaml.Node, path string) map[string]any {
 	if !hasSchemaInclude(v) {
 		return nil // nothing to read: the $schema is not compiled twice
 	}
@@ -40,7 +41,7 @@ func (ck *checker) schemaFiles(fr *tree.Frame, key, v *yaml.Node, path string) m
 	}
 	r := ck.e.NewRenderer(ck.ctx)
 	if err := sr.ReadFiles(r, fr); err != nil {
-		var e *tree.Error
+		var e *diag.Error
 		if errors.As(err, &e) {
 			ck.problems = append(ck.problems, Problem{Err: e})
 		}

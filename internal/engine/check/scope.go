@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 )
 
@@ -21,7 +22,7 @@ import (
 // declaring directive's entry says of its variable.
 func bound(t *tree.Table, n *yaml.Node, file string, preamble bool, schemaOf func(*yaml.Node) *SchemaInfo) []*Binding {
 	var out []*Binding
-	pos := func(n *yaml.Node) tree.Pos { return tree.Pos{File: file, Line: n.Line, Column: n.Column} }
+	pos := func(n *yaml.Node) diag.Pos { return diag.Pos{File: file, Line: n.Line, Column: n.Column} }
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], symDeref(n.Content[i+1])
 		if v == nil {
@@ -61,7 +62,7 @@ func bound(t *tree.Table, n *yaml.Node, file string, preamble bool, schemaOf fun
 				if strings.Contains(v.Value[:m[2*g]], "\n") {
 					col = v.Column
 				}
-				out = append(out, &Binding{Name: v.Value[m[2*g]:m[2*g+1]], Kind: d.BoundKind, Pos: tree.Pos{File: file, Line: v.Line, Column: col}})
+				out = append(out, &Binding{Name: v.Value[m[2*g]:m[2*g+1]], Kind: d.BoundKind, Pos: diag.Pos{File: file, Line: v.Line, Column: col}})
 			}
 		}
 	}

@@ -12,7 +12,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/options"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
@@ -39,7 +41,7 @@ type Symbols struct {
 // ScopeAt is a node of the template and the names in scope at it, the
 // innermost binding of a name last.
 type ScopeAt struct {
-	Pos   tree.Pos
+	Pos   diag.Pos
 	Names []*Binding
 	// Expr says the node is a CEL expression as a whole: the value of a
 	// $let entry, $if, $for or $assert.
@@ -54,7 +56,7 @@ type Binding struct {
 	Kind string
 	// Pos is where it is bound: the key of its $let or $schema entry, the
 	// name in the $for expression, or the overlay directive's key.
-	Pos tree.Pos
+	Pos diag.Pos
 	// Schema is what the $schema entry says of the variable, for "schema"
 	// names (read from the file for {$include: FILE}); nil otherwise, or
 	// when the file cannot be read or parsed.
@@ -79,7 +81,7 @@ type SchemaProperty struct {
 
 // IncludeRef is a literal $include path.
 type IncludeRef struct {
-	Pos  tree.Pos // the path's position in the template
+	Pos  diag.Pos // the path's position in the template
 	Path string   // as written
 	File string   // resolved against the template's directory
 }
@@ -91,7 +93,7 @@ const maxSchemaDepth = 64
 // through opts.Loader within opts.MaxTemplateBytes. A YAML syntax error
 // ends the reading: the symbols of the documents before it are returned
 // with the error.
-func ReadSymbols(t *tree.Table, opts tree.Options, src walk.Source) (*Symbols, error) {
+func ReadSymbols(t *tree.Table, opts options.Options, src walk.Source) (*Symbols, error) {
 	e := symOptions{opts}
 	s := &Symbols{}
 	if len(src.Text) > e.symLimit() {
@@ -133,20 +135,20 @@ func ReadSymbols(t *tree.Table, opts tree.Options, src walk.Source) (*Symbols, e
 // that is a CEL expression as a whole (a $let entry's value, $if, $for,
 // $assert), as far as the last node that starts at or before it says.
 func (s *Symbols) InExpression(line, column int) bool {
-	at := tree.Pos{Line: line, Column: column}
+	at := diag.Pos{Line: line, Column: column}
 	i := sort.Search(len(s.Scopes), func(i int) bool { return symPosLess(at, s.Scopes[i].Pos) })
 	return i > 0 && s.Scopes[i-1].Expr
 }
 
 // symOptions are the engine options the symbols read with.
-type symOptions struct{ opts tree.Options }
+type symOptions struct{ opts options.Options }
 
 // symLimit is the engine's MaxTemplateBytes, or its default.
 func (e symOptions) symLimit() int {
 	if e.opts.MaxTemplateBytes > 0 {
 		return e.opts.MaxTemplateBytes
 	}
-	return tree.DefaultOptions().MaxTemplateBytes
+	return options.Default().MaxTemplateBytes
 }
 
 // symLoader is the engine's Loader, or its default.
@@ -161,7 +163,7 @@ func (e symOptions) symLoader() loader.Loader {
 // of the last node that starts at or before it, each name once (its
 // innermost binding), sorted by name.
 func (s *Symbols) At(line, column int) []*Binding {
-	at := tree.Pos{Line: line, Column: column}
+	at := diag.Pos{Line: line, Column: column}
 	i := sort.Search(len(s.Scopes), func(i int) bool { return symPosLess(at, s.Scopes[i].Pos) })
 	if i == 0 {
 		return nil
@@ -188,7 +190,7 @@ func (s *Symbols) Lookup(line, column int, name string) *Binding {
 	return nil
 }
 
-func symPosLess(a, b tree.Pos) bool {
+func symPosLess(a, b diag.Pos) bool {
 	if a.Line != b.Line {
 		return a.Line < b.Line
 	}
@@ -231,8 +233,8 @@ func (w *symWalker) includedSchema(n *yaml.Node) *SchemaInfo {
 	return schemaInfo(doc.Content[0], 0)
 }
 
-func (w *symWalker) pos(n *yaml.Node) tree.Pos {
-	return tree.Pos{File: w.file, Line: n.Line, Column: n.Column}
+func (w *symWalker) pos(n *yaml.Node) diag.Pos {
+	return diag.Pos{File: w.file, Line: n.Line, Column: n.Column}
 }
 
 func (w *symWalker) record(n *yaml.Node, scope []*Binding) {

@@ -3,6 +3,7 @@ package directive
 import (
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
@@ -56,7 +57,7 @@ func compileAssert(key, n, msgNode *yaml.Node, path string) (*assertDir, *tree.C
 }
 
 // checkAsserts reports unknown when a condition cannot be decided yet.
-func checkAsserts(r tree.Renderer, a *assertDir, sc *scope.Scope, fr *tree.Frame) (bool, error) {
+func checkAsserts(r tree.PreludeRenderer, a *assertDir, sc *scope.Scope, fr *diag.Frame) (bool, error) {
 	for _, c := range a.conds {
 		ok, unknown, err := r.EvalBool(c, sc, fr, "$assert")
 		if err != nil {
@@ -84,7 +85,7 @@ func checkAsserts(r tree.Renderer, a *assertDir, sc *scope.Scope, fr *tree.Frame
 	return false, nil
 }
 
-func (a *assertDir) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, bool, error) {
+func (a *assertDir) Run(r tree.PreludeRenderer, sc *scope.Scope, fr *diag.Frame) (*scope.Scope, bool, error) {
 	unknown, err := checkAsserts(r, a, sc, fr)
 	return sc, unknown, err
 }

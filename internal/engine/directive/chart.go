@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
@@ -26,8 +27,10 @@ import (
 // of `helm template`, and the preludes and $if that any document takes.
 var chartKeys = []string{"$values", "$release", "$kubeVersion", "$apiVersions", "$includeCRDs", "$hooks", "$skipTests"}
 
-// chartBeside are the directives that may stand beside $chart.
-var chartBeside = map[string]bool{"$let": true, "$schema": true, "$assert": true, "$msg": true, "$if": true}
+// chartBeside are the directives other than the preludes and their
+// partners that may stand beside $chart: the $chart entry's Beside, and
+// the one list compileChart reads (the preludes come from the table).
+var chartBeside = []string{"$if"}
 
 // chartNode is a compiled $chart document.
 type chartNode struct {
@@ -59,7 +62,7 @@ func compileChart(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.N
 				return nil, err
 			}
 			t.opts[k] = chartOpt{key: q.K, val: v}
-		case q.IsDirective() && k == "$if":
+		case q.IsDirective() && slices.Contains(chartBeside, k): // $if
 			cn := tree.Deref(q.V)
 			if s, ok := tree.StringScalar(cn); ok {
 				t.cond = tree.NewExprRef(tree.ExprRef{Text: s, Shown: s, Node: cn, Path: "$if", Bare: "$if"})
@@ -68,7 +71,7 @@ func compileChart(c *tree.Compiler, n *yaml.Node, keys tree.MappingKeys) (tree.N
 			} else {
 				return nil, tree.CompileErrorAt(cn, "$if", "$if takes a CEL expression string, got "+yamlnode.AKind(cn))
 			}
-		case q.IsDirective() && chartBeside[k]:
+		case q.IsDirective() && c.Table().StandsBesidePreludes(k):
 			preKeys = append(preKeys, k)
 		case q.IsDirective():
 			return nil, tree.CompileErrorAt(q.K, k, "a $chart document holds $chart and its keys ("+strings.Join(chartKeys, ", ")+
@@ -116,16 +119,16 @@ func only(n *yaml.Node, keys []string) *yaml.Node {
 func (t *chartNode) KeyNode() *yaml.Node { return t.key }
 
 // Value fails: a chart gives documents, which stand only in the stream.
-func (t *chartNode) Value(r tree.Renderer, _ *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (t *chartNode) Value(r tree.Renderer, _ *scope.Scope, fr *diag.Frame) (value.Value, bool, error) {
 	return nil, false, t.misplaced(r, fr)
 }
 
-func (t *chartNode) misplaced(r tree.Renderer, fr *tree.Frame) error {
+func (t *chartNode) misplaced(r tree.Renderer, fr *diag.Frame) error {
 	return r.ErrAt(fr, t.key, "$chart", "a $chart document gives a chart's documents, which stand only in the stream; here a file holding one is included into a value or a sequence: include it at a document root")
 }
 
 // Multi renders the chart in the stream.
-func (t *chartNode) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (t *chartNode) Multi(r tree.Renderer, sc *scope.Scope, fr *diag.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if pos != tree.PosStream {
 		return dst, t.misplaced(r, fr)
 	}
@@ -179,7 +182,7 @@ func (t *chartNode) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos 
 }
 
 // document parses one of the chart's documents.
-func (t *chartNode) document(r tree.Renderer, fr *tree.Frame, d chart.Document) (value.Value, error) {
+func (t *chartNode) document(r tree.Renderer, fr *diag.Frame, d chart.Document) (value.Value, error) {
 	var doc yaml.Node
 	// Helm trims each document it splits; helm template writes it with a
 	// line break after it, and Helm's Kubernetes client reads it so: a
@@ -247,8 +250,8 @@ func yaml11Bools(n *yaml.Node, depth int) {
 
 // renderErr positions a chart's error: at $values for the values' schema,
 // at $chart otherwise, with Helm's message (chart file and line).
-func (t *chartNode) renderErr(r tree.Renderer, fr *tree.Frame, err error) error {
-	var te *tree.Error
+func (t *chartNode) renderErr(r tree.Renderer, fr *diag.Frame, err error) error {
+	var te *diag.Error
 	if errors.As(err, &te) {
 		return err
 	}
@@ -273,7 +276,7 @@ func (t *chartNode) renderErr(r tree.Renderer, fr *tree.Frame, err error) error 
 }
 
 // load renders $chart's value and loads the chart it names.
-func (t *chartNode) load(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*chart.Chart, error) {
+func (t *chartNode) load(r tree.Renderer, sc *scope.Scope, fr *diag.Frame) (*chart.Chart, error) {
 	v, ok, err := r.Value(t.src, sc, fr)
 	if err != nil {
 		return nil, err
@@ -329,7 +332,7 @@ func (t *chartNode) load(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*cha
 
 // fetch gives the local path of a remote chart, through the engine's
 // FetchChart option.
-func (t *chartNode) fetch(r tree.Renderer, fr *tree.Frame, m *value.Map) (string, error) {
+func (t *chartNode) fetch(r tree.Renderer, fr *diag.Frame, m *value.Map) (string, error) {
 	var rm chart.Remote
 	fields := map[string]*string{"repository": &rm.Repository, "name": &rm.Name, "version": &rm.Version, "digest": &rm.Digest}
 	for _, k := range m.Keys() {
@@ -365,7 +368,7 @@ func (t *chartNode) fetch(r tree.Renderer, fr *tree.Frame, m *value.Map) (string
 
 // options renders $values and the other keys into the options of
 // `helm template`.
-func (t *chartNode) options(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (chart.Options, error) {
+func (t *chartNode) options(r tree.Renderer, sc *scope.Scope, fr *diag.Frame) (chart.Options, error) {
 	o := chart.Options{MaxBytes: r.Options().MaxOutputBytes, HideKeys: r.Options().HideKeys}
 	get := func(k string) (value.Value, *yaml.Node, bool, error) {
 		c, ok := t.opts[k]
@@ -500,7 +503,7 @@ func unknownPath(v value.Value) string {
 func Chart() []tree.Directive {
 	return []tree.Directive{
 		{Name: "$chart", Kind: tree.KindOverlay, Only: tree.AtChartRoot,
-			Loads: true, Beside: []string{"$if"}, Section: 11,
+			Loads: true, Beside: chartBeside, Section: 11,
 			Summary:   "Makes this document a Helm chart's documents, rendered as helm template renders them: a chart folder or .tgz path, or a remote chart {repository, name, version, digest} with an exact version.",
 			Misplaced: "$chart stands only at a document's root, where the chart's documents take the document's place",
 			Overlay:   compileChart},

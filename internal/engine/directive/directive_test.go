@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/directive"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/options"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
@@ -15,7 +16,7 @@ import (
 
 func render(t *testing.T, text string, vars map[string]value.Value, groups ...[]tree.Directive) string {
 	t.Helper()
-	e := walk.New(tree.DefaultOptions(), tree.NewTable(walktest.NoEditList, groups...), walktest.NoNamespace)
+	e := walk.New(options.Default(), tree.NewTable(walktest.NoEditList, groups...), walktest.NoNamespace)
 	return walktest.Render(t, e, text, vars)
 }
 

@@ -9,5 +9,5 @@
 // nor the walker names a directive of this package: they call the compile
 // functions the table holds, and render what those give through the
 // tree.Producer and tree.Prelude interfaces, which call back into the
-// walker through tree.Renderer.
+// walker through tree.ContentRenderer and tree.PreludeRenderer.
 package directive

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -67,7 +68,7 @@ func compileText(n *yaml.Node, path, what string) (*textTemplate, *tree.CompileE
 }
 
 // renderText renders every part as text and joins them.
-func renderText(r tree.Renderer, t *textTemplate, sc *scope.Scope, fr *tree.Frame) (string, bool, error) {
+func renderText(r tree.PreludeRenderer, t *textTemplate, sc *scope.Scope, fr *diag.Frame) (string, bool, error) {
 	if len(t.parts) == 1 && t.parts[0].expr == nil {
 		return t.parts[0].lit, false, nil
 	}
@@ -92,7 +93,7 @@ func renderText(r tree.Renderer, t *textTemplate, sc *scope.Scope, fr *tree.Fram
 // segmentText gives the text of one ${{ }} segment of t; unknown reports an
 // unknown value. A name or field chain holding an engine string is that
 // string, with no trip through CEL values.
-func segmentText(r tree.Evaluator, x *tree.ExprRef, t *textTemplate, sc *scope.Scope, fr *tree.Frame) (string, bool, error) {
+func segmentText(r tree.Evaluator, x *tree.ExprRef, t *textTemplate, sc *scope.Scope, fr *diag.Frame) (string, bool, error) {
 	var v ref.Val
 	if fv, ok := r.FastValue(x.Fast, sc); ok {
 		if s, ok := fv.(string); ok {
@@ -110,7 +111,7 @@ func segmentText(r tree.Evaluator, x *tree.ExprRef, t *textTemplate, sc *scope.S
 	}
 	s, err := celenv.Stringify(v)
 	if err != nil {
-		return "", false, &tree.Error{Pos: tree.Pos{File: fr.File, Line: t.node.Line, Column: t.node.Column}, Path: t.path,
+		return "", false, &diag.Error{Pos: diag.Pos{File: fr.File, Line: t.node.Line, Column: t.node.Column}, Path: t.path,
 			Msg: err.Error(), Expr: x.Shown, Offset: x.Off, Chain: fr.Chain}
 	}
 	return s, false, nil
@@ -132,7 +133,7 @@ func compileEval(key, n *yaml.Node, path string) (tree.Producer, *tree.CompileEr
 func (d *evalDir) KeyNode() *yaml.Node { return d.key }
 func (d *evalDir) Name() string        { return "$eval" }
 
-func (d *evalDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (d *evalDir) Value(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame) (value.Value, bool, error) {
 	t := d.t
 	if t.exact == nil {
 		s, unknown, err := renderText(r, t, sc, fr)
@@ -171,7 +172,7 @@ func (d *evalDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value
 
 // countExact counts the value an exact segment gives against the render's
 // limits, with its real size (countValue).
-func countExact(r tree.Budget, fr *tree.Frame, t *textTemplate, out value.Value) (value.Value, bool, error) {
+func countExact(r tree.Budget, fr *diag.Frame, t *textTemplate, out value.Value) (value.Value, bool, error) {
 	if err := r.CountValue(fr, t.node, t.path, out); err != nil {
 		return nil, false, err
 	}
@@ -179,7 +180,7 @@ func countExact(r tree.Budget, fr *tree.Frame, t *textTemplate, out value.Value)
 }
 
 // Multi gives one item (or document), or nothing.
-func (d *evalDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
+func (d *evalDir) Multi(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
 	v, ok, err := d.Value(r, sc, fr)
 	return tree.AppendIf(dst, v, ok, err)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
@@ -70,7 +71,7 @@ func (d *forDir) Name() string        { return "$for" }
 
 // iterate evaluates the collection and calls fn with a scope holding the
 // loop variables. unknown reports an unknown collection.
-func (d *forDir) iterate(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, fn func(it *scope.Scope) error) (n int, unknown bool, err error) {
+func (d *forDir) iterate(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame, fn func(it *scope.Scope) error) (n int, unknown bool, err error) {
 	coll, err := r.EvalExpr(d.coll, sc, fr)
 	if err != nil {
 		return 0, false, err
@@ -97,13 +98,13 @@ func (d *forDir) iterate(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, fn fu
 		n, err = d.overList(r, fr, it, c, fn)
 		return n, false, err
 	}
-	return 0, false, &tree.Error{Pos: tree.Pos{File: fr.File, Line: d.coll.Node.Line, Column: d.coll.Node.Column}, Path: d.path,
+	return 0, false, &diag.Error{Pos: diag.Pos{File: fr.File, Line: d.coll.Node.Line, Column: d.coll.Node.Column}, Path: d.path,
 		Msg: "$for can only iterate over a list or a map, got " + celenv.TypeName(coll), Expr: d.coll.Shown, Offset: d.coll.Off, Chain: fr.Chain}
 }
 
 // overMap walks a map from the template or the variables: its keys in
 // sorted order, without building an iterator.
-func (d *forDir) overMap(r tree.Budget, fr *tree.Frame, it *scope.Scope, m *value.Map, fn func(it *scope.Scope) error) (int, error) {
+func (d *forDir) overMap(r tree.Budget, fr *diag.Frame, it *scope.Scope, m *value.Map, fn func(it *scope.Scope) error) (int, error) {
 	keys := m.Keys()
 	order := emit.SortedOrder(keys)
 	for n := range keys {
@@ -127,7 +128,7 @@ func (d *forDir) overMap(r tree.Budget, fr *tree.Frame, it *scope.Scope, m *valu
 }
 
 // overMapper walks a map that CEL built, in sorted key order.
-func (d *forDir) overMapper(r tree.Budget, fr *tree.Frame, it *scope.Scope, m traits.Mapper, fn func(it *scope.Scope) error) (int, error) {
+func (d *forDir) overMapper(r tree.Budget, fr *diag.Frame, it *scope.Scope, m traits.Mapper, fn func(it *scope.Scope) error) (int, error) {
 	keys := celenv.SortedKeys(m)
 	for _, k := range keys {
 		if err := r.Tick(fr, d.key, d.path); err != nil {
@@ -146,7 +147,7 @@ func (d *forDir) overMapper(r tree.Budget, fr *tree.Frame, it *scope.Scope, m tr
 
 // overList walks a list in order; a list from the template or the
 // variables binds its elements as engine values.
-func (d *forDir) overList(r tree.Renderer, fr *tree.Frame, it *scope.Scope, l traits.Lister, fn func(it *scope.Scope) error) (int, error) {
+func (d *forDir) overList(r tree.ContentRenderer, fr *diag.Frame, it *scope.Scope, l traits.Lister, fn func(it *scope.Scope) error) (int, error) {
 	size, ok := l.Size().(types.Int)
 	if !ok {
 		return 0, r.ErrAt(fr, d.coll.Node, d.path, "$for cannot tell the size of the list")
@@ -173,7 +174,7 @@ func (d *forDir) overList(r tree.Renderer, fr *tree.Frame, it *scope.Scope, l tr
 	return int(size), nil
 }
 
-func (d *forDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (d *forDir) Value(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame) (value.Value, bool, error) {
 	var out *value.Map
 	unknownBody := false
 	// A body that is only $key/$value sets its entry directly, without
@@ -242,7 +243,7 @@ func (d *forDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.
 	return out, true, nil
 }
 
-func (d *forDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (d *forDir) Multi(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if d.bodySeq && pos == tree.PosStream {
 		return dst, r.ErrAt(fr, d.doKey, d.path+".$do", "a $do body written as a sequence cannot stand at a document root: documents are not lists; give one mapping per document")
 	}

@@ -1,6 +1,7 @@
 package directive
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -87,7 +88,7 @@ type chosen struct {
 }
 
 // branch decides the condition.
-func (d *ifDir) branch(r tree.Evaluator, sc *scope.Scope, fr *tree.Frame) (chosen, error) {
+func (d *ifDir) branch(r tree.Evaluator, sc *scope.Scope, fr *diag.Frame) (chosen, error) {
 	var ok bool
 	if d.constCond != nil {
 		ok = *d.constCond
@@ -104,7 +105,7 @@ func (d *ifDir) branch(r tree.Evaluator, sc *scope.Scope, fr *tree.Frame) (chose
 	return chosen{body: d.els, seq: d.elseSeq, key: d.elseKey}, nil
 }
 
-func (d *ifDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (d *ifDir) Value(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame) (value.Value, bool, error) {
 	b, err := d.branch(r, sc, fr)
 	if err != nil {
 		return nil, false, err
@@ -118,7 +119,7 @@ func (d *ifDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.V
 	return r.Value(b.body, sc, fr)
 }
 
-func (d *ifDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (d *ifDir) Multi(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	b, err := d.branch(r, sc, fr)
 	if err != nil {
 		return dst, err

@@ -3,6 +3,7 @@ package directive
 import (
 	"errors"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -45,13 +46,13 @@ func (d *includeDir) Name() string        { return "$include" }
 type opened struct {
 	file    *tree.CompiledFile
 	scope   *scope.Scope
-	frame   *tree.Frame
+	frame   *diag.Frame
 	unknown bool
 }
 
 // open renders the path, loads the file and builds the scope and frame it
 // renders in.
-func (d *includeDir) open(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (opened, error) {
+func (d *includeDir) open(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame) (opened, error) {
 	p, unknown, err := d.filePath(r, sc, fr)
 	if err != nil || unknown {
 		return opened{unknown: unknown}, err
@@ -68,7 +69,7 @@ func (d *includeDir) open(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (ope
 }
 
 // filePath renders the path; unknown reports one that is not known yet.
-func (d *includeDir) filePath(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (path string, unknown bool, err error) {
+func (d *includeDir) filePath(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame) (path string, unknown bool, err error) {
 	pv, ok, err := r.Value(d.file, sc, fr)
 	if err != nil {
 		return "", false, err
@@ -91,7 +92,7 @@ func (d *includeDir) filePath(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) 
 }
 
 // withScope binds the $with entries, rendered in the includer's scope.
-func (d *includeDir) withScope(r tree.Walker, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, error) {
+func (d *includeDir) withScope(r tree.Walker, sc *scope.Scope, fr *diag.Frame) (*scope.Scope, error) {
 	if len(d.with) == 0 {
 		return sc, nil
 	}
@@ -110,7 +111,7 @@ func (d *includeDir) withScope(r tree.Walker, sc *scope.Scope, fr *tree.Frame) (
 	return inner, nil
 }
 
-func (d *includeDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (d *includeDir) Value(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame) (value.Value, bool, error) {
 	o, err := d.open(r, sc, fr)
 	if err != nil {
 		return nil, false, err
@@ -139,7 +140,7 @@ func (d *includeDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (va
 	return r.Value(docs[0], inner, o.frame)
 }
 
-func (d *includeDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (d *includeDir) Multi(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	o, err := d.open(r, sc, fr)
 	if err != nil {
 		return dst, err

@@ -3,6 +3,7 @@ package directive
 import (
 	"strconv"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -41,7 +42,7 @@ const (
 )
 
 // entry renders the key and the value.
-func (d *kvDir) entry(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (string, value.Value, int, error) {
+func (d *kvDir) entry(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame) (string, value.Value, int, error) {
 	k, ok, err := r.Value(d.k, sc, fr)
 	if err != nil {
 		return "", nil, 0, err
@@ -75,7 +76,7 @@ func (d *kvDir) entry(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (string,
 	return ks, v, kvEntry, nil
 }
 
-func (d *kvDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (d *kvDir) Value(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame) (value.Value, bool, error) {
 	k, v, state, err := d.entry(r, sc, fr)
 	if err != nil || state == kvNothing {
 		return nil, false, err
@@ -92,7 +93,7 @@ func (d *kvDir) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.V
 }
 
 // Multi gives one item (or document), or nothing.
-func (d *kvDir) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
+func (d *kvDir) Multi(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
 	v, ok, err := d.Value(r, sc, fr)
 	return tree.AppendIf(dst, v, ok, err)
 }

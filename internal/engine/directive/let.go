@@ -1,6 +1,7 @@
 package directive
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -35,7 +36,7 @@ func compileLet(c *tree.Compiler, key, n *yaml.Node, path string) (tree.Prelude,
 	return &lets{key: key, entries: l}, nil
 }
 
-func (l *lets) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, bool, error) {
+func (l *lets) Run(r tree.PreludeRenderer, sc *scope.Scope, fr *diag.Frame) (*scope.Scope, bool, error) {
 	sc, err := bindLets(r, l.entries, sc, fr)
 	return sc, false, err
 }
@@ -80,7 +81,7 @@ func bindings(c *tree.Compiler, at, n *yaml.Node, path, what string, exprs bool)
 	return out, nil
 }
 
-func bindLets(r tree.Renderer, lets []letEntry, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, error) {
+func bindLets(r tree.PreludeRenderer, lets []letEntry, sc *scope.Scope, fr *diag.Frame) (*scope.Scope, error) {
 	inner := scope.New(sc, len(lets))
 	for i := range lets {
 		e := &lets[i]

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -39,21 +40,28 @@ const maxSchemaIncludeSets = 16
 // ReadFiles reads and compiles the files the directive includes, as a
 // render does, and gives the first error: for check, which reads them
 // without rendering.
-func (d *schemaDir) ReadFiles(r tree.Renderer, fr *tree.Frame) error {
+func (d *schemaDir) ReadFiles(r tree.Renderer, fr *diag.Frame) error {
 	_, err := schemaSet(r, d, fr)
 	return err
 }
 
+// schemaReader is what reading the files $schema includes calls: the
+// render's context, options and cache of texts, and its errors.
+type schemaReader interface {
+	tree.Reporter
+	tree.Inputs
+}
+
 // schemaSet gives the directive's set with every included schema read and
 // compiled.
-func schemaSet(r tree.Renderer, d *schemaDir, fr *tree.Frame) (*schema.Set, error) {
+func schemaSet(r schemaReader, d *schemaDir, fr *diag.Frame) (*schema.Set, error) {
 	incs := d.set.Includes()
 	if len(incs) == 0 {
 		return d.set, nil
 	}
 	opts := r.Options()
 	texts := make([][]byte, len(incs))
-	frames := make([]*tree.Frame, len(incs))
+	frames := make([]*diag.Frame, len(incs))
 	for i, inc := range incs {
 		shown := inc.Path
 		if !filepath.IsAbs(shown) {
@@ -68,8 +76,8 @@ func schemaSet(r tree.Renderer, d *schemaDir, fr *tree.Frame) (*schema.Set, erro
 			return nil, err
 		}
 		texts[i] = text
-		chain := append([]tree.Pos{{File: fr.File, Line: inc.Dir.Line, Column: inc.Dir.Column}}, fr.Chain...)
-		frames[i] = &tree.Frame{File: filepath.ToSlash(shown), Dir: filepath.Dir(shown), Real: resolved, Chain: chain}
+		chain := append([]diag.Pos{{File: fr.File, Line: inc.Dir.Line, Column: inc.Dir.Column}}, fr.Chain...)
+		frames[i] = &diag.Frame{File: filepath.ToSlash(shown), Dir: filepath.Dir(shown), Real: resolved, Chain: chain}
 	}
 	key := string(bytes.Join(texts, []byte{0}))
 	d.inc.mu.Lock()
@@ -101,7 +109,7 @@ func schemaSet(r tree.Renderer, d *schemaDir, fr *tree.Frame) (*schema.Set, erro
 }
 
 // schemaFileText reads an included schema file, at most once per render.
-func schemaFileText(r tree.Renderer, fr *tree.Frame, inc schema.Include, path, shown, resolved string) ([]byte, error) {
+func schemaFileText(r schemaReader, fr *diag.Frame, inc schema.Include, path, shown, resolved string) ([]byte, error) {
 	cache := r.Texts()
 	if text, ok := cache[resolved]; ok {
 		return text, nil

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -30,7 +31,7 @@ func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *tree.Compile
 	return &schemaDir{key: key, set: s, path: path}, nil
 }
 
-func checkSchema(r tree.Renderer, d *schemaDir, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, error) {
+func checkSchema(r tree.PreludeRenderer, d *schemaDir, sc *scope.Scope, fr *diag.Frame) (*scope.Scope, error) {
 	set, err := schemaSet(r, d, fr)
 	if err != nil {
 		return nil, err
@@ -69,7 +70,7 @@ func checkSchema(r tree.Renderer, d *schemaDir, sc *scope.Scope, fr *tree.Frame)
 	return inner, nil
 }
 
-func (d *schemaDir) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, bool, error) {
+func (d *schemaDir) Run(r tree.PreludeRenderer, sc *scope.Scope, fr *diag.Frame) (*scope.Scope, bool, error) {
 	sc, err := checkSchema(r, d, sc, fr)
 	return sc, false, err
 }

@@ -3,6 +3,7 @@ package overlay
 import (
 	"strconv"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
@@ -26,7 +27,7 @@ type patchCache struct {
 type pendingOverlay struct {
 	o  *overlayNode
 	sc *scope.Scope
-	fr *tree.Frame
+	fr *diag.Frame
 }
 
 // decision is what a guard decides for one target.
@@ -41,7 +42,7 @@ const (
 // Run decides the guard in scope sc and, when it holds, renders the patch:
 // a value, or nothing (patched false). A static guard's patch is rendered
 // once per cache.
-func (g *guarded) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, cache *patchCache) (d decision, patch value.Value, patched bool, err error) {
+func (g *guarded) Run(r tree.Renderer, sc *scope.Scope, fr *diag.Frame, cache *patchCache) (d decision, patch value.Value, patched bool, err error) {
 	body := g.body
 	if d, sc, err = g.decide(r, sc, fr); d != decidedYes || err != nil {
 		return d, nil, false, err
@@ -70,7 +71,7 @@ func (g *guarded) Run(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, cache *p
 
 // decide decides the guard in scope sc, and gives the scope its preludes
 // leave for the patch.
-func (g *guarded) decide(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (decision, *scope.Scope, error) {
+func (g *guarded) decide(r tree.Renderer, sc *scope.Scope, fr *diag.Frame) (decision, *scope.Scope, error) {
 	if m, ok := g.body.(*tree.MapNode); ok {
 		var unknown bool
 		var err error
@@ -196,7 +197,7 @@ func overlayDoc(r tree.Renderer, p pendingOverlay, sc *scope.Scope, cache *patch
 // the rendered documents, counting from 1, and its manifest ID, whole
 // unless the render hides keys and names (reference §6).
 func editingErr(err error, docs []value.Value, i int, r tree.Inputs) error {
-	e, ok := err.(*tree.Error)
+	e, ok := err.(*diag.Error)
 	if !ok || e.Editing != "" {
 		return err
 	}

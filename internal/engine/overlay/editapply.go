@@ -3,6 +3,7 @@ package overlay
 import (
 	"strconv"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/merge"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -17,7 +18,7 @@ type listEdit struct {
 	seq *editSeq
 	r   tree.Renderer
 	sc  *scope.Scope
-	fr  *tree.Frame
+	fr  *diag.Frame
 }
 
 var _ merge.Edit = (*listEdit)(nil)
@@ -51,7 +52,7 @@ func (l *listEdit) Edit(base value.Value) (value.Value, error) {
 
 // apply runs one edit on items and returns the new items; it never
 // changes items itself.
-func (op *editOp) apply(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, items []value.Value) ([]value.Value, bool, error) {
+func (op *editOp) apply(r tree.Renderer, sc *scope.Scope, fr *diag.Frame, items []value.Value) ([]value.Value, bool, error) {
 	if op.dir == "$append" {
 		v, ok, err := r.Value(op.value, sc, fr)
 		if err != nil || !ok {
@@ -99,7 +100,7 @@ func (op *editOp) apply(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, items 
 }
 
 // patchItem merges a $match's patch onto a matching item.
-func (op *editOp) patchItem(r tree.Reporter, fr *tree.Frame, it, patch value.Value, patched bool) (value.Value, error) {
+func (op *editOp) patchItem(r tree.Reporter, fr *diag.Frame, it, patch value.Value, patched bool) (value.Value, error) {
 	if !patched || patch == nil {
 		return it, nil
 	}

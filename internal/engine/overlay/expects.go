@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
@@ -74,7 +75,7 @@ func compileExpects(dirs tree.DirSet, path string) (expectation, *tree.CompileEr
 
 // checkExpects checks the number of documents the overlay matched:
 // matched for sure, and up to unsure more whose match is not known yet.
-func (o *overlayNode) checkExpects(r tree.Reporter, fr *tree.Frame, matched, unsure, docCount int) error {
+func (o *overlayNode) checkExpects(r tree.Reporter, fr *diag.Frame, matched, unsure, docCount int) error {
 	ok, decided := o.expect.holds(matched, matched+unsure)
 	if ok || !decided {
 		return nil
@@ -90,7 +91,7 @@ func (o *overlayNode) checkExpects(r tree.Reporter, fr *tree.Frame, matched, uns
 // afterTransformsHint adds to the error of an overlay that matched no
 // document that n would match once the transforms have applied.
 func afterTransformsHint(err error, n int) error {
-	if e, ok := err.(*tree.Error); ok {
+	if e, ok := err.(*diag.Error); ok {
 		e.Msg = strings.TrimSuffix(e.Msg, `; write $expects: "0+" if matching none is fine`)
 		e.Msg += "; overlays apply before the transforms ($transform, and the command line's -n), and " + strconv.Itoa(n) + " " + plural(n, "document") +
 			" would match after them: write the condition against the documents as they are rendered, before any transform (the namespace the upstream file writes, or none)"

@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -178,12 +179,12 @@ func editMisplaced(d string) string {
 }
 
 // Value gives the edit list as a merge.Edit on the document's sequence.
-func (s *editSeq) Value(r tree.Renderer, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (s *editSeq) Value(r tree.Renderer, sc *scope.Scope, fr *diag.Frame) (value.Value, bool, error) {
 	return &listEdit{seq: s, r: r, sc: sc, fr: fr}, true, nil
 }
 
 // Multi adds the edit list as one item.
-func (s *editSeq) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
+func (s *editSeq) Multi(r tree.Renderer, sc *scope.Scope, fr *diag.Frame, _ tree.Position, dst []value.Value) ([]value.Value, error) {
 	v, ok, err := s.Value(r, sc, fr)
 	return tree.AppendIf(dst, v, ok, err)
 }

@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -119,12 +120,12 @@ func without(n *yaml.Node, keys ...string) *yaml.Node {
 }
 
 // Value fails: an overlay does not stand in value position.
-func (o *overlayNode) Value(r tree.Renderer, _ *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (o *overlayNode) Value(r tree.Renderer, _ *scope.Scope, fr *diag.Frame) (value.Value, bool, error) {
 	return nil, false, o.misplaced(r, fr)
 }
 
 // Multi queues the overlay in the stream, and fails anywhere else.
-func (o *overlayNode) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (o *overlayNode) Multi(r tree.Renderer, sc *scope.Scope, fr *diag.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if pos != tree.PosStream {
 		return dst, o.misplaced(r, fr)
 	}
@@ -132,7 +133,7 @@ func (o *overlayNode) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, po
 	return dst, nil
 }
 
-func (o *overlayNode) misplaced(r tree.Reporter, fr *tree.Frame) error {
+func (o *overlayNode) misplaced(r tree.Reporter, fr *diag.Frame) error {
 	return r.ErrAt(fr, o.guard.key, "$overlay", "an overlay document stands only in the stream, where it edits the other documents; here a file of overlays is included into a value or a sequence: include it at a document root")
 }
 

@@ -3,6 +3,7 @@ package overlay
 import (
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -98,13 +99,13 @@ func checkTransformFields(v *yaml.Node) *tree.CompileError {
 }
 
 // Value fails: a transform does not stand in value position.
-func (t *transformNode) Value(r tree.Renderer, _ *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (t *transformNode) Value(r tree.Renderer, _ *scope.Scope, fr *diag.Frame) (value.Value, bool, error) {
 	return nil, false, t.misplaced(r, fr)
 }
 
 // Multi queues the transform in the stream, after every overlay, and
 // fails anywhere else.
-func (t *transformNode) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (t *transformNode) Multi(r tree.Renderer, sc *scope.Scope, fr *diag.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if pos != tree.PosStream {
 		return dst, t.misplaced(r, fr)
 	}
@@ -112,7 +113,7 @@ func (t *transformNode) Multi(r tree.Renderer, sc *scope.Scope, fr *tree.Frame, 
 	return dst, nil
 }
 
-func (t *transformNode) misplaced(r tree.Reporter, fr *tree.Frame) error {
+func (t *transformNode) misplaced(r tree.Reporter, fr *diag.Frame) error {
 	return r.ErrAt(fr, t.key, "$transform", "a transform document stands only in the stream, where it changes the other documents; here a file of transforms is included into a value or a sequence: include it at a document root")
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/transform"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -20,7 +21,7 @@ import (
 type pendingTransform struct {
 	t  *transformNode
 	sc *scope.Scope
-	fr *tree.Frame
+	fr *diag.Frame
 }
 
 // lazyWritten is r.Written, built on its first use.
@@ -61,7 +62,7 @@ func (p pendingTransform) Apply(r tree.Renderer, docs []value.Value) ([]value.Va
 
 // ApplyNamespace applies the engine's Namespace option ns, after the
 // template's own transforms; fr is the file rendered.
-func ApplyNamespace(r tree.Renderer, docs []value.Value, fr *tree.Frame, ns string) ([]value.Value, error) {
+func ApplyNamespace(r tree.Renderer, docs []value.Value, fr *diag.Frame, ns string) ([]value.Value, error) {
 	opts := r.Options()
 	prep := transform.Prepare(docs, transform.Spec{Namespace: ns, Keep: opts.KeepNamespace, Scopes: opts.Scopes, HideNames: opts.HideKeys}, lazyWritten(r))
 	for i, d := range docs {
@@ -160,7 +161,7 @@ func (t *transformNode) nodeAt(path []any) *yaml.Node {
 }
 
 // docErr positions a document's error at the transform's field.
-func (t *transformNode) docErr(r tree.Reporter, fr *tree.Frame, err error) error {
+func (t *transformNode) docErr(r tree.Reporter, fr *diag.Frame, err error) error {
 	var te *transform.Error
 	if !errors.As(err, &te) {
 		return err

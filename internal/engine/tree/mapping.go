@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"go.yaml.in/yaml/v3"
@@ -20,16 +21,16 @@ type Producer interface {
 	// Name is the directive, e.g. "$if".
 	Name() string
 	// Value renders in value position: a value, or nothing (false).
-	Value(r Renderer, sc *scope.Scope, fr *Frame) (value.Value, bool, error)
+	Value(r ContentRenderer, sc *scope.Scope, fr *diag.Frame) (value.Value, bool, error)
 	// Multi renders in item or stream position, appending to dst.
-	Multi(r Renderer, sc *scope.Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
+	Multi(r ContentRenderer, sc *scope.Scope, fr *diag.Frame, pos Position, dst []value.Value) ([]value.Value, error)
 }
 
 // Prelude is what a prelude directive ($schema, $let, $assert) compiles
 // to. run gives the scope the rest of the mapping renders in; unknown
 // when it cannot be decided yet whether the mapping renders.
 type Prelude interface {
-	Run(r Renderer, sc *scope.Scope, fr *Frame) (next *scope.Scope, unknown bool, err error)
+	Run(r PreludeRenderer, sc *scope.Scope, fr *diag.Frame) (next *scope.Scope, unknown bool, err error)
 }
 
 // MapEntry is one key of a mapping, in template order: a regular key, or

@@ -7,15 +7,15 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
-// A template is parsed and compiled once per distinct text: the compiled
-// form is immutable and shared by every render, across goroutines.
+// A template file compiles to an immutable CompiledFile, which renders on
+// any goroutine share: package walk's engine compiles each distinct text
+// once and keeps it.
 
 // CompiledFile is one parsed and compiled template file.
 type CompiledFile struct {
@@ -30,39 +30,6 @@ type CompiledFile struct {
 	// Text is the file's Text, the cache's key: error messages read which
 	// strings it writes (manifest.Written).
 	Text string
-}
-
-// FileCache maps template text to its compiled form under one table.
-type FileCache struct {
-	t  *Table
-	mu sync.Mutex
-	m  map[string]*CompiledFile
-}
-
-// maxCachedFiles bounds the cache; past it, the cache starts over.
-const maxCachedFiles = 512
-
-// NewFileCache returns an empty cache of the files compiled with table t.
-func NewFileCache(t *Table) *FileCache { return &FileCache{t: t} }
-
-// Get gives the compiled form of text, compiling it on first use.
-func (c *FileCache) Get(text []byte) *CompiledFile {
-	c.mu.Lock()
-	f := c.m[string(text)]
-	c.mu.Unlock()
-	if f != nil {
-		return f
-	}
-	f = c.t.CompileFile(text)
-	key := string(text)
-	f.Text = key
-	c.mu.Lock()
-	if c.m == nil || len(c.m) >= maxCachedFiles {
-		c.m = make(map[string]*CompiledFile)
-	}
-	c.m[key] = f
-	c.mu.Unlock()
-	return f
 }
 
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -249,11 +216,4 @@ func lastMappingColon(line string) int {
 		}
 	}
 	return col
-}
-
-// Len is how many compiled texts the cache keeps.
-func (c *FileCache) Len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.m)
 }

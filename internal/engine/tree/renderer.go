@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/options"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/common/types/ref"
@@ -17,60 +19,80 @@ import (
 // Renderer is one render's state and the walker's operations on it, as a
 // compiled node is given them (package walk's *Renderer, the only
 // implementation). It is the sum of the small interfaces below; a helper
-// that needs one of them takes that one.
+// that needs one of them takes that one. A SelfRenderer and a Pending take
+// it whole: an overlay queues itself, a $chart document renders, counts
+// and reads files, and applying an overlay does all of that.
 type Renderer interface {
+	ContentRenderer
+	Queue
+}
+
+// ContentRenderer is what a Producer renders through: bodies, CEL, errors,
+// the limits and the render's inputs; never the queue of overlays, which
+// only an overlay document or a transform fills.
+type ContentRenderer interface {
 	Walker
 	Evaluator
 	Reporter
 	Budget
 	Inputs
-	Queue
+}
+
+// PreludeRenderer is what a Prelude runs through: it evaluates and
+// renders values ($let), reports, and reads the engine options and the
+// files $schema includes; a prelude produces no content, so it counts
+// nothing against the limits and queues nothing.
+type PreludeRenderer interface {
+	Walker
+	Evaluator
+	Reporter
+	Inputs
 }
 
 // Walker renders compiled nodes: a directive's bodies, an overlay's patch.
 type Walker interface {
 	// Value renders t in value position.
-	Value(t Node, sc *scope.Scope, fr *Frame) (value.Value, bool, error)
+	Value(t Node, sc *scope.Scope, fr *diag.Frame) (value.Value, bool, error)
 	// Multi renders t in item or stream position, appending what it gives.
-	Multi(t Node, sc *scope.Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
+	Multi(t Node, sc *scope.Scope, fr *diag.Frame, pos Position, dst []value.Value) ([]value.Value, error)
 	// Splice renders a body written as a YAML sequence in item or stream
 	// position: its items are added in place.
-	Splice(body Node, key *yaml.Node, path string, sc *scope.Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
+	Splice(body Node, key *yaml.Node, path string, sc *scope.Scope, fr *diag.Frame, pos Position, dst []value.Value) ([]value.Value, error)
 	// Merge builds the mapping from its producers and regular keys.
-	Merge(m *MapNode, sc *scope.Scope, fr *Frame) (value.Value, bool, error)
+	Merge(m *MapNode, sc *scope.Scope, fr *diag.Frame) (value.Value, bool, error)
 	// RunPreludes runs a mapping's $schema, $let and $assert.
-	RunPreludes(m *MapNode, sc *scope.Scope, fr *Frame) (*scope.Scope, bool, error)
+	RunPreludes(m *MapNode, sc *scope.Scope, fr *diag.Frame) (*scope.Scope, bool, error)
 	// Preamble runs document d when it is a preamble (reference §1).
-	Preamble(d Node, sc *scope.Scope, fr *Frame) (next *scope.Scope, pre bool, err error)
+	Preamble(d Node, sc *scope.Scope, fr *diag.Frame) (next *scope.Scope, pre bool, err error)
 }
 
 // Evaluator evaluates the template's CEL expressions in a scope.
 type Evaluator interface {
 	// EvalExpr evaluates a CEL expression in sc.
-	EvalExpr(x *ExprRef, sc *scope.Scope, fr *Frame) (ref.Val, error)
+	EvalExpr(x *ExprRef, sc *scope.Scope, fr *diag.Frame) (ref.Val, error)
 	// EvalBool evaluates a condition; what names it in errors.
-	EvalBool(x *ExprRef, sc *scope.Scope, fr *Frame, what string) (val, unknown bool, err error)
+	EvalBool(x *ExprRef, sc *scope.Scope, fr *diag.Frame, what string) (val, unknown bool, err error)
 	// FastValue reads a chain of field selections from the scope.
 	FastValue(path []string, sc *scope.Scope) (value.Value, bool)
 }
 
 // Reporter builds the render's positioned errors.
 type Reporter interface {
-	// ErrAt builds an *Error at node n of the file in fr.
-	ErrAt(fr *Frame, n *yaml.Node, path, msg string) *Error
+	// ErrAt builds a *diag.Error at node n of the file in fr.
+	ErrAt(fr *diag.Frame, n *yaml.Node, path, msg string) *diag.Error
 	// ResultErr is the error for an expression's result as a whole.
-	ResultErr(fr *Frame, x *ExprRef, err error) error
+	ResultErr(fr *diag.Frame, x *ExprRef, err error) error
 	// LimitErr is the error for a render that passes the engine option limit.
-	LimitErr(fr *Frame, n *yaml.Node, path, limit, msg string) error
+	LimitErr(fr *diag.Frame, n *yaml.Node, path, limit, msg string) error
 }
 
 // Budget counts the render against the engine's limits (reference §7).
 type Budget interface {
-	Count(fr *Frame, n *yaml.Node, path string, nodes, bytes int) error
-	CountValue(fr *Frame, n *yaml.Node, path string, v value.Value) error
+	Count(fr *diag.Frame, n *yaml.Node, path string, nodes, bytes int) error
+	CountValue(fr *diag.Frame, n *yaml.Node, path string, v value.Value) error
 	Size(v value.Value) (nodes, bytes int)
-	Tick(fr *Frame, n *yaml.Node, path string) error
-	Step(fr *Frame, n *yaml.Node, path string) error
+	Tick(fr *diag.Frame, n *yaml.Node, path string) error
+	Step(fr *diag.Frame, n *yaml.Node, path string) error
 }
 
 // Inputs is what a render reads beside the template's text: its context
@@ -80,9 +102,9 @@ type Inputs interface {
 	// when it is cancelled.
 	Context() context.Context
 	// Options are the engine options the render runs under.
-	Options() *Options
+	Options() *options.Options
 	// OpenFile opens the file an $include names.
-	OpenFile(fr *Frame, key, pathN *yaml.Node, path, p string) (*CompiledFile, *Frame, error)
+	OpenFile(fr *diag.Frame, key, pathN *yaml.Node, path, p string) (*CompiledFile, *diag.Frame, error)
 	// Written reports the strings that the render's templates write.
 	Written() func(string) bool
 	// Texts is the render's cache of the files read beside the templates.
@@ -107,9 +129,9 @@ type Queue interface {
 // overlay's patch).
 type SelfRenderer interface {
 	// Value renders in value position: a value, or nothing (false).
-	Value(r Renderer, sc *scope.Scope, fr *Frame) (value.Value, bool, error)
+	Value(r Renderer, sc *scope.Scope, fr *diag.Frame) (value.Value, bool, error)
 	// Multi renders in item or stream position, appending to dst.
-	Multi(r Renderer, sc *scope.Scope, fr *Frame, pos Position, dst []value.Value) ([]value.Value, error)
+	Multi(r Renderer, sc *scope.Scope, fr *diag.Frame, pos Position, dst []value.Value) ([]value.Value, error)
 }
 
 // Pending is an overlay (or a transform) reached in the stream: once
@@ -152,12 +174,3 @@ func (e *UnknownShapeError) Error() string { return ErrUnknownShape.Error() + " 
 
 // Is makes errors.Is(err, ErrUnknownShape) hold.
 func (e *UnknownShapeError) Is(target error) bool { return target == ErrUnknownShape }
-
-// Frame is the file being rendered and how it was reached.
-type Frame struct {
-	File  string   // the file as shown in errors
-	Dir   string   // directory its $include paths resolve against
-	Real  string   // cleaned path, for cycle detection ("" for inline)
-	Chain []Pos    // $include positions that led here, innermost first
-	Files []string // real paths of the files on the chain, outermost first
-}

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/options"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
@@ -11,20 +13,20 @@ import (
 // Engine renders templates. It is safe for concurrent use; compiled CEL
 // programs are cached and shared by every render.
 type Engine struct {
-	opts      tree.Options
+	opts      options.Options
 	table     *tree.Table
 	namespace NamespaceFunc
 	progs     *celenv.Cache
-	files     *tree.FileCache
+	files     *fileCache
 }
 
 // NamespaceFunc applies the engine's Namespace option to the documents of
 // a render once the transforms have (fr is the file rendered; reference
 // §10).
-type NamespaceFunc func(r tree.Renderer, docs []value.Value, fr *tree.Frame, ns string) ([]value.Value, error)
+type NamespaceFunc func(r tree.Renderer, docs []value.Value, fr *diag.Frame, ns string) ([]value.Value, error)
 
 // Options are the engine's options, defaults filled in.
-func (e *Engine) Options() *tree.Options { return &e.opts }
+func (e *Engine) Options() *options.Options { return &e.opts }
 
 // Programs is the engine's cache of compiled CEL programs.
 func (e *Engine) Programs() *celenv.Cache { return e.progs }
@@ -35,13 +37,13 @@ func (e *Engine) Table() *tree.Table { return e.table }
 // New returns an Engine with the given options that compiles with table
 // and applies the Namespace option with namespace. Both are required:
 // the engine's facade assembles them (internal/engine/assemble.go).
-func New(opts tree.Options, table *tree.Table, namespace NamespaceFunc) *Engine {
+func New(opts options.Options, table *tree.Table, namespace NamespaceFunc) *Engine {
 	if table == nil || namespace == nil {
 		panic("walk.New: no directive table or no namespace step")
 	}
 	opts = opts.WithDefaults()
 	return &Engine{opts: opts, table: table, namespace: namespace,
-		progs: celenv.NewCache(opts.MaxCostPerExpression), files: tree.NewFileCache(table)}
+		progs: celenv.NewCache(opts.MaxCostPerExpression), files: newFileCache(table)}
 }
 
 // Source is a template to render.
@@ -74,7 +76,7 @@ func (e *Engine) CachedFiles() int {
 func (e *Engine) CompileTimeError(ctx context.Context, src Source) error {
 	fr := SourceFrame(src)
 	if len(src.Text) > e.opts.MaxTemplateBytes {
-		return &tree.Error{Pos: tree.Pos{File: fr.File, Line: 1, Column: 1}, Msg: "template too large"}
+		return &diag.Error{Pos: diag.Pos{File: fr.File, Line: 1, Column: 1}, Msg: "template too large"}
 	}
 	r := e.newRenderer(ctx)
 	f := e.table.CompileFile(src.Text)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -21,7 +22,7 @@ import (
 func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]value.Value) (value.Value, error) {
 	r := e.newRenderer(ctx)
 	sc := scope.Root(vars)
-	fr := &tree.Frame{File: InlineName, Dir: "."}
+	fr := &diag.Frame{File: InlineName, Dir: "."}
 	x := tree.NewExprRef(tree.ExprRef{Text: expr, Shown: expr, Node: &yaml.Node{Line: 1, Column: 1}, Bare: "eval()"})
 	v, err := r.EvalExpr(x, sc, fr)
 	if err != nil {
@@ -38,7 +39,7 @@ func (e *Engine) Eval(ctx context.Context, expr string, vars map[string]value.Va
 }
 
 // EvalExpr compiles (through the cache) and evaluates one expression.
-func (r *Renderer) EvalExpr(x *tree.ExprRef, sc *scope.Scope, fr *tree.Frame) (ref.Val, error) {
+func (r *Renderer) EvalExpr(x *tree.ExprRef, sc *scope.Scope, fr *diag.Frame) (ref.Val, error) {
 	if x.Fast != nil {
 		if v, ok := r.fastPath(x.Fast, sc); ok {
 			return v, nil
@@ -56,14 +57,14 @@ func (r *Renderer) EvalExpr(x *tree.ExprRef, sc *scope.Scope, fr *tree.Frame) (r
 	if xerr.Offset >= 0 {
 		off = x.Off + xerr.Offset
 	}
-	p0 := tree.Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}
+	p0 := diag.Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}
 	msg, hinted := explain(xerr.Msg, sc)
 	if !hinted {
 		// A close name is the likelier mistake; one hint at a time.
 		d, _ := r.e.table.Lookup(x.Bare)
 		msg += hint.Bare(x.Bare, d.Exprs == tree.ExprEntries, x.Text, xerr.Msg)
 	}
-	return nil, &tree.Error{Pos: p0, Path: x.Path, Msg: msg, Expr: x.Shown, Offset: off, Chain: fr.Chain, Limit: xerr.Limit}
+	return nil, &diag.Error{Pos: p0, Path: x.Path, Msg: msg, Expr: x.Shown, Offset: off, Chain: fr.Chain, Limit: xerr.Limit}
 }
 
 // explain rewrites two CEL messages users meet often into plain words:
@@ -168,7 +169,7 @@ func (r *Renderer) FastValue(path []string, sc *scope.Scope) (value.Value, bool)
 }
 
 // EvalBool evaluates a condition. unknown reports an undecidable one.
-func (r *Renderer) EvalBool(x *tree.ExprRef, sc *scope.Scope, fr *tree.Frame, what string) (val, unknown bool, err error) {
+func (r *Renderer) EvalBool(x *tree.ExprRef, sc *scope.Scope, fr *diag.Frame, what string) (val, unknown bool, err error) {
 	if x.Eq != nil && r.budget > 0 {
 		// A string compared with a literal needs no CEL program. Anything
 		// else found there (a number, a missing key) goes through CEL,
@@ -193,7 +194,7 @@ func (r *Renderer) EvalBool(x *tree.ExprRef, sc *scope.Scope, fr *tree.Frame, wh
 	case *types.Unknown:
 		return false, true, nil
 	}
-	return false, false, &tree.Error{Pos: tree.Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}, Path: x.Path,
+	return false, false, &diag.Error{Pos: diag.Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}, Path: x.Path,
 		Msg: what + " must be a bool, got " + celenv.TypeName(v) + "; " + hint.NoTruthiness, Expr: x.Shown, Offset: -1, Chain: fr.Chain}
 }
 

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/loader"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/manifest"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -21,7 +22,7 @@ import (
 // file's directory; refuses a file already on the include chain and an
 // include past MaxIncludeDepth; reads and compiles the file; and gives it
 // with the frame it renders in.
-func (r *Renderer) OpenFile(fr *tree.Frame, key, pathN *yaml.Node, path, p string) (*tree.CompiledFile, *tree.Frame, error) {
+func (r *Renderer) OpenFile(fr *diag.Frame, key, pathN *yaml.Node, path, p string) (*tree.CompiledFile, *diag.Frame, error) {
 	shown := p
 	if !filepath.IsAbs(p) {
 		shown = filepath.Join(fr.Dir, p)
@@ -34,10 +35,10 @@ func (r *Renderer) OpenFile(fr *tree.Frame, key, pathN *yaml.Node, path, p strin
 	if err != nil {
 		return nil, nil, err
 	}
-	inc := tree.Pos{File: fr.File, Line: key.Line, Column: key.Column}
-	chain := make([]tree.Pos, 0, len(fr.Chain)+1)
+	inc := diag.Pos{File: fr.File, Line: key.Line, Column: key.Column}
+	chain := make([]diag.Pos, 0, len(fr.Chain)+1)
 	chain = append(append(chain, inc), fr.Chain...)
-	nf := &tree.Frame{File: filepath.ToSlash(shown), Dir: filepath.Dir(shown), Real: resolved, Chain: chain,
+	nf := &diag.Frame{File: filepath.ToSlash(shown), Dir: filepath.Dir(shown), Real: resolved, Chain: chain,
 		Files: append(append(make([]string, 0, len(fr.Files)+1), fr.Files...), resolved)}
 	if f.Err != nil {
 		return nil, nil, r.compileErr(nf, f.Err)
@@ -50,7 +51,7 @@ func (r *Renderer) OpenFile(fr *tree.Frame, key, pathN *yaml.Node, path, p strin
 
 // checkNesting refuses a file already on the include chain, and an include
 // past MaxIncludeDepth.
-func (r *Renderer) checkNesting(fr *tree.Frame, key *yaml.Node, path, resolved string) error {
+func (r *Renderer) checkNesting(fr *diag.Frame, key *yaml.Node, path, resolved string) error {
 	for _, f := range fr.Files {
 		if f == resolved {
 			chain := append(append([]string{}, fr.Files...), resolved)
@@ -67,7 +68,7 @@ func (r *Renderer) checkNesting(fr *tree.Frame, key *yaml.Node, path, resolved s
 }
 
 // load reads and compiles the file, at most once per render.
-func (r *Renderer) load(fr *tree.Frame, pathN *yaml.Node, path, shown, resolved string) (*tree.CompiledFile, error) {
+func (r *Renderer) load(fr *diag.Frame, pathN *yaml.Node, path, shown, resolved string) (*tree.CompiledFile, error) {
 	if f := r.files[resolved]; f != nil {
 		return f, nil
 	}

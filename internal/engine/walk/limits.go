@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -16,7 +17,7 @@ import (
 // value before it twice, level after level) is small in memory and may be
 // exponential once written, so it is counted as written. The walk stops
 // at the limits, so it costs at most what writing the value would.
-func (r *Renderer) CountValue(fr *tree.Frame, n *yaml.Node, path string, v value.Value) error {
+func (r *Renderer) CountValue(fr *diag.Frame, n *yaml.Node, path string, v value.Value) error {
 	switch x := v.(type) {
 	case *value.Map, []value.Value:
 	case string:
@@ -71,7 +72,7 @@ func (o *outputSize) add(v value.Value) bool {
 }
 
 // Count charges output nodes and bytes against the render's limits.
-func (r *Renderer) Count(fr *tree.Frame, n *yaml.Node, path string, nodes, bytes int) error {
+func (r *Renderer) Count(fr *diag.Frame, n *yaml.Node, path string, nodes, bytes int) error {
 	r.nodes += nodes
 	r.bytes += bytes
 	if r.nodes > r.e.opts.MaxNodes {
@@ -84,7 +85,7 @@ func (r *Renderer) Count(fr *tree.Frame, n *yaml.Node, path string, nodes, bytes
 }
 
 // checkDepth enforces MaxDepth on a compiled file.
-func (r *Renderer) checkDepth(f *tree.CompiledFile, fr *tree.Frame) error {
+func (r *Renderer) checkDepth(f *tree.CompiledFile, fr *diag.Frame) error {
 	limit := r.e.opts.MaxDepth
 	if f.Depth > limit {
 		return r.LimitErr(fr, f.Deepest, "", "MaxDepth", "the template nests deeper than MaxDepth ("+tree.Itoa(limit)+" levels of mappings and sequences)")
@@ -102,7 +103,7 @@ func (r *Renderer) checkDepth(f *tree.CompiledFile, fr *tree.Frame) error {
 
 // Tick is called once per $for iteration: it counts iterations against
 // MaxIterations and notices cancellation.
-func (r *Renderer) Tick(fr *tree.Frame, n *yaml.Node, path string) error {
+func (r *Renderer) Tick(fr *diag.Frame, n *yaml.Node, path string) error {
 	if r.steps+1 > r.e.opts.MaxIterations {
 		return r.LimitErr(fr, n, path, "MaxIterations", "the render runs more than MaxIterations ("+tree.Itoa(r.e.opts.MaxIterations)+") $for iterations")
 	}
@@ -113,7 +114,7 @@ func (r *Renderer) Tick(fr *tree.Frame, n *yaml.Node, path string) error {
 // on: each costs one unit of the render's CEL budget, even when its
 // condition is a YAML bool, so that many overlays on many documents stop at
 // MaxCostPerRender instead of running for hours.
-func (r *Renderer) Step(fr *tree.Frame, n *yaml.Node, path string) error {
+func (r *Renderer) Step(fr *diag.Frame, n *yaml.Node, path string) error {
 	if r.budget == 0 {
 		return r.LimitErr(fr, n, path, "MaxCostPerRender", "the render's CEL cost budget is used up (MaxCostPerRender), each overlay tried on each document costing one")
 	}
@@ -123,7 +124,7 @@ func (r *Renderer) Step(fr *tree.Frame, n *yaml.Node, path string) error {
 
 // pulse is called once per step of any loop (a $for iteration, an overlay
 // or list edit tried on one target): it notices cancellation.
-func (r *Renderer) pulse(fr *tree.Frame, n *yaml.Node, path string) error {
+func (r *Renderer) pulse(fr *diag.Frame, n *yaml.Node, path string) error {
 	r.steps++
 	if r.steps&63 == 0 {
 		if err := r.ctx.Err(); err != nil {
@@ -134,7 +135,7 @@ func (r *Renderer) pulse(fr *tree.Frame, n *yaml.Node, path string) error {
 }
 
 // LimitErr is the error for a render that passes the engine option limit.
-func (r *Renderer) LimitErr(fr *tree.Frame, n *yaml.Node, path, limit, msg string) error {
+func (r *Renderer) LimitErr(fr *diag.Frame, n *yaml.Node, path, limit, msg string) error {
 	e := r.ErrAt(fr, n, path, msg+hint.RaiseLimit(limit))
 	e.Limit = limit
 	return e

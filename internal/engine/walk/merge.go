@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -12,7 +13,7 @@ import (
 
 // RunPreludes runs $schema, $let and $assert. unknown is true when an $assert
 // cannot be decided yet, which makes the whole mapping unknown.
-func (r *Renderer) RunPreludes(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, bool, error) {
+func (r *Renderer) RunPreludes(m *tree.MapNode, sc *scope.Scope, fr *diag.Frame) (*scope.Scope, bool, error) {
 	for _, p := range m.Preludes {
 		next, unknown, err := p.Run(r, sc, fr)
 		if err != nil || unknown {
@@ -23,7 +24,7 @@ func (r *Renderer) RunPreludes(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame)
 	return sc, false, nil
 }
 
-func (r *Renderer) mapValue(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (r *Renderer) mapValue(m *tree.MapNode, sc *scope.Scope, fr *diag.Frame) (value.Value, bool, error) {
 	sc, unknown, err := r.RunPreludes(m, sc, fr)
 	if err != nil {
 		return nil, false, err
@@ -37,7 +38,7 @@ func (r *Renderer) mapValue(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame) (v
 	return r.Merge(m, sc, fr)
 }
 
-func (r *Renderer) mapMulti(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (r *Renderer) mapMulti(m *tree.MapNode, sc *scope.Scope, fr *diag.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	sc, unknown, err := r.RunPreludes(m, sc, fr)
 	if err != nil {
 		return dst, err
@@ -56,7 +57,7 @@ func (r *Renderer) mapMulti(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame, po
 }
 
 // Merge builds the mapping from its producers and regular keys.
-func (r *Renderer) Merge(m *tree.MapNode, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (r *Renderer) Merge(m *tree.MapNode, sc *scope.Scope, fr *diag.Frame) (value.Value, bool, error) {
 	var small [4]*value.Map
 	results := small[:0]
 	if len(m.Prods) > len(small) {
@@ -131,7 +132,7 @@ func origin(prod string, key *yaml.Node) string {
 // dupErr reports key k, given again by entry ei, naming the entry that gave
 // it first. The key is printed only when one of the two places writes it
 // in the template: a produced key may hold a variable's value.
-func (r *Renderer) dupErr(m *tree.MapNode, results []*value.Map, ei int, k string, fr *tree.Frame) error {
+func (r *Renderer) dupErr(m *tree.MapNode, results []*value.Map, ei int, k string, fr *diag.Frame) error {
 	where := func(e tree.MapEntry) string {
 		if e.Prod >= 0 {
 			return origin(m.Prods[e.Prod].Name(), e.Key)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -13,7 +14,7 @@ import (
 // Rendering a compiled node in value, item or stream position.
 
 // Value renders t in value position.
-func (r *Renderer) Value(t tree.Node, sc *scope.Scope, fr *tree.Frame) (value.Value, bool, error) {
+func (r *Renderer) Value(t tree.Node, sc *scope.Scope, fr *diag.Frame) (value.Value, bool, error) {
 	switch t := t.(type) {
 	case *tree.ConstNode:
 		if err := r.Count(fr, t.Node, t.Path, t.Nodes, t.Bytes); err != nil {
@@ -45,7 +46,7 @@ func (r *Renderer) Value(t tree.Node, sc *scope.Scope, fr *tree.Frame) (value.Va
 }
 
 // Multi renders t in item or stream position, appending what it gives.
-func (r *Renderer) Multi(t tree.Node, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (r *Renderer) Multi(t tree.Node, sc *scope.Scope, fr *diag.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	switch t := t.(type) {
 	case *tree.MapNode:
 		return r.mapMulti(t, sc, fr, pos, dst)
@@ -69,7 +70,7 @@ func (r *Renderer) Late() []tree.Pending { return r.late }
 
 // Splice renders a body written as a YAML sequence in item or stream
 // position: its items are added in place.
-func (r *Renderer) Splice(body tree.Node, key *yaml.Node, path string, sc *scope.Scope, fr *tree.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
+func (r *Renderer) Splice(body tree.Node, key *yaml.Node, path string, sc *scope.Scope, fr *diag.Frame, pos tree.Position, dst []value.Value) ([]value.Value, error) {
 	if pos == tree.PosStream {
 		return dst, r.ErrAt(fr, key, path, "a "+key.Value+" body written as a sequence cannot stand at a document root: documents are not lists; write a mapping per document, or put the sequence under a key")
 	}
@@ -92,24 +93,24 @@ func (r *Renderer) Splice(body tree.Node, key *yaml.Node, path string, sc *scope
 	return r.Multi(body, sc, fr, pos, dst)
 }
 
-// ErrAt builds an *Error at node n of the file in fr.
-func (r *Renderer) ErrAt(fr *tree.Frame, n *yaml.Node, path, msg string) *tree.Error {
-	p := tree.Pos{File: fr.File, Line: 1, Column: 1}
+// ErrAt builds a *diag.Error at node n of the file in fr.
+func (r *Renderer) ErrAt(fr *diag.Frame, n *yaml.Node, path, msg string) *diag.Error {
+	p := diag.Pos{File: fr.File, Line: 1, Column: 1}
 	if n != nil && n.Line > 0 {
 		p.Line, p.Column = n.Line, n.Column
 	}
-	return &tree.Error{Pos: p, Path: path, Msg: msg, Offset: -1, Chain: fr.Chain}
+	return &diag.Error{Pos: p, Path: path, Msg: msg, Offset: -1, Chain: fr.Chain}
 }
 
 // ResultErr is the error for an expression's result as a whole, one that
 // cannot be converted or written out: the caret goes under the
 // expression's first character, past the spaces after "${{".
-func (r *Renderer) ResultErr(fr *tree.Frame, x *tree.ExprRef, err error) error {
+func (r *Renderer) ResultErr(fr *diag.Frame, x *tree.ExprRef, err error) error {
 	off := x.Off + len(x.Text) - len(strings.TrimLeft(x.Text, " \t\r\n"))
-	return &tree.Error{Pos: tree.Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}, Path: x.Path,
+	return &diag.Error{Pos: diag.Pos{File: fr.File, Line: x.Node.Line, Column: x.Node.Column}, Path: x.Path,
 		Msg: err.Error(), Expr: x.Shown, Offset: off, Chain: fr.Chain}
 }
 
-func (r *Renderer) compileErr(fr *tree.Frame, c *tree.CompileError) error {
+func (r *Renderer) compileErr(fr *diag.Frame, c *tree.CompileError) error {
 	return c.In(fr)
 }

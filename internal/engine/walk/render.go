@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/options"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/scope"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 
@@ -30,7 +32,7 @@ type Renderer struct {
 	// apply once every document is rendered (reference §8). late are the
 	// transforms, which apply after every overlay (reference §10).
 	pending, late []tree.Pending
-	kept          []tree.Pos         // the origins of the documents, while overlays remove some
+	kept          []diag.Pos         // the origins of the documents, while overlays remove some
 	main          *tree.CompiledFile // the template rendered; with files, what it wrote
 
 	// texts are the files $schema includes, read once per render.
@@ -55,10 +57,10 @@ func (e *Engine) NewRenderer(ctx context.Context) *Renderer { return e.newRender
 func (r *Renderer) Context() context.Context { return r.ctx }
 
 // Options are the engine options the render runs under.
-func (r *Renderer) Options() *tree.Options { return &r.e.opts }
+func (r *Renderer) Options() *options.Options { return &r.e.opts }
 
 // Render renders a template with variables and returns its documents.
-// Documents that render to nothing or null are dropped. Errors are *Error.
+// Documents that render to nothing or null are dropped. Errors are *diag.Error.
 func (e *Engine) Render(ctx context.Context, src Source, vars map[string]value.Value) ([]value.Value, error) {
 	docs, _, err := e.render(ctx, SourceFrame(src), src.Text, vars, nil, false)
 	return docs, err
@@ -70,7 +72,7 @@ type Document struct {
 	// Origin is the node of the template that produced the document: the
 	// root of a document, or the key of the directive that produced
 	// several ($for, $include, $chart) at a document root.
-	Origin tree.Pos
+	Origin diag.Pos
 	// Unknown is, for the unknown stream only, the path of the value not
 	// known yet that decides it when the directive names one
 	// ("$values.image.tag" for a $chart, reference §11), or "".
@@ -115,8 +117,8 @@ func (e *Engine) RenderOver(ctx context.Context, src Source, vars map[string]val
 }
 
 // SourceFrame is the frame of a source's own file.
-func SourceFrame(src Source) *tree.Frame {
-	fr := &tree.Frame{File: src.Name, Dir: src.BaseDir}
+func SourceFrame(src Source) *diag.Frame {
+	fr := &diag.Frame{File: src.Name, Dir: src.BaseDir}
 	if src.Name == "" {
 		fr.File = InlineName
 	} else {
@@ -151,20 +153,20 @@ func (e *Engine) LoadFile(ctx context.Context, path string) (Source, error) {
 		if fe.Size > 0 {
 			size = strconv.FormatInt(fe.Size, 10) + " bytes, more than"
 		}
-		return Source{}, &tree.Error{Pos: tree.Pos{File: path, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
+		return Source{}, &diag.Error{Pos: diag.Pos{File: path, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
 			Msg: "template is " + size + " MaxTemplateBytes (" + tree.Itoa(e.opts.MaxTemplateBytes) + ")" + hint.RaiseLimit("MaxTemplateBytes")}
 	}
 	if err != nil {
-		return Source{}, &tree.Error{Pos: tree.Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + loader.ErrText(err), Offset: -1}
+		return Source{}, &diag.Error{Pos: diag.Pos{File: path, Line: 1, Column: 1}, Msg: "cannot read template: " + loader.ErrText(err), Offset: -1}
 	}
 	return Source{Name: path, Text: text}, nil
 }
 
 // render renders the documents of text, after the upstream ones, and,
 // with origins, the position of the node that produced each.
-func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars map[string]value.Value, upstream []Document, origins bool) ([]value.Value, []tree.Pos, error) {
+func (e *Engine) render(ctx context.Context, fr *diag.Frame, text []byte, vars map[string]value.Value, upstream []Document, origins bool) ([]value.Value, []diag.Pos, error) {
 	if len(text) > e.opts.MaxTemplateBytes {
-		return nil, nil, &tree.Error{Pos: tree.Pos{File: fr.File, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
+		return nil, nil, &diag.Error{Pos: diag.Pos{File: fr.File, Line: 1, Column: 1}, Offset: -1, Limit: "MaxTemplateBytes",
 			Msg: "template is " + tree.Itoa(len(text)) + " bytes, more than MaxTemplateBytes (" + tree.Itoa(e.opts.MaxTemplateBytes) + ")" + hint.RaiseLimit("MaxTemplateBytes")}
 	}
 	r := e.newRenderer(ctx)
@@ -181,7 +183,7 @@ func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars m
 	}
 	sc := scope.Root(vars)
 	docs := make([]value.Value, 0, len(upstream)+len(f.Docs))
-	var at []tree.Pos
+	var at []diag.Pos
 	for _, d := range upstream {
 		docs = append(docs, d.Value)
 		if origins {
@@ -191,13 +193,13 @@ func (e *Engine) render(ctx context.Context, fr *tree.Frame, text []byte, vars m
 	// unknownStream is the result when a document decides the number of
 	// documents on a value not known yet: with origins, it says where
 	// (the document's root directive, for the data source's warning).
-	unknownStream := func(d tree.Node, err error) ([]value.Value, []tree.Pos, error) {
+	unknownStream := func(d tree.Node, err error) ([]value.Value, []diag.Pos, error) {
 		if origins {
 			var ue *tree.UnknownShapeError
 			if errors.As(err, &ue) {
 				return nil, nil, &unknownStreamAt{origin: docOrigin(d, fr), path: ue.Path}
 			}
-			return []value.Value{value.UnknownStream}, []tree.Pos{docOrigin(d, fr)}, nil
+			return []value.Value{value.UnknownStream}, []diag.Pos{docOrigin(d, fr)}, nil
 		}
 		return []value.Value{value.UnknownStream}, nil, nil
 	}
@@ -289,7 +291,7 @@ func (r *Renderer) DropRemoved(docs []value.Value) []value.Value {
 // the later documents of the same file. pre reports a preamble; an $assert
 // that cannot be decided yet gives errUnknownShape, since whether the
 // later documents render is not known.
-func (r *Renderer) Preamble(d tree.Node, sc *scope.Scope, fr *tree.Frame) (next *scope.Scope, pre bool, err error) {
+func (r *Renderer) Preamble(d tree.Node, sc *scope.Scope, fr *diag.Frame) (next *scope.Scope, pre bool, err error) {
 	if !tree.IsPreamble(d) {
 		return sc, false, nil
 	}
@@ -306,7 +308,7 @@ func (r *Renderer) Preamble(d tree.Node, sc *scope.Scope, fr *tree.Frame) (next 
 // unknownStreamAt carries the unknown stream's origin and the path of the
 // value that decides it from render to RenderDocuments.
 type unknownStreamAt struct {
-	origin tree.Pos
+	origin diag.Pos
 	path   string
 }
 
@@ -315,7 +317,7 @@ func (u *unknownStreamAt) Error() string { return "unknown stream at " + u.path 
 // docOrigin is the position of what produced the documents of root d:
 // the key of its producer when that producer replaces the root ($for and
 // $include give several documents), otherwise the root itself.
-func docOrigin(d tree.Node, fr *tree.Frame) tree.Pos {
+func docOrigin(d tree.Node, fr *diag.Frame) diag.Pos {
 	var n *yaml.Node
 	switch t := d.(type) {
 	case *tree.MapNode:
@@ -331,12 +333,12 @@ func docOrigin(d tree.Node, fr *tree.Frame) tree.Pos {
 		n = t.KeyNode()
 	}
 	if n == nil {
-		return tree.Pos{File: fr.File, Line: 1, Column: 1}
+		return diag.Pos{File: fr.File, Line: 1, Column: 1}
 	}
-	return tree.Pos{File: fr.File, Line: n.Line, Column: n.Column}
+	return diag.Pos{File: fr.File, Line: n.Line, Column: n.Column}
 }
 
-func appendOrigins(at []tree.Pos, p tree.Pos, n int) []tree.Pos {
+func appendOrigins(at []diag.Pos, p diag.Pos, n int) []diag.Pos {
 	for range n {
 		at = append(at, p)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -21,7 +22,7 @@ func NoEditList(*tree.Compiler, *yaml.Node, string) (tree.Node, *tree.CompileErr
 
 // NoNamespace is the namespace step of a walker without transforms: the
 // documents stay as they are.
-func NoNamespace(_ tree.Renderer, docs []value.Value, _ *tree.Frame, _ string) ([]value.Value, error) {
+func NoNamespace(_ tree.Renderer, docs []value.Value, _ *diag.Frame, _ string) ([]value.Value, error) {
 	return docs, nil
 }
 

@@ -1,4 +1,9 @@
-package tree
+// Package options holds what an engine is configured with: the Loader
+// that reads template files, the limits of reference §7, the Namespace
+// option and the scopes the transforms read (reference §10), whether
+// errors hide variables' keys (reference §6), and how a remote chart is
+// fetched (reference §11). The facade re-exports it as engine.Options.
+package options
 
 import (
 	"context"
@@ -9,7 +14,7 @@ import (
 )
 
 // Options configure an Engine. Zero fields take the defaults shown in
-// DefaultOptions.
+// Default.
 type Options struct {
 	// Loader reads the files that $include and RenderFile name. Default:
 	// OSLoader{} (the process's file system, relative paths against the
@@ -62,12 +67,12 @@ type Options struct {
 	FetchChart func(ctx context.Context, r chart.Remote) (string, error)
 }
 
-// DefaultOptions returns the limits the provider uses. Those that grow
+// Default returns the limits the provider uses. Those that grow
 // with the output are sized for a platform of real bundles: sixty copies
 // of argo-cd's install.yaml in one stream (about 4,000,000 nodes and
 // 135 MB) render, with room to spare (internal/kustomize's
 // TestPlatform_sixtyArgoCDCopiesFitTheDefaultLimits).
-func DefaultOptions() Options {
+func Default() Options {
 	return Options{
 		Loader:               loader.OSLoader{},
 		MaxCostPerExpression: 1_000_000,
@@ -81,8 +86,9 @@ func DefaultOptions() Options {
 	}
 }
 
+// WithDefaults gives o with every zero field set to Default's.
 func (o Options) WithDefaults() Options {
-	d := DefaultOptions()
+	d := Default()
 	if o.Loader == nil {
 		o.Loader = d.Loader
 	}
