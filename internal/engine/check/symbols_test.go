@@ -94,3 +94,51 @@ func TestSymbols_aSchemaFromAnIncludedFileDescribesItsVariable(t *testing.T) {
 		t.Errorf("schemas:\n got %s\nwant %s", got, want)
 	}
 }
+
+// A template being typed is often broken: a mapping whose $if has no
+// $then yet, a misspelt directive. The names in
+// scope there are those of the mapping that holds it, and a directive's
+// condition is still an expression (reference §4).
+func TestSymbols_aBrokenMappingKeepsTheNamesInScope(t *testing.T) {
+	src := engine.Source{Name: "app.yaml", Text: []byte(`$let:
+  a: "1"
+spec:
+  $let: {b: "2"}
+  $if: "a."
+  name: x
+list:
+  - $for: "x in [1]"
+    $do: {n: y}
+    $iff: x
+`)}
+	s, err := engine.New(engine.DefaultOptions()).Symbols(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(line, col int) string {
+		var out []string
+		for _, b := range s.At(line, col) {
+			out = append(out, b.Kind+":"+b.Name+"@"+b.Pos.String())
+		}
+		j, _ := json.Marshal(out)
+		return string(j)
+	}
+	for _, c := range []struct {
+		line, col int
+		want      string
+		expr      bool
+	}{
+		{5, 10, `["let:a@app.yaml:2:3","let:b@app.yaml:4:10"]`, true},  // in the $if condition
+		{6, 9, `["let:a@app.yaml:2:3","let:b@app.yaml:4:10"]`, false}, // beside it
+		{8, 14, `["let:a@app.yaml:2:3","for:x@app.yaml:8:12"]`, true},  // in the $for
+		{9, 15, `["let:a@app.yaml:2:3","for:x@app.yaml:8:12"]`, false}, // in the $do
+		{10, 11, `["let:a@app.yaml:2:3","for:x@app.yaml:8:12"]`, false}, // in the misspelt $if
+	} {
+		if got := names(c.line, c.col); got != c.want {
+			t.Errorf("at %d:%d:\n got %s\nwant %s", c.line, c.col, got, c.want)
+		}
+		if got := s.InExpression(c.line, c.col); got != c.expr {
+			t.Errorf("InExpression(%d, %d) = %v, want %v", c.line, c.col, got, c.expr)
+		}
+	}
+}
