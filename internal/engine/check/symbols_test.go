@@ -128,10 +128,10 @@ list:
 		want      string
 		expr      bool
 	}{
-		{5, 10, `["let:a@app.yaml:2:3","let:b@app.yaml:4:10"]`, true},  // in the $if condition
-		{6, 9, `["let:a@app.yaml:2:3","let:b@app.yaml:4:10"]`, false}, // beside it
-		{8, 14, `["let:a@app.yaml:2:3","for:x@app.yaml:8:12"]`, true},  // in the $for
-		{9, 15, `["let:a@app.yaml:2:3","for:x@app.yaml:8:12"]`, false}, // in the $do
+		{5, 10, `["let:a@app.yaml:2:3","let:b@app.yaml:4:10"]`, true},   // in the $if condition
+		{6, 9, `["let:a@app.yaml:2:3","let:b@app.yaml:4:10"]`, false},   // beside it
+		{8, 14, `["let:a@app.yaml:2:3","for:x@app.yaml:8:12"]`, true},   // in the $for
+		{9, 15, `["let:a@app.yaml:2:3","for:x@app.yaml:8:12"]`, false},  // in the $do
 		{10, 11, `["let:a@app.yaml:2:3","for:x@app.yaml:8:12"]`, false}, // in the misspelt $if
 	} {
 		if got := names(c.line, c.col); got != c.want {
