@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine"
@@ -141,4 +142,33 @@ list:
 			t.Errorf("InExpression(%d, %d) = %v, want %v", c.line, c.col, got, c.expr)
 		}
 	}
+}
+
+// Whatever the template, broken or hostile, the symbols are read without
+// a panic, in the order of their positions, each in the text (or just
+// past its end, where an empty last document stands).
+func FuzzSymbols(f *testing.F) {
+	f.Add("$let: {a: \"1\"}\nx: {$if: a, $then: 1}\n")
+	f.Add("$overlay: doc.kind == 'A'\n$let: {n: \"1\"}\nxs:\n- $match: item == n\n  v: 1\n")
+	f.Add("a: &a {$for: \"x in [1]\", $do: *a}\nb: [*a, *a]\n")
+	f.Add("$schema: {v: {$include: x.json}, w: {type: obj}}\n$let: {a: .NaN}\n---\n$chart: c\n$if: true\n")
+	f.Add("x:\n  $if: \"a.\"\n  $fo: 1\n---\n$transform: {namespace: a}\n$let: {b: \"2\"}\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 4096 {
+			return
+		}
+		s, _ := engine.New(engine.DefaultOptions()).Symbols(engine.Source{Name: "f.yaml", Text: []byte(text)})
+		breaks := strings.ReplaceAll(text, "\r\n", "\n")
+		lines := strings.Count(breaks, "\n") + strings.Count(breaks, "\r") + 1
+		for i, sc := range s.Scopes {
+			if sc.Pos.Line < 1 || sc.Pos.Line > lines+1 { // an empty last document is past the end
+				t.Fatalf("a scope at line %d of %d", sc.Pos.Line, lines)
+			}
+			if i > 0 && (sc.Pos.Line < s.Scopes[i-1].Pos.Line || sc.Pos.Line == s.Scopes[i-1].Pos.Line && sc.Pos.Column < s.Scopes[i-1].Pos.Column) {
+				t.Fatalf("scope %d at %s comes after %s", i, sc.Pos, s.Scopes[i-1].Pos)
+			}
+			_ = s.At(sc.Pos.Line, sc.Pos.Column)
+			_ = s.InExpression(sc.Pos.Line, sc.Pos.Column)
+		}
+	})
 }
