@@ -102,7 +102,7 @@ func (r *symReader) node(n tree.Node, scope []*Binding, depth int) {
 	}
 	switch n := n.(type) {
 	case *tree.ConstNode:
-		r.plain(n.Node, scope)
+		r.loose(n.Node, scope) // plain data
 	case *tree.SeqNode:
 		if r.done[n.Node] {
 			return
@@ -357,12 +357,6 @@ func (r *symReader) rest(m *yaml.Node, scope []*Binding) {
 		r.loosePair(m.Content[i], m.Content[i+1], scope)
 	}
 	r.loosePairs(m, r.cut.pairs[m], scope)
-}
-
-// plain reads plain data n: its keys and scalars, and what was excised
-// from it.
-func (r *symReader) plain(n *yaml.Node, scope []*Binding) {
-	r.loose(n, scope)
 }
 
 // loosePairs reads the keys and values cut from mapping m.
