@@ -97,3 +97,21 @@ func benchEngines(b *testing.B, use func(b *testing.B, e *Engine, src Source, va
 		m.report(1, "template")
 	})
 }
+
+// BenchmarkSymbols_kitchenSink is what the language server reads of the
+// kitchen sink at each edit: the names in scope at every key and scalar,
+// the schemas of its variables and its literal $include paths.
+func BenchmarkSymbols_kitchenSink(b *testing.B) {
+	e, src, _ := kitchenSink(b)
+	m := startMeter(b)
+	for b.Loop() {
+		s, err := e.Symbols(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(s.Includes) != 1 || len(s.Scopes) == 0 {
+			b.Fatalf("read %d includes and %d scopes, want the one include and every node", len(s.Includes), len(s.Scopes))
+		}
+	}
+	m.report(1, "template")
+}

@@ -233,7 +233,7 @@ inc:
 `)
 	want := `$let@1:1 expr 2:6+0 "1" binds a@2:3 binds b@3:3 body b
 $assert@4:1 expr 4:10+0 "a > 0" expr 5:7+8 " a "
-$for@7:3 expr 7:9+8 "b" binds k@7:9 binds v@7:9 body $do
+$for@7:3 expr 7:9+8 "b" binds k@7:10 binds v@7:13 body $do
 $if@9:5 expr 9:10+0 "v > 0" body $then body $else
 $eval@10:13 expr 10:20+3 " k "
 $key@12:7 body body $value

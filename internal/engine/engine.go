@@ -136,8 +136,8 @@ type (
 	IncludeRef     = check.IncludeRef
 )
 
-// Symbols reads the names of src; it reads the YAML alone and evaluates
-// nothing. A YAML syntax error ends the reading: the symbols of the
+// Symbols reads the names of src; it compiles the template and
+// evaluates nothing. A YAML syntax error ends the reading: the symbols of the
 // documents before it are returned with the error.
 func (e *Engine) Symbols(src Source) (*Symbols, error) {
 	return check.ReadSymbols(e.w.Table(), e.opts, src)

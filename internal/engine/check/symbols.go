@@ -23,11 +23,12 @@ import (
 // What an editor needs to know of a template's names (`celyaml lsp`):
 // which names are in scope where, where each is bound, what a $schema
 // says of its variable, and where the literal $include paths are. It
-// reads the YAML alone and evaluates nothing, so it never sees a value.
-// Scopes follow the checker's rules (reference §4): a mapping's $schema,
+// reads the compiled template (symbols_tree.go) and evaluates nothing, so
+// it never sees a value. Scopes follow reference §4: a mapping's $schema,
 // $let and $for names are in scope in the whole mapping, a $let entry
 // sees the entries before it, and a preamble's names are in scope in the
-// documents after it.
+// documents after it. Where a template does not compile, what holds the
+// error has the names of the mapping around it.
 
 // Symbols is the names of one template file.
 type Symbols struct {
@@ -108,7 +109,7 @@ func ReadSymbols(t *tree.Table, opts options.Options, src walk.Source) (*Symbols
 	if dir == "" {
 		dir = "."
 	}
-	w := &symWalker{t: t, e: e, s: s, file: file, dir: dir}
+	r := &symReader{t: t, e: e, s: s, file: file, dir: dir}
 	dec := yaml.NewDecoder(bytes.NewReader(src.Text))
 	var preamble []*Binding
 	var err error
@@ -117,13 +118,9 @@ func ReadSymbols(t *tree.Table, opts options.Options, src walk.Source) (*Symbols
 		if err = dec.Decode(&doc); err != nil {
 			break
 		}
-		w.walk(&doc, preamble, 0)
-		if len(doc.Content) > 0 {
-			if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(t, root) {
-				preamble = w.mappingScope(root, preamble, true)
-			}
-		}
+		preamble = r.document(&doc, preamble)
 	}
+	sort.SliceStable(s.Includes, func(i, j int) bool { return symPosLess(s.Includes[i].Pos, s.Includes[j].Pos) })
 	sort.SliceStable(s.Scopes, func(i, j int) bool { return symPosLess(s.Scopes[i].Pos, s.Scopes[j].Pos) })
 	if errors.Is(err, io.EOF) {
 		err = nil
@@ -197,17 +194,10 @@ func symPosLess(a, b diag.Pos) bool {
 	return a.Column < b.Column
 }
 
-type symWalker struct {
-	t         *tree.Table
-	e         symOptions
-	s         *Symbols
-	file, dir string
-}
-
 // includedSchema reads the schema of {$include: FILE} in a $schema entry
 // through the engine's Loader: a JSON or YAML file (a chart's
 // values.schema.json). Its $ref are not followed.
-func (w *symWalker) includedSchema(n *yaml.Node) *SchemaInfo {
+func (r *symReader) includedSchema(n *yaml.Node) *SchemaInfo {
 	n = symDeref(n)
 	if n == nil || n.Kind != yaml.MappingNode || len(n.Content) != 2 || n.Content[0].Value != schema.IncludeKey {
 		return nil
@@ -218,11 +208,11 @@ func (w *symWalker) includedSchema(n *yaml.Node) *SchemaInfo {
 	}
 	file := p.Value
 	if !filepath.IsAbs(file) {
-		file = filepath.Join(w.dir, file)
+		file = filepath.Join(r.dir, file)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	text, err := w.e.symLoader().ReadFile(ctx, file, w.e.symLimit())
+	text, err := r.e.symLoader().ReadFile(ctx, file, r.e.symLimit())
 	if err != nil {
 		return nil
 	}
@@ -233,19 +223,6 @@ func (w *symWalker) includedSchema(n *yaml.Node) *SchemaInfo {
 	return schemaInfo(doc.Content[0], 0)
 }
 
-func (w *symWalker) pos(n *yaml.Node) diag.Pos {
-	return diag.Pos{File: w.file, Line: n.Line, Column: n.Column}
-}
-
-func (w *symWalker) record(n *yaml.Node, scope []*Binding) {
-	w.s.Scopes = append(w.s.Scopes, ScopeAt{Pos: w.pos(n), Names: scope[:len(scope):len(scope)]})
-}
-
-// recordExpr records the scalar n, the value of an expression directive.
-func (w *symWalker) recordExpr(n *yaml.Node, scope []*Binding) {
-	w.s.Scopes = append(w.s.Scopes, ScopeAt{Pos: w.pos(n), Names: scope[:len(scope):len(scope)], Expr: true})
-}
-
 func symDeref(n *yaml.Node) *yaml.Node {
 	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
 		n = n.Alias
@@ -253,79 +230,13 @@ func symDeref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-func (w *symWalker) walk(n *yaml.Node, scope []*Binding, depth int) {
-	if n == nil || depth > 1000 {
-		return
-	}
-	switch n.Kind {
-	case yaml.DocumentNode, yaml.SequenceNode:
-		for _, c := range n.Content {
-			w.walk(c, scope, depth+1)
-		}
-	case yaml.MappingNode:
-		before := scope
-		scope = w.mappingScope(n, scope, false)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			w.record(k, scope)
-			dv := symDeref(v)
-			d := described(w.t, k.Value)
-			switch {
-			case d.Exprs == tree.ExprEntries && dv != nil && dv.Kind == yaml.MappingNode:
-				w.walkLet(n, i, dv, before, depth)
-				continue
-			case d.Includes && dv != nil && dv.Kind == yaml.ScalarNode && dv.Tag == "!!str" && dv.Value != "" && !strings.Contains(dv.Value, "${{"):
-				p := dv.Value
-				if !filepath.IsAbs(p) {
-					p = filepath.Join(w.dir, p)
-				}
-				w.s.Includes = append(w.s.Includes, IncludeRef{Pos: w.pos(dv), Path: dv.Value, File: p})
-			}
-			if d.WholeExpr() && v.Kind == yaml.ScalarNode {
-				w.recordExpr(v, scope)
-				continue
-			}
-			if v.Kind != yaml.AliasNode {
-				w.walk(v, scope, depth+1)
-			}
-		}
-	case yaml.ScalarNode:
-		w.record(n, scope)
-	}
-}
-
-// walkLet walks the entries let of the directive at key index at of
-// mapping n, a $let: each sees the mapping's other names and the entries
-// before it.
-func (w *symWalker) walkLet(n *yaml.Node, at int, let *yaml.Node, before []*Binding, depth int) {
-	kind := described(w.t, n.Content[at].Value).BoundKind
-	sc := append(before[:len(before):len(before)], besideEntries(w.t, n, at, w.file, w.schemaOf)...)
-	for j := 0; j+1 < len(let.Content); j += 2 {
-		k, v := let.Content[j], let.Content[j+1]
-		w.record(k, sc)
-		if v.Kind == yaml.ScalarNode {
-			w.recordExpr(v, sc)
-		} else if v.Kind != yaml.AliasNode {
-			w.walk(v, sc, depth+1)
-		}
-		sc = append(sc[:len(sc):len(sc)], &Binding{Name: k.Value, Kind: kind, Pos: w.pos(k)})
-	}
-}
-
-// mappingScope adds the names a mapping's directives bind, as check
-// binds them (scope.go), with what a $schema says of each variable.
-func (w *symWalker) mappingScope(n *yaml.Node, scope []*Binding, preamble bool) []*Binding {
-	scope = scope[:len(scope):len(scope)]
-	return append(scope, bound(w.t, n, w.file, preamble, w.schemaOf)...)
-}
-
 // schemaOf reads what a variable's schema says, from the file of
 // {$include: FILE}.
-func (w *symWalker) schemaOf(n *yaml.Node) *SchemaInfo {
+func (r *symReader) schemaOf(n *yaml.Node) *SchemaInfo {
 	if s := schemaInfo(n, 0); s != nil {
 		return s
 	}
-	return w.includedSchema(n)
+	return r.includedSchema(n)
 }
 
 // schemaInfo reads the type, description, properties and items of a

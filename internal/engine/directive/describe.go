@@ -2,7 +2,10 @@ package directive
 
 import (
 	"sort"
+	"strings"
+	"unicode/utf8"
 
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/schema"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
@@ -65,6 +68,10 @@ func (t *textTemplate) exprs() []*tree.ExprRef {
 	return out
 }
 
+// Set is the compiled schemas, each variable's as written, and the
+// files they include: what an editor shows of a variable.
+func (s *schemaDir) Set() *schema.Set { return s.set }
+
 // Describe gives the variables the schema declares.
 func (s *schemaDir) Describe() tree.Description {
 	d := tree.Description{Name: "$schema", Key: s.key}
@@ -74,16 +81,42 @@ func (s *schemaDir) Describe() tree.Description {
 	return d
 }
 
-// Describe gives the collection, the loop's names (bound by its
-// expression) and the body under $do.
+// Describe gives the collection, the loop's names, each at its place in
+// the $for string, and the body under $do.
 func (f *forDir) Describe() tree.Description {
-	d := tree.Description{Name: "$for", Key: f.key, Exprs: []*tree.ExprRef{f.coll},
-		Binds:  []tree.BoundName{{Name: f.v1, Node: f.coll.Node}},
+	return tree.Description{Name: "$for", Key: f.key, Exprs: []*tree.ExprRef{f.coll},
+		Binds:  loopNames(f.coll.Node),
 		Bodies: []tree.Body{{Key: f.doKey, Node: f.body}}}
-	if f.v2 != "" {
-		d.Binds = append(d.Binds, tree.BoundName{Name: f.v2, Node: f.coll.Node})
+}
+
+// loopNames are the names of the $for string n ("k, v in EXPR"), each
+// as a node where it is written: its column counted in the string's
+// characters, past the opening quote of a quoted one; the string's own
+// column when a line break comes before it.
+func loopNames(n *yaml.Node) []tree.BoundName {
+	m := tree.ForSyntax.FindStringSubmatchIndex(n.Value)
+	if m == nil {
+		return nil
 	}
-	return d
+	shift := 0
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		shift = 1
+	}
+	var out []tree.BoundName
+	for g := 1; g <= 2; g++ {
+		at := m[2*g]
+		if at < 0 {
+			continue
+		}
+		col := n.Column + shift + utf8.RuneCountInString(n.Value[:at])
+		if strings.Contains(n.Value[:at], "\n") {
+			col = n.Column
+		}
+		name := n.Value[at:m[2*g+1]]
+		out = append(out, tree.BoundName{Name: name,
+			Node: &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: n.Line, Column: col}})
+	}
+	return out
 }
 
 // Describe gives the condition (none when it is a YAML bool) and the

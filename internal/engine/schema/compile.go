@@ -22,6 +22,7 @@ type Set struct {
 type variable struct {
 	name   string
 	key    *yaml.Node // the variable's entry in $schema
+	node   *yaml.Node // its schema as written
 	schema *jsonschema.Schema
 	hasDef bool
 	def    value.Value     // the schema's top-level "default", in template order
@@ -82,14 +83,14 @@ func Compile(n *yaml.Node) (*Set, *yamlnode.Error) {
 			if err != nil {
 				return nil, err
 			}
-			set.vars = append(set.vars, variable{name: k.Value, key: k, include: p, includeKey: ik})
+			set.vars = append(set.vars, variable{name: k.Value, key: k, node: v, include: p, includeKey: ik})
 			continue
 		}
 		if bad := misplacedInclude(v, map[*yaml.Node]bool{}); bad != nil {
 			return nil, &yamlnode.Error{Node: bad, Msg: misplacedIncludeMsg}
 		}
 		sv, err := compileVariable(k.Value, len(set.vars), v)
-		sv.key = k
+		sv.key, sv.node = k, v
 		if err != nil {
 			return nil, err
 		}
@@ -382,6 +383,9 @@ func addStrings(v any, names map[string]bool) {
 type Variable struct {
 	Name string
 	Key  *yaml.Node
+	// Schema is the variable's schema as written: a JSON Schema, a type
+	// name, or {$include: FILE}.
+	Schema *yaml.Node
 }
 
 // Variables gives the variables the set declares, in template order.
@@ -391,7 +395,7 @@ func (s *Set) Variables() []Variable {
 	}
 	out := make([]Variable, len(s.vars))
 	for i, v := range s.vars {
-		out[i] = Variable{Name: v.name, Key: v.key}
+		out[i] = Variable{Name: v.name, Key: v.key, Schema: v.node}
 	}
 	return out
 }

@@ -72,7 +72,7 @@ func (s *Set) Resolve(docs []*yaml.Node) (out *Set, which int, err *yamlnode.Err
 		if cerr != nil {
 			return nil, j, cerr
 		}
-		cv.key = sv.key
+		cv.key, cv.node = sv.key, sv.node
 		out.vars[i] = cv
 		j++
 	}

@@ -126,6 +126,11 @@ type Compiler struct {
 	// of list edits edits the document (reference §8).
 	Patch bool
 	Edits int // edit lists compiled so far
+	// KeepYAML keeps the YAML below a constant mapping or sequence in its
+	// Node, for a reader that does not render and needs the positions of
+	// its keys and scalars (the language server's symbols); a render
+	// leaves it unset, so a compiled file does not hold its parsed YAML.
+	KeepYAML bool
 }
 
 // aliasKey is an anchored node as compiled in one context: in an overlay's
@@ -273,7 +278,7 @@ func (c *Compiler) sequence(n *yaml.Node, path string) (Node, *CompileError) {
 		return &SeqNode{Node: n, Path: path, Elems: elems}, nil
 	}
 	out := make([]value.Value, len(consts))
-	cn := &ConstNode{Node: detached(n), Path: path, Nodes: 1, Bytes: 2}
+	cn := &ConstNode{Node: c.detached(n), Path: path, Nodes: 1, Bytes: 2}
 	for i, k := range consts {
 		out[i] = k.Value
 		cn.Nodes = addSat(cn.Nodes, k.Nodes)
@@ -287,8 +292,9 @@ func (c *Compiler) sequence(n *yaml.Node, path string) (Node, *CompileError) {
 // node is where it is written, and keeping the parsed YAML below it would
 // hold every node of a large included file (a vendored bundle) in memory
 // for as long as the compiled file is kept, beside the values made of it.
-func detached(n *yaml.Node) *yaml.Node {
-	if n == nil || len(n.Content) == 0 {
+// With KeepYAML, it is n.
+func (c *Compiler) detached(n *yaml.Node) *yaml.Node {
+	if n == nil || len(n.Content) == 0 || c.KeepYAML {
 		return n
 	}
 	return &yaml.Node{Kind: n.Kind, Style: n.Style, Tag: n.Tag, Line: n.Line, Column: n.Column}
