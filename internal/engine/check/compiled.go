@@ -1,6 +1,8 @@
 package check
 
 import (
+	"sort"
+
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
@@ -20,7 +22,9 @@ import (
 func compileExcised(t *tree.Table, doc *yaml.Node) (tree.Node, []*tree.CompileError) {
 	var errs []*tree.CompileError
 	for range maxProblemsPerDocument {
-		n, cerr := t.NewCompiler().Document(doc)
+		c := t.NewCompiler()
+		c.KeepYAML = true // the plain strings of constants are read (walk)
+		n, cerr := c.Document(doc)
 		if cerr == nil {
 			return n, errs
 		}
@@ -30,4 +34,97 @@ func compileExcised(t *tree.Table, doc *yaml.Node) (tree.Node, []*tree.CompileEr
 		}
 	}
 	return nil, errs
+}
+
+// mapping is one YAML mapping as compiled: the directives that stand in
+// it, described, and its regular entries. A compiled mapping gives its
+// preludes and producers; a document directive ($overlay, $transform,
+// $chart) or a list edit gives itself and what stands beside it (a body
+// marked Beside), which is the same mapping.
+type mapping struct {
+	dirs    []tree.Description
+	nodes   []tree.Node     // the compiled directive of each description
+	entries []tree.MapEntry // regular entries
+	plain   []*tree.ConstNode
+}
+
+// add adds the directives and regular entries of compiled mapping m.
+func (mp *mapping) add(m *tree.MapNode) {
+	for _, p := range m.Preludes {
+		if d, ok := p.(tree.Described); ok {
+			mp.addDirective(d)
+		}
+	}
+	for _, p := range m.Prods {
+		if d, ok := p.(tree.Described); ok {
+			mp.addDirective(d)
+		}
+	}
+	for _, e := range m.Entries {
+		if e.Prod < 0 {
+			mp.entries = append(mp.entries, e)
+		}
+	}
+}
+
+// addDirective adds d, and the mapping that stands beside it.
+func (mp *mapping) addDirective(d tree.Described) {
+	desc := d.Describe()
+	mp.dirs = append(mp.dirs, desc)
+	mp.nodes = append(mp.nodes, d)
+	for _, b := range desc.Bodies {
+		if !b.Beside {
+			continue
+		}
+		switch t := b.Node.(type) {
+		case *tree.MapNode:
+			mp.add(t)
+		case *tree.ConstNode:
+			mp.plain = append(mp.plain, t) // regular entries only, constant
+		}
+	}
+	mp.sort()
+}
+
+// sort puts the directives in template order.
+func (mp *mapping) sort() {
+	idx := make([]int, len(mp.dirs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keyBefore(mp.dirs[idx[a]].Key, mp.dirs[idx[b]].Key) })
+	dirs, nodes := make([]tree.Description, len(idx)), make([]tree.Node, len(idx))
+	for i, j := range idx {
+		dirs[i], nodes[i] = mp.dirs[j], mp.nodes[j]
+	}
+	mp.dirs, mp.nodes = dirs, nodes
+}
+
+// keyBefore orders two nodes by where they are written.
+func keyBefore(a, b *yaml.Node) bool {
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Column < b.Column
+}
+
+// names gives the names the directives of the mapping bind in all of it,
+// in template order, leaving out the directive at index skip (-1: none):
+// an $include's $with names are its file's, not its mapping's.
+func (mp *mapping) names(t *tree.Table, skip int) []string {
+	var out []string
+	for i, d := range mp.dirs {
+		if i == skip || described(t, d.Name).Includes {
+			continue
+		}
+		for _, b := range d.Binds {
+			out = append(out, b.Name)
+		}
+	}
+	return out
+}
+
+// scope is outer and the names the mapping binds.
+func (mp *mapping) scope(t *tree.Table, outer []string) []string {
+	return append(append([]string(nil), outer...), mp.names(t, -1)...)
 }

@@ -5,25 +5,33 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// walkLet checks the entries of the directive at key index at of mapping
-// n, whose value is a mapping of expressions and templates that binds its
-// keys in order ($let), each entry with the names a render gives it
-// (reference §4 $let): those in scope before n, the names n's other
-// directives bind, and the entries above it, not its own name or those
-// below.
-func (ck *checker) walkLet(fr *tree.Frame, n *yaml.Node, at int, before []string, path string) {
-	d, let := described(ck.e.Table(), n.Content[at].Value), tree.Deref(n.Content[at+1])
-	base := append([]string(nil), before...)
-	for _, b := range besideEntries(ck.e.Table(), n, at, "", nil) {
-		base = append(base, b.Name)
+// entries checks the entries of directive i of mapping m, which bind
+// their names in order ($let), each entry with the names a render gives
+// it (reference §4 $let): those of outer, in scope above m, the names m's
+// other directives bind, and the entries above it, not its own name or
+// those below. An expression entry is checked as an expression; a
+// template entry is walked, without warnings on its plain strings.
+func (ck *checker) entries(fr *tree.Frame, m *mapping, i int, outer []string, path string) {
+	desc := m.dirs[i]
+	base := append(append([]string(nil), outer...), m.names(ck.e.Table(), i)...)
+	bodies := map[*yaml.Node]tree.Node{}
+	for _, b := range desc.Bodies {
+		bodies[b.Key] = b.Node
 	}
-	for j := 0; j+1 < len(let.Content); j += 2 {
+	exprs := desc.Exprs // the expression entries, in order
+	for j, b := range desc.Binds {
 		sc := append([]string(nil), base...)
-		for i := 0; i < j; i += 2 {
-			sc = append(sc, let.Content[i].Value)
+		for _, above := range desc.Binds[:j] {
+			sc = append(sc, above.Name)
 		}
-		entry := &yaml.Node{Kind: yaml.MappingNode, Content: let.Content[j : j+2]}
-		ck.exprs(fr, &d, entry, sc, path)
-		ck.walk(fr, entry, sc, true, path)
+		p := tree.JoinPath(path, b.Name)
+		if body, ok := bodies[b.Node]; ok {
+			ck.walk(fr, body, sc, p, false)
+			continue
+		}
+		if len(exprs) > 0 {
+			ck.expr(fr, exprs[0], sc, p, map[string]bool{})
+			exprs = exprs[1:]
+		}
 	}
 }

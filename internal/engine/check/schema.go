@@ -15,27 +15,18 @@ type schemaReader interface {
 	ReadFiles(r tree.Renderer, fr *tree.Frame) error
 }
 
-// schemaFiles has check read the files the $schema at key includes, as
-// render does: they are JSON Schemas, never checked as templates. A
-// $schema that does not compile is the compiler's to report. path is the
-// path of the mapping that holds it.
+// schemaFiles has check read the files the compiled $schema n, described
+// by desc, includes, as render does: they are JSON Schemas, never checked
+// as templates.
 //
 // It gives the included schemas by variable, for their types (reference
 // §4 $schema, `{$include: FILE}`): read once, by the render's own reading,
 // so that a file is found, limited and faulted as a render finds, limits
 // and faults it. A $schema with a problem gives none: its variables are
 // dyn.
-func (ck *checker) schemaFiles(fr *tree.Frame, key, v *yaml.Node, path string) map[string]any {
-	if !hasSchemaInclude(v) {
-		return nil // nothing to read: the $schema is not compiled twice
-	}
-	d, ok := ck.e.Table().With(func(d *tree.Directive) bool { return d.Declares })
-	if !ok || d.Prelude == nil {
-		return nil
-	}
-	pre, cerr := d.Prelude(ck.e.Table().NewCompiler(), nil, tree.KVPair{K: key, V: v}, path)
-	sr, ok := pre.(schemaReader)
-	if cerr != nil || !ok {
+func (ck *checker) schemaFiles(fr *tree.Frame, n tree.Node, desc tree.Description) map[string]any {
+	sr, ok := n.(schemaReader)
+	if !ok || !hasSchemaInclude(desc) {
 		return nil
 	}
 	r := ck.e.NewRenderer(ck.ctx)
@@ -47,9 +38,8 @@ func (ck *checker) schemaFiles(fr *tree.Frame, key, v *yaml.Node, path string) m
 		return nil
 	}
 	var out map[string]any
-	v = tree.Deref(v)
-	for j := 0; v.Kind == yaml.MappingNode && j+1 < len(v.Content); j += 2 {
-		p, isInclude := schemaIncludePath(v.Content[j+1])
+	for _, b := range desc.Binds {
+		p, isInclude := schemaIncludePath(b.Value)
 		if !isInclude {
 			continue
 		}
@@ -64,7 +54,7 @@ func (ck *checker) schemaFiles(fr *tree.Frame, key, v *yaml.Node, path string) m
 		if out == nil {
 			out = map[string]any{}
 		}
-		out[v.Content[j].Value] = s
+		out[b.Name] = s
 	}
 	return out
 }
@@ -72,6 +62,9 @@ func (ck *checker) schemaFiles(fr *tree.Frame, key, v *yaml.Node, path string) m
 // schemaIncludePath gives the FILE of a variable's schema written
 // `{$include: FILE}`.
 func schemaIncludePath(n *yaml.Node) (string, bool) {
+	if n == nil {
+		return "", false
+	}
 	n = tree.Deref(n)
 	if n.Kind != yaml.MappingNode || len(n.Content) != 2 || n.Content[0].Value != schema.IncludeKey {
 		return "", false
@@ -79,12 +72,11 @@ func schemaIncludePath(n *yaml.Node) (string, bool) {
 	return tree.StringScalar(tree.Deref(n.Content[1]))
 }
 
-// hasSchemaInclude reports whether an entry of the $schema v is an
+// hasSchemaInclude reports whether an entry of the $schema desc is an
 // included schema.
-func hasSchemaInclude(v *yaml.Node) bool {
-	v = tree.Deref(v)
-	for j := 0; v.Kind == yaml.MappingNode && j+1 < len(v.Content); j += 2 {
-		if _, ok := schemaIncludePath(v.Content[j+1]); ok {
+func hasSchemaInclude(desc tree.Description) bool {
+	for _, b := range desc.Binds {
+		if _, ok := schemaIncludePath(b.Value); ok {
 			return true
 		}
 	}

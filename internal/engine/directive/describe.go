@@ -35,7 +35,7 @@ func (l *lets) Describe() tree.Description {
 func entries(es []letEntry) (exprs []*tree.ExprRef, binds []tree.BoundName, bodies []tree.Body) {
 	for i := range es {
 		e := &es[i]
-		binds = append(binds, tree.BoundName{Name: e.name, Node: e.key})
+		binds = append(binds, tree.BoundName{Name: e.name, Node: e.key, Value: e.val})
 		if e.expr != nil {
 			exprs = append(exprs, e.expr)
 		} else {
@@ -65,13 +65,24 @@ func (t *textTemplate) exprs() []*tree.ExprRef {
 	return out
 }
 
-// Describe gives the variables the schema declares.
+// Describe gives the variables the schema declares, each with its
+// schema.
 func (s *schemaDir) Describe() tree.Description {
 	d := tree.Description{Name: "$schema", Key: s.key}
 	for _, v := range s.set.Variables() {
-		d.Binds = append(d.Binds, tree.BoundName{Name: v.Name, Node: v.Key})
+		d.Binds = append(d.Binds, tree.BoundName{Name: v.Name, Node: v.Key, Value: entryValue(s.val, v.Key)})
 	}
 	return d
+}
+
+// entryValue is the value of the entry of mapping m whose key is key.
+func entryValue(m, key *yaml.Node) *yaml.Node {
+	for i := 0; m != nil && i+1 < len(m.Content); i += 2 {
+		if tree.Deref(m.Content[i]) == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // Describe gives the collection, the loop's names (bound by its
@@ -130,7 +141,7 @@ func (t *chartNode) Describe() tree.Description {
 		d.Exprs = []*tree.ExprRef{t.cond}
 	}
 	if t.pre != nil {
-		d.Bodies = append(d.Bodies, tree.Body{Node: t.pre})
+		d.Bodies = append(d.Bodies, tree.Body{Node: t.pre, Beside: true})
 	}
 	d.Bodies = append(d.Bodies, tree.Body{Node: t.src})
 	opts := make([]tree.Body, 0, len(t.opts))

@@ -17,6 +17,7 @@ import (
 
 type schemaDir struct {
 	key  *yaml.Node
+	val  *yaml.Node // the mapping of variables to schemas
 	set  *schema.Set
 	path string
 	inc  schemaIncludes // the sets with files read in (schema_include.go)
@@ -27,7 +28,7 @@ func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *tree.Compile
 	if err != nil {
 		return nil, tree.FromNodeError(err, path)
 	}
-	return &schemaDir{key: key, set: s, path: path}, nil
+	return &schemaDir{key: key, val: tree.Deref(n), set: s, path: path}, nil
 }
 
 func checkSchema(r tree.Renderer, d *schemaDir, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, error) {

@@ -126,6 +126,10 @@ type Compiler struct {
 	// of list edits edits the document (reference §8).
 	Patch bool
 	Edits int // edit lists compiled so far
+	// KeepYAML is set by the readers that do not render a template
+	// (check): a constant then keeps the YAML below its node, whose plain
+	// strings they read, rather than its position alone (detached).
+	KeepYAML bool
 }
 
 // aliasKey is an anchored node as compiled in one context: in an overlay's
@@ -273,7 +277,7 @@ func (c *Compiler) sequence(n *yaml.Node, path string) (Node, *CompileError) {
 		return &SeqNode{Node: n, Path: path, Elems: elems}, nil
 	}
 	out := make([]value.Value, len(consts))
-	cn := &ConstNode{Node: detached(n), Path: path, Nodes: 1, Bytes: 2}
+	cn := &ConstNode{Node: c.detached(n), Path: path, Nodes: 1, Bytes: 2}
 	for i, k := range consts {
 		out[i] = k.Value
 		cn.Nodes = addSat(cn.Nodes, k.Nodes)
@@ -287,8 +291,9 @@ func (c *Compiler) sequence(n *yaml.Node, path string) (Node, *CompileError) {
 // node is where it is written, and keeping the parsed YAML below it would
 // hold every node of a large included file (a vendored bundle) in memory
 // for as long as the compiled file is kept, beside the values made of it.
-func detached(n *yaml.Node) *yaml.Node {
-	if n == nil || len(n.Content) == 0 {
+// With KeepYAML, n itself.
+func (c *Compiler) detached(n *yaml.Node) *yaml.Node {
+	if n == nil || len(n.Content) == 0 || c.KeepYAML {
 		return n
 	}
 	return &yaml.Node{Kind: n.Kind, Style: n.Style, Tag: n.Tag, Line: n.Line, Column: n.Column}

@@ -174,7 +174,7 @@ func (c *Compiler) plainMapping(n *yaml.Node, path string, regular []KVPair) (No
 		return m, nil
 	}
 	out := value.NewMap(len(m.Entries))
-	cn := &ConstNode{Node: detached(n), Path: path, Nodes: 1, Bytes: 2}
+	cn := &ConstNode{Node: c.detached(n), Path: path, Nodes: 1, Bytes: 2}
 	for i, e := range m.Entries {
 		k := consts[i]
 		out.Set(e.Name, k.Value)

@@ -42,6 +42,9 @@ type Description struct {
 type BoundName struct {
 	Name string
 	Node *yaml.Node
+	// Value is where the value it is bound to is written, when an entry
+	// binds it: a $let or $with entry's value, a $schema entry's schema.
+	Value *yaml.Node
 }
 
 // Body is a compiled body of a directive, with the key it stands under
@@ -50,6 +53,11 @@ type BoundName struct {
 type Body struct {
 	Key  *yaml.Node
 	Node Node
+	// Beside marks the body that holds what stands beside the directive
+	// in its own mapping (the preludes beside $chart or $transform, the
+	// rest of an overlay's root or of a list edit's item): one mapping
+	// with the directive, whose names are in scope in all of it.
+	Beside bool
 }
 
 // Visit calls fn with n and, as long as fn returns true for a node, with
