@@ -1,16 +1,15 @@
 package check
 
 import (
-	"slices"
-
 	"encoding/json"
 	"io/fs"
-	apiservercel "k8s.io/apiserver/pkg/cel"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	helmchart "helm.sh/helm/v4/pkg/chart/v2"
+	apiservercel "k8s.io/apiserver/pkg/cel"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
