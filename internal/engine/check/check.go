@@ -91,15 +91,23 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 		if root := doc.Content[0]; root.Kind == yaml.MappingNode {
 			ck.chartValues(fr, root, preamble) // chartvalues.go, before compiling excises a faulty entry
 		}
-		n := ck.document(fr, &doc)
-		ck.visited = map[*yaml.Node]bool{}
-		ck.walk(fr, n, preamble, "", true)
-		if tree.IsPreamble(n) {
-			var m mapping
-			m.add(n.(*tree.MapNode)) //nolint:forcetypeassert // IsPreamble checked it
-			preamble = m.scope(ck.e.Table(), preamble)
-		}
+		preamble = ck.walkDocument(fr, ck.document(fr, &doc), preamble)
 	}
+}
+
+// walkDocument checks the compiled document n with the names of preamble
+// in scope, and gives the names in scope for the documents after it:
+// those of preamble, and those n binds when it is a preamble (reference
+// §1).
+func (ck *checker) walkDocument(fr *tree.Frame, n tree.Node, preamble []string) []string {
+	ck.visited = map[*yaml.Node]bool{}
+	ck.walk(fr, n, preamble, "", true)
+	if !tree.IsPreamble(n) {
+		return preamble
+	}
+	var m mapping
+	m.add(n.(*tree.MapNode)) //nolint:forcetypeassert // IsPreamble checked it
+	return m.scope(ck.e.Table(), preamble)
 }
 
 // document compiles doc as check reads it (compileExcised), reporting

@@ -9,25 +9,34 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// schemaReader is a compiled $schema that reads the files it includes
-// (package directive's $schema).
+// schemaReader is a compiled $schema that lists the variables whose
+// schema is in a file and reads those files (package directive's
+// $schema).
 type schemaReader interface {
+	Includes() []schema.Include
 	ReadFiles(r tree.Renderer, fr *tree.Frame) error
 }
 
-// schemaFiles has check read the files the compiled $schema n, described
-// by desc, includes, as render does: they are JSON Schemas, never checked
-// as templates.
+// schemaFiles has check read the files the compiled $schema n includes,
+// as render does: they are JSON Schemas, never checked as templates.
 //
 // It gives the included schemas by variable, for their types (reference
 // §4 $schema, `{$include: FILE}`): read once, by the render's own reading,
 // so that a file is found, limited and faulted as a render finds, limits
-// and faults it. A $schema with a problem gives none: its variables are
-// dyn.
-func (ck *checker) schemaFiles(fr *tree.Frame, n tree.Node, desc tree.Description) map[string]any {
+// and faults it. A variable whose file is not read has a nil schema: it
+// is dyn, as are all of a $schema with a problem.
+func (ck *checker) schemaFiles(fr *tree.Frame, n tree.Node) map[string]any {
 	sr, ok := n.(schemaReader)
-	if !ok || !hasSchemaInclude(desc) {
+	if !ok {
 		return nil
+	}
+	incs := sr.Includes()
+	if len(incs) == 0 {
+		return nil // nothing to read
+	}
+	out := make(map[string]any, len(incs))
+	for _, inc := range incs {
+		out[inc.Name] = nil
 	}
 	r := ck.e.NewRenderer(ck.ctx)
 	if err := sr.ReadFiles(r, fr); err != nil {
@@ -35,50 +44,18 @@ func (ck *checker) schemaFiles(fr *tree.Frame, n tree.Node, desc tree.Descriptio
 		if errors.As(err, &e) {
 			ck.problems = append(ck.problems, Problem{Err: e})
 		}
-		return nil
+		return out
 	}
-	var out map[string]any
-	for _, b := range desc.Binds {
-		p, isInclude := schemaIncludePath(b.Value)
-		if !isInclude {
-			continue
-		}
+	for _, inc := range incs {
+		p := inc.Path
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(fr.Dir, p)
 		}
 		text, read := r.Texts()[filepath.Clean(p)]
 		var s any
-		if !read || yaml.Unmarshal(text, &s) != nil {
-			continue
+		if read && yaml.Unmarshal(text, &s) == nil {
+			out[inc.Name] = s
 		}
-		if out == nil {
-			out = map[string]any{}
-		}
-		out[b.Name] = s
 	}
 	return out
-}
-
-// schemaIncludePath gives the FILE of a variable's schema written
-// `{$include: FILE}`.
-func schemaIncludePath(n *yaml.Node) (string, bool) {
-	if n == nil {
-		return "", false
-	}
-	n = tree.Deref(n)
-	if n.Kind != yaml.MappingNode || len(n.Content) != 2 || n.Content[0].Value != schema.IncludeKey {
-		return "", false
-	}
-	return tree.StringScalar(tree.Deref(n.Content[1]))
-}
-
-// hasSchemaInclude reports whether an entry of the $schema desc is an
-// included schema.
-func hasSchemaInclude(desc tree.Description) bool {
-	for _, b := range desc.Binds {
-		if _, ok := schemaIncludePath(b.Value); ok {
-			return true
-		}
-	}
-	return false
 }

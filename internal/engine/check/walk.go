@@ -29,7 +29,7 @@ func (ck *checker) mapping(fr *tree.Frame, m *mapping, outer []string, path stri
 	var included map[string]any
 	for i, d := range m.dirs {
 		if described(t, d.Name).Declares {
-			included = ck.schemaFiles(fr, m.nodes[i], d) // schema.go
+			included = ck.schemaFiles(fr, m.nodes[i]) // schema.go
 		}
 	}
 	ck.pushTypes(m, outer, scope, included) // typecheck.go
@@ -63,7 +63,7 @@ func (ck *checker) directiveSteps(steps []step, fr *tree.Frame, m *mapping, i in
 	t := ck.e.Table()
 	desc := m.dirs[i]
 	d := described(t, desc.Name)
-	dpath := tree.JoinPath(path, desc.Key.Value)
+	dpath := tree.JoinPath(path, desc.Name)
 	switch {
 	case d.Declares:
 		return steps // schemas, not templates: schema.go
@@ -89,7 +89,7 @@ func (ck *checker) directiveSteps(steps []step, fr *tree.Frame, m *mapping, i in
 		}
 		steps = append(steps, step{at, func() { ck.expr(fr, x, scope, p, reported) }})
 	}
-	entryKeys := map[*yaml.Node]bool{}
+	entryKeys := map[*yaml.Node]bool{} // the bodies that are entries, not partners
 	for _, b := range desc.Binds {
 		entryKeys[b.Node] = true
 	}
@@ -101,11 +101,11 @@ func (ck *checker) directiveSteps(steps []step, fr *tree.Frame, m *mapping, i in
 		case entryKeys[b.Key]: // an entry of the partner that binds for the file ($with)
 			w := entriesPartner(t, desc.Name)
 			steps = append(steps, step{b.Key, func() {
-				ck.walk(fr, b.Node, scope, tree.JoinPath(tree.JoinPath(path, w.Name), b.Key.Value), data && w.HoldsData())
+				ck.walk(fr, b.Node, scope, tree.JoinPath(tree.JoinPath(path, w.Name), b.Name), data && w.HoldsData())
 			}})
 		default:
-			pd := described(t, b.Key.Value)
-			steps = append(steps, step{b.Key, func() { ck.walk(fr, b.Node, scope, tree.JoinPath(path, b.Key.Value), data && pd.HoldsData()) }})
+			pd := described(t, b.Name)
+			steps = append(steps, step{b.Key, func() { ck.walk(fr, b.Node, scope, tree.JoinPath(path, b.Name), data && pd.HoldsData()) }})
 		}
 	}
 	return steps

@@ -39,7 +39,7 @@ func entries(es []letEntry) (exprs []*tree.ExprRef, binds []tree.BoundName, bodi
 		if e.expr != nil {
 			exprs = append(exprs, e.expr)
 		} else {
-			bodies = append(bodies, tree.Body{Key: e.key, Node: e.body})
+			bodies = append(bodies, tree.Body{Key: e.key, Name: e.name, Node: e.body})
 		}
 	}
 	return exprs, binds, bodies
@@ -90,7 +90,7 @@ func entryValue(m, key *yaml.Node) *yaml.Node {
 func (f *forDir) Describe() tree.Description {
 	d := tree.Description{Name: "$for", Key: f.key, Exprs: []*tree.ExprRef{f.coll},
 		Binds:  []tree.BoundName{{Name: f.v1, Node: f.coll.Node}},
-		Bodies: []tree.Body{{Key: f.doKey, Node: f.body}}}
+		Bodies: []tree.Body{{Key: f.doKey, Name: "$do", Node: f.body}}}
 	if f.v2 != "" {
 		d.Binds = append(d.Binds, tree.BoundName{Name: f.v2, Node: f.coll.Node})
 	}
@@ -104,9 +104,9 @@ func (f *ifDir) Describe() tree.Description {
 	if f.cond != nil {
 		d.Exprs = []*tree.ExprRef{f.cond}
 	}
-	d.Bodies = append(d.Bodies, tree.Body{Key: f.thenKey, Node: f.then})
+	d.Bodies = append(d.Bodies, tree.Body{Key: f.thenKey, Name: "$then", Node: f.then})
 	if f.els != nil {
-		d.Bodies = append(d.Bodies, tree.Body{Key: f.elseKey, Node: f.els})
+		d.Bodies = append(d.Bodies, tree.Body{Key: f.elseKey, Name: "$else", Node: f.els})
 	}
 	return d
 }
@@ -119,7 +119,7 @@ func (e *evalDir) Describe() tree.Description {
 // Describe gives the key's template and the value's, under $value.
 func (k *kvDir) Describe() tree.Description {
 	return tree.Description{Name: "$key", Key: k.key,
-		Bodies: []tree.Body{{Node: k.k}, {Key: k.vKey, Node: k.v}}}
+		Bodies: []tree.Body{{Node: k.k}, {Key: k.vKey, Name: "$value", Node: k.v}}}
 }
 
 // Describe gives the path's template, then the $with entries, which the
@@ -128,7 +128,7 @@ func (i *includeDir) Describe() tree.Description {
 	d := tree.Description{Name: "$include", Key: i.key, Bodies: []tree.Body{{Node: i.file}}}
 	_, d.Binds, _ = entries(i.with)
 	for j := range i.with {
-		d.Bodies = append(d.Bodies, tree.Body{Key: i.with[j].key, Node: i.with[j].body})
+		d.Bodies = append(d.Bodies, tree.Body{Key: i.with[j].key, Name: i.with[j].name, Node: i.with[j].body})
 	}
 	return d
 }
@@ -145,8 +145,8 @@ func (t *chartNode) Describe() tree.Description {
 	}
 	d.Bodies = append(d.Bodies, tree.Body{Node: t.src})
 	opts := make([]tree.Body, 0, len(t.opts))
-	for _, o := range t.opts {
-		opts = append(opts, tree.Body{Key: o.key, Node: o.val})
+	for name, o := range t.opts {
+		opts = append(opts, tree.Body{Key: o.key, Name: name, Node: o.val})
 	}
 	sort.Slice(opts, func(a, b int) bool { return before(opts[a].Key, opts[b].Key) })
 	d.Bodies = append(d.Bodies, opts...)

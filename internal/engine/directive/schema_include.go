@@ -36,6 +36,9 @@ type schemaIncludes struct {
 // cache starts over.
 const maxSchemaIncludeSets = 16
 
+// Includes lists the variables whose schema is in a file, for check.
+func (d *schemaDir) Includes() []schema.Include { return d.set.Includes() }
+
 // ReadFiles reads and compiles the files the directive includes, as a
 // render does, and gives the first error: for check, which reads them
 // without rendering.

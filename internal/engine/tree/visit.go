@@ -49,9 +49,11 @@ type BoundName struct {
 
 // Body is a compiled body of a directive, with the key it stands under
 // ($then, $do, a $let or $with entry's name): nil for a value written
-// under the directive's own key.
+// under the directive's own key. Name is what that key says: the partner
+// directive ("$then") or the entry's name.
 type Body struct {
 	Key  *yaml.Node
+	Name string
 	Node Node
 	// Beside marks the body that holds what stands beside the directive
 	// in its own mapping (the preludes beside $chart or $transform, the
