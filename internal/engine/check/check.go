@@ -105,9 +105,7 @@ func (ck *checker) walkDocument(fr *tree.Frame, n tree.Node, preamble []string) 
 	if !tree.IsPreamble(n) {
 		return preamble
 	}
-	var m mapping
-	m.add(n.(*tree.MapNode)) //nolint:forcetypeassert // IsPreamble checked it
-	return m.scope(ck.e.Table(), preamble)
+	return newMapping(n).scope(ck.e.Table(), preamble)
 }
 
 // document compiles doc as check reads it (compileExcised), reporting
@@ -182,18 +180,14 @@ func (ck *checker) walk(fr *tree.Frame, n tree.Node, scope []string, path string
 		}
 	case *tree.MapNode:
 		if ck.once(t.Node) {
-			var m mapping
-			m.add(t)
-			ck.mapping(fr, &m, scope, path, data)
+			ck.mapping(fr, newMapping(t), scope, path, data)
 		}
 	case tree.Holder:
 		for i, e := range t.Parts() {
 			ck.walk(fr, e, scope, path+"["+tree.Itoa(i)+"]", data)
 		}
 	case tree.Described:
-		var m mapping
-		m.addDirective(t)
-		ck.mapping(fr, &m, scope, path, data)
+		ck.mapping(fr, newMapping(t), scope, path, data)
 	}
 }
 

@@ -48,6 +48,20 @@ type mapping struct {
 	plain   []*tree.ConstNode
 }
 
+// newMapping is the mapping of n, a compiled mapping or a described
+// directive, its directives in template order.
+func newMapping(n tree.Node) *mapping {
+	mp := &mapping{}
+	switch t := n.(type) {
+	case *tree.MapNode:
+		mp.add(t)
+	case tree.Described:
+		mp.addDirective(t)
+	}
+	mp.sort()
+	return mp
+}
+
 // add adds the directives and regular entries of compiled mapping m.
 func (mp *mapping) add(m *tree.MapNode) {
 	for _, p := range m.Preludes {
@@ -83,11 +97,13 @@ func (mp *mapping) addDirective(d tree.Described) {
 			mp.plain = append(mp.plain, t) // regular entries only, constant
 		}
 	}
-	mp.sort()
 }
 
 // sort puts the directives in template order.
 func (mp *mapping) sort() {
+	if len(mp.dirs) < 2 {
+		return
+	}
 	idx := make([]int, len(mp.dirs))
 	for i := range idx {
 		idx[i] = i
