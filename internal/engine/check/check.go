@@ -100,7 +100,7 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 // those of preamble, and those n binds when it is a preamble (reference
 // §1).
 func (ck *checker) walkDocument(fr *tree.Frame, n tree.Node, preamble []string) []string {
-	ck.visited = map[*yaml.Node]bool{}
+	ck.visited = nil
 	ck.walk(fr, n, preamble, "", true)
 	if !tree.IsPreamble(n) {
 		return preamble
@@ -169,9 +169,7 @@ func (ck *checker) walk(fr *tree.Frame, n tree.Node, scope []string, path string
 	switch t := n.(type) {
 	case nil:
 	case *tree.ConstNode:
-		if ck.once(t.Node) && data {
-			ck.plainStrings(fr, t.Node, scope, path)
-		}
+		ck.plainStrings(fr, t.Node, scope, path, data)
 	case *tree.SeqNode:
 		if ck.once(t.Node) {
 			for i, e := range t.Elems {
@@ -193,28 +191,42 @@ func (ck *checker) walk(fr *tree.Frame, n tree.Node, scope []string, path string
 
 // once reports whether the YAML node n is met for the first time in this
 // document: an alias compiles its anchor again, and is not checked again.
+// Only an anchored node can be met twice.
 func (ck *checker) once(n *yaml.Node) bool {
+	if n.Anchor == "" {
+		return true
+	}
 	if ck.visited[n] {
 		return false
+	}
+	if ck.visited == nil {
+		ck.visited = map[*yaml.Node]bool{}
 	}
 	ck.visited[n] = true
 	return true
 }
 
-// plainStrings warns on the plain strings of the constant written at n
-// that hold ${{ NAME }} for a NAME in scope: the values of its mappings
-// and the items of its sequences, not its keys, nor what aliases share.
-func (ck *checker) plainStrings(fr *tree.Frame, n *yaml.Node, scope []string, path string) {
+// plainStrings warns, when warn is set, on the plain strings of the
+// constant written at n that hold ${{ NAME }} for a NAME in scope: the
+// values of its mappings and the items of its sequences, not its keys,
+// nor what aliases share, which is met where its anchor is written.
+func (ck *checker) plainStrings(fr *tree.Frame, n *yaml.Node, scope []string, path string, warn bool) {
+	if !ck.once(n) {
+		return
+	}
 	switch n.Kind {
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			ck.plainStrings(fr, c, scope, path+"["+tree.Itoa(i)+"]")
+			ck.plainStrings(fr, c, scope, path+"["+tree.Itoa(i)+"]", warn)
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			ck.plainStrings(fr, n.Content[i+1], scope, tree.JoinPath(path, n.Content[i].Value))
+			ck.plainStrings(fr, n.Content[i+1], scope, tree.JoinPath(path, n.Content[i].Value), warn)
 		}
 	case yaml.ScalarNode:
+		if !warn {
+			return
+		}
 		for _, m := range plainVar.FindAllStringSubmatch(n.Value, -1) {
 			if ck.inScope(m[1], scope) {
 				ck.problems = append(ck.problems, Problem{Warning: true, Err: &tree.Error{
@@ -239,6 +251,7 @@ func (ck *checker) inScope(name string, scope []string) bool {
 // reported holds the names found undeclared in the directive so far, each
 // reported once per path. An unclosed ${{ is the compiler's to report.
 func (ck *checker) expr(fr *tree.Frame, x *tree.ExprRef, scope []string, path string, reported map[string]bool) {
+	ck.once(x.Node)                      // an alias of it elsewhere is data, and is not warned on
 	d := described(ck.e.Table(), x.Bare) // none for a ${{ }} segment
 	n, text, entry := x.Node, x.Text, d.Exprs == tree.ExprEntries
 	declared := func(name string) bool { return ck.inScope(name, scope) }

@@ -93,6 +93,34 @@ warning t.yaml:10:10: items[0].$do: plain string holds ${{ v }} and v is a varia
 	}
 }
 
+// A node aliases share is checked once, where its anchor is written: an
+// alias of a plain string is not warned on again, nor one of an
+// expression, a schema or a $let's template (reference §2).
+func TestCheck_checksWhatAliasesShareOnceAtTheAnchor(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte(`$let: {q: "1"}
+$schema: {s: &S {type: string, description: "${{ q }}"}}
+a: {b: &X "${{ q }}", c: [&Y {k: "${{ q }}"}]}
+d: *X
+e: [*Y, *X, *S]
+f: &Z {$eval: "${{ zz }}", m: &W "${{ q }}"}
+g: *Z
+h: *W
+i: {$eval: &E "${{ q }}"}
+j: *E
+l:
+  $let: {t: {k: &K "${{ q }}"}}
+  v: *K
+`)}}
+	want := `warning t.yaml:3:8: a.b: plain string holds ${{ q }} and q is a variable in scope, but a plain string is not evaluated: write $eval: "${{ q }}" to interpolate it
+warning t.yaml:3:34: a.c[0].k: plain string holds ${{ q }} and q is a variable in scope, but a plain string is not evaluated: write $eval: "${{ q }}" to interpolate it
+t.yaml:6:15: f.$eval: "zz" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it
+warning t.yaml:6:31: f.m: plain string holds ${{ q }} and q is a variable in scope, but a plain string is not evaluated: write $eval: "${{ q }}" to interpolate it
+`
+	if got := checkReport(t, files); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 func TestCheck_cleanTemplateHasNoProblems(t *testing.T) {
 	files := fstest.MapFS{"t.yaml": {Data: []byte("a:\n  $eval: \"${{ x }}\"\n")}}
 	if got := checkReport(t, files, "x"); got != "" {

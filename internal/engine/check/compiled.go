@@ -140,7 +140,12 @@ func (mp *mapping) names(t *tree.Table, skip int) []string {
 	return out
 }
 
-// scope is outer and the names the mapping binds.
+// scope is outer and the names the mapping binds: outer itself when it
+// binds none, else a copy.
 func (mp *mapping) scope(t *tree.Table, outer []string) []string {
-	return append(append([]string(nil), outer...), mp.names(t, -1)...)
+	names := mp.names(t, -1)
+	if len(names) == 0 {
+		return outer
+	}
+	return append(outer[:len(outer):len(outer)], names...)
 }

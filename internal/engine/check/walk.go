@@ -42,12 +42,12 @@ func (ck *checker) mapping(fr *tree.Frame, m *mapping, outer []string, path stri
 		steps = append(steps, step{e.Key, func() { ck.walk(fr, e.Val, scope, tree.JoinPath(path, e.Key.Value), data) }})
 	}
 	for _, c := range m.plain {
-		if !ck.once(c.Node) || !data {
+		if !ck.once(c.Node) {
 			continue
 		}
 		for j := 0; c.Node.Kind == yaml.MappingNode && j+1 < len(c.Node.Content); j += 2 {
 			k, v := c.Node.Content[j], c.Node.Content[j+1]
-			steps = append(steps, step{k, func() { ck.plainStrings(fr, v, scope, tree.JoinPath(path, k.Value)) }})
+			steps = append(steps, step{k, func() { ck.plainStrings(fr, v, scope, tree.JoinPath(path, k.Value), data) }})
 		}
 	}
 	sort.SliceStable(steps, func(a, b int) bool { return keyBefore(steps[a].at, steps[b].at) })
@@ -65,8 +65,14 @@ func (ck *checker) directiveSteps(steps []step, fr *tree.Frame, m *mapping, i in
 	d := described(t, desc.Name)
 	dpath := tree.JoinPath(path, desc.Name)
 	switch {
-	case d.Declares:
-		return steps // schemas, not templates: schema.go
+	case d.Declares: // schemas, not templates: schema.go
+		return append(steps, step{desc.Key, func() {
+			for _, b := range desc.Binds {
+				if b.Value != nil {
+					ck.plainStrings(fr, b.Value, nil, "", false) // what aliases of it share is not warned on
+				}
+			}
+		}})
 	case d.Exprs == tree.ExprEntries:
 		return append(steps, step{desc.Key, func() { ck.entries(fr, m, i, outer, dpath) }}) // let.go
 	}
