@@ -251,7 +251,8 @@ func (ck *checker) inScope(name string, scope []string) bool {
 // reported holds the names found undeclared in the directive so far, each
 // reported once per path. An unclosed ${{ is the compiler's to report.
 func (ck *checker) expr(fr *tree.Frame, x *tree.ExprRef, scope []string, path string, reported map[string]bool) {
-	ck.once(x.Node)                      // an alias of it elsewhere is data, and is not warned on
+	// An alias of the expression elsewhere is data, and is not warned on.
+	ck.once(x.Node)
 	d := described(ck.e.Table(), x.Bare) // none for a ${{ }} segment
 	n, text, entry := x.Node, x.Text, d.Exprs == tree.ExprEntries
 	declared := func(name string) bool { return ck.inScope(name, scope) }

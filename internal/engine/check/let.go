@@ -2,7 +2,6 @@ package check
 
 import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
-	"go.yaml.in/yaml/v3"
 )
 
 // entries checks the entries of directive i of mapping m, which bind
@@ -13,20 +12,18 @@ import (
 // template entry is walked, without warnings on its plain strings.
 func (ck *checker) entries(fr *tree.Frame, m *mapping, i int, outer []string, path string) {
 	desc := m.dirs[i]
-	base := append(append([]string(nil), outer...), m.names(ck.e.Table(), i)...)
-	bodies := map[*yaml.Node]tree.Node{}
-	for _, b := range desc.Bodies {
-		bodies[b.Key] = b.Node
+	names := append(append([]string(nil), outer...), m.names(ck.e.Table(), i)...)
+	base := len(names)
+	for _, b := range desc.Binds {
+		names = append(names, b.Name)
 	}
-	exprs := desc.Exprs // the expression entries, in order
+	exprs, bodies := desc.Exprs, desc.Bodies // the entries of each kind, in order
 	for j, b := range desc.Binds {
-		sc := append([]string(nil), base...)
-		for _, above := range desc.Binds[:j] {
-			sc = append(sc, above.Name)
-		}
+		sc := names[: base+j : base+j] // the entries above: a prefix, copied where it grows
 		p := tree.JoinPath(path, b.Name)
-		if body, ok := bodies[b.Node]; ok {
-			ck.walk(fr, body, sc, p, false)
+		if len(bodies) > 0 && bodies[0].Key == b.Node {
+			ck.walk(fr, bodies[0].Node, sc, p, false)
+			bodies = bodies[1:]
 			continue
 		}
 		if len(exprs) > 0 {

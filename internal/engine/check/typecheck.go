@@ -14,7 +14,6 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
-	"go.yaml.in/yaml/v3"
 )
 
 // Type-checking (CLI guide, `check`): each expression is checked by CEL's
@@ -110,13 +109,13 @@ func (ck *checker) pushTypes(m *mapping, before, scope []string, included map[st
 
 // letTypes types the expression entries of $let, in order, in frame.
 func (ck *checker) letTypes(frame map[string]*apiservercel.DeclType, let *tree.Description, before, scope []string, binds map[string]int) {
-	bodies := map[*yaml.Node]bool{}
-	for _, b := range let.Bodies {
-		bodies[b.Key] = true
-	}
-	exprs := let.Exprs
+	exprs, bodies := let.Exprs, let.Bodies // the entries of each kind, in order
 	for _, b := range let.Binds {
-		if bodies[b.Node] || len(exprs) == 0 {
+		if len(bodies) > 0 && bodies[0].Key == b.Node {
+			bodies = bodies[1:]
+			continue
+		}
+		if len(exprs) == 0 {
 			continue
 		}
 		x := exprs[0]

@@ -95,16 +95,17 @@ func (ck *checker) directiveSteps(steps []step, fr *tree.Frame, m *mapping, i in
 		}
 		steps = append(steps, step{at, func() { ck.expr(fr, x, scope, p, reported) }})
 	}
-	entryKeys := map[*yaml.Node]bool{} // the bodies that are entries, not partners
-	for _, b := range desc.Binds {
-		entryKeys[b.Node] = true
-	}
+	binds := desc.Binds // the entries, in order, as their bodies are
 	for _, b := range desc.Bodies {
+		entry := b.Key != nil && len(binds) > 0 && binds[0].Node == b.Key
+		if entry {
+			binds = binds[1:]
+		}
 		switch {
 		case b.Beside:
 		case b.Key == nil:
 			steps = append(steps, step{desc.Key, func() { ck.walk(fr, b.Node, scope, dpath, data && d.HoldsData()) }})
-		case entryKeys[b.Key]: // an entry of the partner that binds for the file ($with)
+		case entry: // an entry of the partner that binds for the file ($with)
 			w := entriesPartner(t, desc.Name)
 			steps = append(steps, step{b.Key, func() {
 				ck.walk(fr, b.Node, scope, tree.JoinPath(tree.JoinPath(path, w.Name), b.Name), data && w.HoldsData())
