@@ -69,9 +69,9 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 		ck.seen[fr.Real] = true
 	}
 	ck.texts = append(ck.texts, text)
-	outerTypes := ck.types.frames // an included file's names are dyn
+	outerTypes, outerVisited := ck.types.frames, ck.visited // an included file's names are dyn
 	ck.types.frames = nil
-	defer func() { ck.types.frames = outerTypes }()
+	defer func() { ck.types.frames, ck.visited = outerTypes, outerVisited }()
 	if err := tree.CheckText(text); err != nil {
 		ck.add(fr, err)
 		return

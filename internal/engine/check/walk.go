@@ -77,12 +77,9 @@ func (ck *checker) directiveSteps(steps []step, fr *tree.Frame, m *mapping, i in
 		return append(steps, step{desc.Key, func() { ck.entries(fr, m, i, outer, dpath) }}) // let.go
 	}
 	reported := map[string]bool{} // an undeclared name once per directive
-	head := func() {
-		if d.Includes {
-			ck.include(fr, desc, dpath, scope) // include.go
-		}
+	if d.Includes {
+		steps = append(steps, step{desc.Key, func() { ck.include(fr, desc, dpath, scope) }}) // include.go
 	}
-	steps = append(steps, step{desc.Key, head})
 	for _, x := range desc.Exprs {
 		at, p := desc.Key, dpath
 		switch {
