@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -137,6 +138,31 @@ warning part.yaml:1:4: p: plain string holds ${{ n }} and n is a variable in sco
 `
 	if got := checkReport(t, files); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Check reports at most 100 compile errors of a document: past them it
+// stops, and does not check the rest of that document, which it has no
+// compiled tree of; the next document is checked (reference §2).
+func TestCheck_stopsADocumentAtOneHundredCompileErrors(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("$let: {a: \"1\"}\n")
+	for i := range 101 {
+		b.WriteString("k" + strconv.Itoa(i) + ": {$iff: x}\n")
+	}
+	b.WriteString("w: \"${{ a }}\"\n---\n$let: {a: \"1\"}\nw: \"${{ a }}\"\n")
+	report := checkReport(t, fstest.MapFS{"t.yaml": {Data: []byte(b.String())}})
+	lines := strings.Split(strings.TrimSuffix(report, "\n"), "\n")
+	if len(lines) != 101 {
+		t.Fatalf("got %d problems, want 100 and the second document's warning:\n%s", len(lines), report)
+	}
+	for i, l := range lines[:100] {
+		if want := "t.yaml:" + strconv.Itoa(i+2) + ":" + strconv.Itoa(len("k"+strconv.Itoa(i))+4) + ": k" + strconv.Itoa(i) + ".$iff: unknown directive $iff"; !strings.HasPrefix(l, want) {
+			t.Errorf("problem %d: %s, want %s...", i, l, want)
+		}
+	}
+	if want := "warning t.yaml:106:4: w: plain string holds ${{ a }}"; !strings.HasPrefix(lines[100], want) {
+		t.Errorf("last problem: %s, want %s...", lines[100], want)
 	}
 }
 
