@@ -18,10 +18,11 @@ import (
 // only the entry of the mapping that holds it (with the directives that
 // belong with it), which Check then removes and compiles on, so every
 // problem of a mapping is reported, up to maxProblemsPerDocument compile
-// errors a document; past them the rest of the document is not checked. Files named by a literal $include are checked too, once
-// each, with the names in scope at the $include (the first one that
-// names the file) and its $with entries; one that cannot be read is a
-// problem at its $include.
+// errors a document; past them the rest of the document is not checked.
+// Files named by a literal $include are checked too, once each, with the
+// names in scope at the $include (the first one that names the file) and
+// its $with entries; one that cannot be read is a problem at its
+// $include.
 //
 // declared says which root variables exist (from values files); it may be
 // nil. Warnings are problems that do not stop a render: a plain string
