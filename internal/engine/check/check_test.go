@@ -166,6 +166,23 @@ func TestCheck_stopsADocumentAtOneHundredCompileErrors(t *testing.T) {
 	}
 }
 
+// A $schema's file that cannot be read is a problem at its entry, under
+// the path check writes for the mapping it stands in (reference §4
+// $schema).
+func TestCheck_namesANestedSchemaFileProblemByCheckPath(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte(`x:
+  $if: true
+  $then:
+    $schema: {v: {$include: missing.json}}
+    k: 1
+`)}}
+	want := `t.yaml:4:29: x.$then.$schema: cannot read included schema file "missing.json": file does not exist
+`
+	if got := checkReport(t, files); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 func TestCheck_cleanTemplateHasNoProblems(t *testing.T) {
 	files := fstest.MapFS{"t.yaml": {Data: []byte("a:\n  $eval: \"${{ x }}\"\n")}}
 	if got := checkReport(t, files, "x"); got != "" {

@@ -14,18 +14,19 @@ import (
 // $schema).
 type schemaReader interface {
 	Includes() []schema.Include
-	ReadFiles(r tree.Renderer, fr *tree.Frame) error
+	ReadFiles(r tree.Renderer, fr *tree.Frame, path string) error
 }
 
 // schemaFiles has check read the files the compiled $schema n includes,
-// as render does: they are JSON Schemas, never checked as templates.
+// as render does: they are JSON Schemas, never checked as templates. path
+// is the $schema's path, as check writes it.
 //
 // It gives the included schemas by variable, for their types (reference
 // §4 $schema, `{$include: FILE}`): read once, by the render's own reading,
 // so that a file is found, limited and faulted as a render finds, limits
 // and faults it. A variable whose file is not read has a nil schema: it
 // is dyn, as are all of a $schema with a problem.
-func (ck *checker) schemaFiles(fr *tree.Frame, n tree.Node) map[string]any {
+func (ck *checker) schemaFiles(fr *tree.Frame, n tree.Node, path string) map[string]any {
 	sr, ok := n.(schemaReader)
 	if !ok {
 		return nil
@@ -39,7 +40,7 @@ func (ck *checker) schemaFiles(fr *tree.Frame, n tree.Node) map[string]any {
 		out[inc.Name] = nil
 	}
 	r := ck.e.NewRenderer(ck.ctx)
-	if err := sr.ReadFiles(r, fr); err != nil {
+	if err := sr.ReadFiles(r, fr, path); err != nil {
 		var e *tree.Error
 		if errors.As(err, &e) {
 			ck.problems = append(ck.problems, Problem{Err: e})

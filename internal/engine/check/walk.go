@@ -29,7 +29,7 @@ func (ck *checker) mapping(fr *tree.Frame, m *mapping, outer []string, path stri
 	var included map[string]any
 	for i, d := range m.dirs {
 		if described(t, d.Name).Declares {
-			included = ck.schemaFiles(fr, m.nodes[i]) // schema.go
+			included = ck.schemaFiles(fr, m.nodes[i], tree.JoinPath(path, d.Name)) // schema.go
 		}
 	}
 	ck.pushTypes(m, outer, scope, included) // typecheck.go

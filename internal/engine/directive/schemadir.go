@@ -32,7 +32,7 @@ func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *tree.Compile
 }
 
 func checkSchema(r tree.Renderer, d *schemaDir, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, error) {
-	set, err := schemaSet(r, d, fr)
+	set, err := schemaSet(r, d, fr, d.path)
 	if err != nil {
 		return nil, err
 	}
