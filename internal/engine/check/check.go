@@ -54,7 +54,6 @@ type checker struct {
 	problems []Problem
 	texts    [][]byte
 	types    typeState // typecheck.go
-	visited  map[*yaml.Node]bool
 }
 
 func (ck *checker) add(fr *tree.Frame, c *tree.CompileError) {
@@ -71,9 +70,9 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 		ck.seen[fr.Real] = true
 	}
 	ck.texts = append(ck.texts, text)
-	outerTypes, outerVisited := ck.types.frames, ck.visited // an included file's names are dyn
+	outerTypes := ck.types.frames // an included file's names are dyn
 	ck.types.frames = nil
-	defer func() { ck.types.frames, ck.visited = outerTypes, outerVisited }()
+	defer func() { ck.types.frames = outerTypes }()
 	if err := tree.CheckText(text); err != nil {
 		ck.add(fr, err)
 		return
@@ -102,8 +101,7 @@ func (ck *checker) file(fr *tree.Frame, text []byte, outer []string) {
 // those of preamble, and those n binds when it is a preamble (reference
 // §1).
 func (ck *checker) walkDocument(fr *tree.Frame, n tree.Node, preamble []string) []string {
-	ck.visited = nil
-	ck.walk(fr, n, preamble, "", true)
+	ck.walk(fr, n, preamble, "", true, nil)
 	if !tree.IsPreamble(n) {
 		return preamble
 	}
@@ -162,73 +160,63 @@ func described(t *tree.Table, k string) tree.Directive {
 	return d
 }
 
-// walk visits compiled node n, written at path, with the names of scope
-// in scope: the expressions its directives hold, the literal $include
-// paths, and, where data is set, the plain strings of its constants,
-// warning on forgotten $eval (a $let's templates are not warned in).
-// A node aliases share is visited once, where its anchor is written.
-func (ck *checker) walk(fr *tree.Frame, n tree.Node, scope []string, path string, data bool) {
+// walk visits compiled node n, written at path under the key at (nil
+// for a document's root), with the names of scope in scope: the
+// expressions its directives hold, the literal $include paths, and, where
+// data is set, the plain strings of its constants, warning on forgotten
+// $eval (a $let's templates are not warned in). A value written as an
+// alias is not visited: it is checked where its anchor is written.
+func (ck *checker) walk(fr *tree.Frame, n tree.Node, scope []string, path string, data bool, at *yaml.Node) {
 	switch t := n.(type) {
 	case nil:
 	case *tree.ConstNode:
-		ck.plainStrings(fr, t.Node, scope, path, data)
+		if data && !aliased(t.Node, at) {
+			ck.plainStrings(fr, t.Node, scope, path)
+		}
 	case *tree.SeqNode:
-		if ck.once(t.Node) {
-			for i, e := range t.Elems {
-				ck.walk(fr, e, scope, path+"["+tree.Itoa(i)+"]", data)
+		if aliased(t.Node, at) {
+			return
+		}
+		for i, e := range t.Elems {
+			if i < len(t.Node.Content) && t.Node.Content[i].Kind == yaml.AliasNode {
+				continue
 			}
+			ck.walk(fr, e, scope, path+"["+tree.Itoa(i)+"]", data, nil)
 		}
 	case *tree.MapNode:
-		if ck.once(t.Node) {
+		if !aliased(t.Node, at) {
 			ck.mapping(fr, newMapping(t), scope, path, data)
 		}
 	case tree.Holder:
 		for i, e := range t.Parts() {
-			ck.walk(fr, e, scope, path+"["+tree.Itoa(i)+"]", data)
+			ck.walk(fr, e, scope, path+"["+tree.Itoa(i)+"]", data, nil)
 		}
 	case tree.Described:
 		ck.mapping(fr, newMapping(t), scope, path, data)
 	}
 }
 
-// once reports whether the YAML node n is met for the first time in this
-// document: an alias compiles its anchor again, and is not checked again.
-// Only an anchored node can be met twice.
-func (ck *checker) once(n *yaml.Node) bool {
-	if n.Anchor == "" {
-		return true
-	}
-	if ck.visited[n] {
-		return false
-	}
-	if ck.visited == nil {
-		ck.visited = map[*yaml.Node]bool{}
-	}
-	ck.visited[n] = true
-	return true
+// aliased reports whether the value written at n, found under the key
+// at, is written there as an alias: an alias compiles to its anchor's
+// node, which stands before the key, where a value stands after it.
+func aliased(n, at *yaml.Node) bool {
+	return at != nil && n != nil && n.Anchor != "" && keyBefore(n, at)
 }
 
-// plainStrings warns, when warn is set, on the plain strings of the
-// constant written at n that hold ${{ NAME }} for a NAME in scope: the
-// values of its mappings and the items of its sequences, not its keys,
-// nor what aliases share, which is met where its anchor is written.
-func (ck *checker) plainStrings(fr *tree.Frame, n *yaml.Node, scope []string, path string, warn bool) {
-	if !ck.once(n) {
-		return
-	}
+// plainStrings warns on the plain strings of the constant written at n
+// that hold ${{ NAME }} for a NAME in scope: the values of its mappings
+// and the items of its sequences, not its keys, nor aliases.
+func (ck *checker) plainStrings(fr *tree.Frame, n *yaml.Node, scope []string, path string) {
 	switch n.Kind {
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			ck.plainStrings(fr, c, scope, path+"["+tree.Itoa(i)+"]", warn)
+			ck.plainStrings(fr, c, scope, path+"["+tree.Itoa(i)+"]")
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			ck.plainStrings(fr, n.Content[i+1], scope, tree.JoinPath(path, n.Content[i].Value), warn)
+			ck.plainStrings(fr, n.Content[i+1], scope, tree.JoinPath(path, n.Content[i].Value))
 		}
 	case yaml.ScalarNode:
-		if !warn {
-			return
-		}
 		for _, m := range plainVar.FindAllStringSubmatch(n.Value, -1) {
 			if ck.inScope(m[1], scope) {
 				ck.problems = append(ck.problems, Problem{Warning: true, Err: &tree.Error{
@@ -253,8 +241,6 @@ func (ck *checker) inScope(name string, scope []string) bool {
 // reported holds the names found undeclared in the directive so far, each
 // reported once per path. An unclosed ${{ is the compiler's to report.
 func (ck *checker) expr(fr *tree.Frame, x *tree.ExprRef, scope []string, path string, reported map[string]bool) {
-	// An alias of the expression elsewhere is data, and is not warned on.
-	ck.once(x.Node)
 	d := described(ck.e.Table(), x.Bare) // none for a ${{ }} segment
 	n, text, entry := x.Node, x.Text, d.Exprs == tree.ExprEntries
 	declared := func(name string) bool { return ck.inScope(name, scope) }

@@ -123,17 +123,20 @@ warning t.yaml:6:31: f.m: plain string holds ${{ q }} and q is a variable in sco
 }
 
 // An included file is checked in the middle of its includer, which
-// still meets an alias after it once (reference §4 $include).
+// still passes an alias after it, of a mapping or of $with's entries
+// (reference §4 $include).
 func TestCheck_checksAnAliasAfterAnIncludeOnce(t *testing.T) {
 	files := fstest.MapFS{
 		"t.yaml": {Data: []byte(`$let: {n: "1"}
 a: &A {k: "${{ n }}", $eval: "${{ n }}"}
-b: {$include: part.yaml}
+b: {$include: part.yaml, $with: &W {m: "${{ n }}"}}
 c: *A
+d: *W
 `)},
 		"part.yaml": {Data: []byte(`p: "${{ n }}"` + "\n")},
 	}
 	want := `warning t.yaml:2:11: a.k: plain string holds ${{ n }} and n is a variable in scope, but a plain string is not evaluated: write $eval: "${{ n }}" to interpolate it
+warning t.yaml:3:40: b.$with.m: plain string holds ${{ n }} and n is a variable in scope, but a plain string is not evaluated: write $eval: "${{ n }}" to interpolate it
 warning part.yaml:1:4: p: plain string holds ${{ n }} and n is a variable in scope, but a plain string is not evaluated: write $eval: "${{ n }}" to interpolate it
 `
 	if got := checkReport(t, files); got != want {

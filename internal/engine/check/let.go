@@ -22,7 +22,7 @@ func (ck *checker) entries(fr *tree.Frame, m *mapping, i int, outer []string, pa
 		sc := names[: base+j : base+j] // the entries above: a prefix, copied where it grows
 		p := tree.JoinPath(path, b.Name)
 		if len(bodies) > 0 && bodies[0].Key == b.Node {
-			ck.walk(fr, bodies[0].Node, sc, p, false)
+			ck.walk(fr, bodies[0].Node, sc, p, false, b.Node)
 			bodies = bodies[1:]
 			continue
 		}

@@ -39,15 +39,12 @@ func (ck *checker) mapping(fr *tree.Frame, m *mapping, outer []string, path stri
 		steps = ck.directiveSteps(steps, fr, m, i, outer, scope, path, data)
 	}
 	for _, e := range m.entries {
-		steps = append(steps, step{e.Key, func() { ck.walk(fr, e.Val, scope, tree.JoinPath(path, e.Key.Value), data) }})
+		steps = append(steps, step{e.Key, func() { ck.walk(fr, e.Val, scope, tree.JoinPath(path, e.Key.Value), data, e.Key) }})
 	}
 	for _, c := range m.plain {
-		if !ck.once(c.Node) {
-			continue
-		}
-		for j := 0; c.Node.Kind == yaml.MappingNode && j+1 < len(c.Node.Content); j += 2 {
+		for j := 0; data && c.Node.Kind == yaml.MappingNode && j+1 < len(c.Node.Content); j += 2 {
 			k, v := c.Node.Content[j], c.Node.Content[j+1]
-			steps = append(steps, step{k, func() { ck.plainStrings(fr, v, scope, tree.JoinPath(path, k.Value), data) }})
+			steps = append(steps, step{k, func() { ck.plainStrings(fr, v, scope, tree.JoinPath(path, k.Value)) }})
 		}
 	}
 	sort.SliceStable(steps, func(a, b int) bool { return keyBefore(steps[a].at, steps[b].at) })
@@ -65,14 +62,8 @@ func (ck *checker) directiveSteps(steps []step, fr *tree.Frame, m *mapping, i in
 	d := described(t, desc.Name)
 	dpath := tree.JoinPath(path, desc.Name)
 	switch {
-	case d.Declares: // schemas, not templates: schema.go
-		return append(steps, step{desc.Key, func() {
-			for _, b := range desc.Binds {
-				if b.Value != nil {
-					ck.plainStrings(fr, b.Value, nil, "", false) // what aliases of it share is not warned on
-				}
-			}
-		}})
+	case d.Declares:
+		return steps // schemas, not templates: schema.go
 	case d.Exprs == tree.ExprEntries:
 		return append(steps, step{desc.Key, func() { ck.entries(fr, m, i, outer, dpath) }}) // let.go
 	}
@@ -101,15 +92,15 @@ func (ck *checker) directiveSteps(steps []step, fr *tree.Frame, m *mapping, i in
 		switch {
 		case b.Beside:
 		case b.Key == nil:
-			steps = append(steps, step{desc.Key, func() { ck.walk(fr, b.Node, scope, dpath, data && d.HoldsData()) }})
+			steps = append(steps, step{desc.Key, func() { ck.walk(fr, b.Node, scope, dpath, data && d.HoldsData(), desc.Key) }})
 		case entry: // an entry of the partner that binds for the file ($with)
 			w := entriesPartner(t, desc.Name)
 			steps = append(steps, step{b.Key, func() {
-				ck.walk(fr, b.Node, scope, tree.JoinPath(tree.JoinPath(path, w.Name), b.Name), data && w.HoldsData())
+				ck.walk(fr, b.Node, scope, tree.JoinPath(tree.JoinPath(path, w.Name), b.Name), data && w.HoldsData(), b.Key)
 			}})
 		default:
 			pd := described(t, b.Name)
-			steps = append(steps, step{b.Key, func() { ck.walk(fr, b.Node, scope, tree.JoinPath(path, b.Name), data && pd.HoldsData()) }})
+			steps = append(steps, step{b.Key, func() { ck.walk(fr, b.Node, scope, tree.JoinPath(path, b.Name), data && pd.HoldsData(), b.Key) }})
 		}
 	}
 	return steps
