@@ -18,7 +18,8 @@ import (
 // only the entry of the mapping that holds it (with the directives that
 // belong with it), which Check then removes and compiles on, so every
 // problem of a mapping is reported, up to maxProblemsPerDocument compile
-// errors a document; past them the rest of the document is not checked.
+// errors a document, past which the rest of the document is still
+// checked.
 // Files named by a literal $include are checked too, once each, with the
 // names in scope at the $include (the first one that names the file) and
 // its $with entries; one that cannot be read is a problem at its

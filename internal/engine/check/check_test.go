@@ -145,9 +145,9 @@ warning part.yaml:1:4: p: plain string holds ${{ n }} and n is a variable in sco
 }
 
 // Check reports at most 100 compile errors of a document: past them it
-// stops, and does not check the rest of that document, which it has no
-// compiled tree of; the next document is checked (reference §2).
-func TestCheck_stopsADocumentAtOneHundredCompileErrors(t *testing.T) {
+// removes what holds each quietly, and checks the rest of the document;
+// the next document is checked too (reference §2).
+func TestCheck_reportsOneHundredCompileErrorsADocumentAndChecksTheRest(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("$let: {a: \"1\"}\n")
 	for i := range 101 {
@@ -156,16 +156,18 @@ func TestCheck_stopsADocumentAtOneHundredCompileErrors(t *testing.T) {
 	b.WriteString("w: \"${{ a }}\"\n---\n$let: {a: \"1\"}\nw: \"${{ a }}\"\n")
 	report := checkReport(t, fstest.MapFS{"t.yaml": {Data: []byte(b.String())}})
 	lines := strings.Split(strings.TrimSuffix(report, "\n"), "\n")
-	if len(lines) != 101 {
-		t.Fatalf("got %d problems, want 100 and the second document's warning:\n%s", len(lines), report)
+	if len(lines) != 102 {
+		t.Fatalf("got %d problems, want 100 and a warning in each document:\n%s", len(lines), report)
 	}
 	for i, l := range lines[:100] {
 		if want := "t.yaml:" + strconv.Itoa(i+2) + ":" + strconv.Itoa(len("k"+strconv.Itoa(i))+4) + ": k" + strconv.Itoa(i) + ".$iff: unknown directive $iff"; !strings.HasPrefix(l, want) {
 			t.Errorf("problem %d: %s, want %s...", i, l, want)
 		}
 	}
-	if want := "warning t.yaml:106:4: w: plain string holds ${{ a }}"; !strings.HasPrefix(lines[100], want) {
-		t.Errorf("last problem: %s, want %s...", lines[100], want)
+	for i, want := range []string{"warning t.yaml:103:4: w: plain string holds ${{ a }}", "warning t.yaml:106:4: w: plain string holds ${{ a }}"} {
+		if !strings.HasPrefix(lines[100+i], want) {
+			t.Errorf("problem %d: %s, want %s...", 100+i, lines[100+i], want)
+		}
 	}
 }
 
@@ -180,6 +182,22 @@ func TestCheck_namesANestedSchemaFileProblemByCheckPath(t *testing.T) {
     k: 1
 `)}}
 	want := `t.yaml:4:29: x.$then.$schema: cannot read included schema file "missing.json": file does not exist
+`
+	if got := checkReport(t, files); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A problem at an overlay's root does not stop the check of the rest of
+// it: its condition and its patch are still read (reference §8).
+func TestCheck_readsAnOverlayPastAProblemAtItsRoot(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte(`$overlay: doc.kind == zz
+$expect: 1
+spec: {a: "${{ doc }}"}
+`)}}
+	want := `t.yaml:1:11: $overlay: "zz" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it
+t.yaml:2:1: $expect: unknown directive $expect: did you mean $expects? To output a key $expect as data, write $$expect
+warning t.yaml:3:11: spec.a: plain string holds ${{ doc }} and doc is a variable in scope, but a plain string is not evaluated: write $eval: "${{ doc }}" to interpolate it
 `
 	if got := checkReport(t, files); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)

@@ -17,21 +17,34 @@ import (
 // excising the entry of the mapping that holds it (with the directives
 // that belong with it) or else the innermost mapping or sequence that
 // holds it, in doc itself. It gives the compiled tree and the errors met
-// on the way, in the order met; the tree is nil when doc does not compile
-// even so (an error without a node, or more than maxProblemsPerDocument).
+// on the way, in the order met. Past maxProblemsPerDocument errors, or
+// at an error it cannot excise so (one in the root of an overlay, whose
+// entries depend on each other), it reports no more and excises quietly,
+// an entry at a time wherever it stands, so that what is sound is still
+// read; the tree is nil when doc does not compile even so.
 func compileExcised(t *tree.Table, doc *yaml.Node) (tree.Node, []*tree.CompileError) {
 	var errs []*tree.CompileError
-	for range maxProblemsPerDocument {
+	quiet := false
+	for range 2 * maxProblemsPerDocument {
 		c := t.NewCompiler()
 		c.KeepYAML = true // the plain strings of constants are read (walk)
 		n, cerr := c.Document(doc)
 		if cerr == nil {
 			return n, errs
 		}
-		errs = append(errs, cerr)
-		if cerr.Node == nil || (!excisePair(t, doc, cerr.Node) && !excise(doc, cerr.Node)) {
+		if !quiet {
+			errs = append(errs, cerr)
+		}
+		if cerr.Node == nil {
 			return nil, errs
 		}
+		if !excisePair(t, doc, cerr.Node, quiet) && !excise(doc, cerr.Node) {
+			if quiet || !excisePair(t, doc, cerr.Node, true) {
+				return nil, errs
+			}
+			quiet = true
+		}
+		quiet = quiet || len(errs) == maxProblemsPerDocument
 	}
 	return nil, errs
 }
