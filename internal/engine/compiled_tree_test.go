@@ -34,7 +34,7 @@ func TestCompiledTree_describesWhatTheTableDescribes(t *testing.T) {
 				continue
 			}
 			for i, doc := range decodeAll(f.Data) {
-				n, cerr := table.NewCompiler().Document(doc)
+				n, cerr := readerCompiler().Document(doc)
 				if cerr != nil {
 					continue // check reads a template with errors its own way
 				}
@@ -47,6 +47,14 @@ func TestCompiledTree_describesWhatTheTableDescribes(t *testing.T) {
 	if files < 400 {
 		t.Fatalf("%d documents compiled, want the corpus's 400 and more", files)
 	}
+}
+
+// readerCompiler is a compiler as the readers that do not render a
+// template use it: keeping the YAML below constants and schemas.
+func readerCompiler() *tree.Compiler {
+	c := table.NewCompiler()
+	c.KeepYAML = true
+	return c
 }
 
 // checkDescribed holds the compiled document n of doc to what it says
@@ -71,10 +79,10 @@ func checkDescribed(t *testing.T, where string, n tree.Node, doc *yaml.Node) {
 }
 
 // checkEntriesAndBodies holds what each compiled directive says of its
-// entries and bodies to the YAML: a name bound by an entry ($let, $with,
-// $schema) gives the node of the entry's value, a body under a key says
-// what the key says, and only a document directive or a list edit has a
-// body beside it, the rest of its own mapping.
+// entries and bodies to the YAML: a variable a $schema entry declares
+// gives the node of its schema when the compiler keeps the YAML, a body
+// under a key says what the key says, and only a document directive or a
+// list edit has a body beside it, the rest of its own mapping.
 func checkEntriesAndBodies(t *testing.T, where string, n tree.Node, doc *yaml.Node) {
 	t.Helper()
 	valueOf := map[*yaml.Node]*yaml.Node{}
@@ -98,7 +106,7 @@ func checkEntriesAndBodies(t *testing.T, where string, n tree.Node, doc *yaml.No
 		desc := d.Describe()
 		dir, _ := table.Lookup(desc.Name)
 		for _, b := range desc.Binds {
-			if b.Value != valueOf[b.Node] && (b.Value != nil || dir.Bound == tree.BindEntries) {
+			if b.Value != valueOf[b.Node] && (b.Value != nil || dir.Declares) {
 				t.Errorf("%s: %s binds %s to the value at %v, want the entry's value", where, desc.Name, b.Name, b.Value)
 			}
 		}
@@ -126,7 +134,7 @@ func FuzzCompiledTree(f *testing.F) {
 			return
 		}
 		for i, doc := range decodeAll(tpl) {
-			if n, cerr := table.NewCompiler().Document(doc); cerr == nil {
+			if n, cerr := readerCompiler().Document(doc); cerr == nil {
 				checkDescribed(t, "document "+tree.Itoa(i), n, doc)
 			}
 		}
@@ -224,7 +232,7 @@ func describeAll(t *testing.T, text string) string {
 	docs := decodeAll([]byte(text))
 	var b strings.Builder
 	for _, doc := range docs {
-		n, cerr := table.NewCompiler().Document(doc)
+		n, cerr := readerCompiler().Document(doc)
 		if cerr != nil {
 			t.Fatalf("compile: %s", cerr.Msg)
 		}
@@ -282,13 +290,13 @@ inc:
   $include: part.yaml
   $with: {n: 1}
 `)
-	want := `$let@1:1 expr 2:6+0 "1" binds a@2:3=2:6 binds b@3:3=3:6 body b@3:3
+	want := `$let@1:1 expr 2:6+0 "1" binds a@2:3 binds b@3:3 body b@3:3
 $assert@4:1 expr 4:10+0 "a > 0" expr 5:7+8 " a "
 $for@7:3 expr 7:9+8 "b" binds k@7:9 binds v@7:9 body $do@8:3
 $if@9:5 expr 9:10+0 "v > 0" body $then@10:5 body $else@11:5
 $eval@10:13 expr 10:20+3 " k "
 $key@12:7 body body $value@13:7
-$include@15:3 binds n@16:11=16:14 body body n@16:11
+$include@15:3 binds n@16:11 body body n@16:11
 `
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
@@ -307,7 +315,7 @@ spec:
   - $append: {name: side}
 `)
 	want := `$overlay@1:1 expr 1:11+0 "doc.kind == 'Deployment'" binds doc@1:1 beside
-$let@2:1 expr 2:11+0 "1" binds n@2:8=2:11
+$let@2:1 expr 2:11+0 "1" binds n@2:8
 $match@5:5 expr 5:13+0 "item.name == 'app'" binds item@5:5 beside
 $append@7:5 body
 `
@@ -330,7 +338,7 @@ $let: {n: "1"}
 `)
 	want := `$schema@1:1 binds env@2:3=2:8 binds port@3:3=3:9
 $transform@5:1 beside body
-$let@7:1 expr 7:11+0 "1" binds n@7:8=7:11
+$let@7:1 expr 7:11+0 "1" binds n@7:8
 `
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)

@@ -35,7 +35,7 @@ func (l *lets) Describe() tree.Description {
 func entries(es []letEntry) (exprs []*tree.ExprRef, binds []tree.BoundName, bodies []tree.Body) {
 	for i := range es {
 		e := &es[i]
-		binds = append(binds, tree.BoundName{Name: e.name, Node: e.key, Value: e.val})
+		binds = append(binds, tree.BoundName{Name: e.name, Node: e.key})
 		if e.expr != nil {
 			exprs = append(exprs, e.expr)
 		} else {
@@ -66,7 +66,7 @@ func (t *textTemplate) exprs() []*tree.ExprRef {
 }
 
 // Describe gives the variables the schema declares, each with its
-// schema.
+// schema when the compiler kept the YAML (tree.Compiler.KeepYAML).
 func (s *schemaDir) Describe() tree.Description {
 	d := tree.Description{Name: "$schema", Key: s.key}
 	for _, v := range s.set.Variables() {

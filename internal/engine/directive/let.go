@@ -15,7 +15,6 @@ import (
 type letEntry struct {
 	name string
 	key  *yaml.Node
-	val  *yaml.Node    // where its value is written
 	expr *tree.ExprRef // a string entry
 	body tree.Node     // any other entry
 	path string
@@ -66,7 +65,7 @@ func bindings(c *tree.Compiler, at, n *yaml.Node, path, what string, exprs bool)
 		if !lex.IsIdent(name) {
 			return nil, tree.CompileErrorAt(k, ep, tree.Quote(name)+" is not a valid variable name: use letters, digits and _, not starting with a digit, and not a CEL keyword")
 		}
-		e := letEntry{name: name, key: k, val: v, path: ep}
+		e := letEntry{name: name, key: k, path: ep}
 		if s, ok := tree.StringScalar(v); ok && exprs {
 			e.expr = tree.NewExprRef(tree.ExprRef{Text: s, Shown: s, Node: tree.Deref(v), Path: ep, Bare: "$let"})
 		} else {

@@ -17,7 +17,7 @@ import (
 
 type schemaDir struct {
 	key  *yaml.Node
-	val  *yaml.Node // the mapping of variables to schemas
+	val  *yaml.Node // the mapping of variables to schemas, kept for check (KeepYAML)
 	set  *schema.Set
 	path string
 	inc  schemaIncludes // the sets with files read in (schema_include.go)
@@ -28,7 +28,7 @@ func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *tree.Compile
 	if err != nil {
 		return nil, tree.FromNodeError(err, path)
 	}
-	return &schemaDir{key: key, val: tree.Deref(n), set: s, path: path}, nil
+	return &schemaDir{key: key, set: s, path: path}, nil
 }
 
 func checkSchema(r tree.Renderer, d *schemaDir, sc *scope.Scope, fr *tree.Frame) (*scope.Scope, error) {
@@ -83,7 +83,14 @@ func Schema() []tree.Directive {
 			Bound: tree.BindEntries, BoundKind: "schema", Declares: true, Section: 4,
 			Summary: "Declares and validates variables: a mapping from variable names to JSON Schemas, type names, or {$include: FILE} for a schema kept in a JSON or YAML file.",
 			Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
-				return compileSchemaDir(p.K, p.V, tree.JoinPath(path, "$schema"))
+				s, err := compileSchemaDir(p.K, p.V, tree.JoinPath(path, "$schema"))
+				if err != nil {
+					return nil, err
+				}
+				if c.KeepYAML {
+					s.val = tree.Deref(p.V)
+				}
+				return s, nil
 			}},
 	}
 }

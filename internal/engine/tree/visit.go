@@ -42,8 +42,8 @@ type Description struct {
 type BoundName struct {
 	Name string
 	Node *yaml.Node
-	// Value is where the value it is bound to is written, when an entry
-	// binds it: a $let or $with entry's value, a $schema entry's schema.
+	// Value is where the schema of a $schema entry is written, when the
+	// compiler kept the YAML (Compiler.KeepYAML); nil otherwise.
 	Value *yaml.Node
 }
 
