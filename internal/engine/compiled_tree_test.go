@@ -34,7 +34,7 @@ func TestCompiledTree_describesWhatTheTableDescribes(t *testing.T) {
 				continue
 			}
 			for i, doc := range decodeAll(f.Data) {
-				n, cerr := table.NewCompiler().Document(doc)
+				n, cerr := readerCompiler().Document(doc)
 				if cerr != nil {
 					continue // check reads a template with errors its own way
 				}
@@ -47,6 +47,14 @@ func TestCompiledTree_describesWhatTheTableDescribes(t *testing.T) {
 	if files < 400 {
 		t.Fatalf("%d documents compiled, want the corpus's 400 and more", files)
 	}
+}
+
+// readerCompiler is a compiler as the readers that do not render a
+// template use it: keeping the YAML below constants and schemas.
+func readerCompiler() *tree.Compiler {
+	c := table.NewCompiler()
+	c.KeepYAML = true
+	return c
 }
 
 // checkDescribed holds the compiled document n of doc to what it says
@@ -67,6 +75,51 @@ func checkDescribed(t *testing.T, where string, n tree.Node, doc *yaml.Node) {
 	if !slices.Equal(got, want) {
 		t.Errorf("%s: the compiled tree holds the expressions\n%q\nthe table's descriptions find\n%q", where, got, want)
 	}
+	checkEntriesAndBodies(t, where, n, doc)
+}
+
+// checkEntriesAndBodies holds what each compiled directive says of its
+// entries and bodies to the YAML: a variable a $schema entry declares
+// gives the node of its schema when the compiler keeps the YAML, a body
+// under a key says what the key says, and only a document directive or a
+// list edit has a body beside it, the rest of its own mapping.
+func checkEntriesAndBodies(t *testing.T, where string, n tree.Node, doc *yaml.Node) {
+	t.Helper()
+	valueOf := map[*yaml.Node]*yaml.Node{}
+	var index func(n *yaml.Node)
+	index = func(n *yaml.Node) {
+		for i, c := range n.Content {
+			if n.Kind == yaml.MappingNode && i%2 == 0 {
+				valueOf[tree.Deref(c)] = n.Content[i+1]
+			}
+			if c.Kind != yaml.AliasNode {
+				index(c)
+			}
+		}
+	}
+	index(doc)
+	tree.Visit(n, func(c tree.Node) bool {
+		d, ok := c.(tree.Described)
+		if !ok {
+			return true
+		}
+		desc := d.Describe()
+		dir, _ := table.Lookup(desc.Name)
+		for _, b := range desc.Binds {
+			if b.Value != valueOf[b.Node] && (b.Value != nil || dir.Declares) {
+				t.Errorf("%s: %s binds %s to the value at %v, want the entry's value", where, desc.Name, b.Name, b.Value)
+			}
+		}
+		for _, b := range desc.Bodies {
+			if b.Key != nil && b.Name != b.Key.Value {
+				t.Errorf("%s: a body of %s names itself %q under the key %q", where, desc.Name, b.Name, b.Key.Value)
+			}
+			if b.Beside && dir.Kind != tree.KindOverlay && dir.Kind != tree.KindEdit {
+				t.Errorf("%s: %s has a body beside it, which only a document directive or a list edit has", where, desc.Name)
+			}
+		}
+		return true
+	})
 }
 
 // FuzzCompiledTree holds any template that compiles to what its compiled
@@ -81,7 +134,7 @@ func FuzzCompiledTree(f *testing.F) {
 			return
 		}
 		for i, doc := range decodeAll(tpl) {
-			if n, cerr := table.NewCompiler().Document(doc); cerr == nil {
+			if n, cerr := readerCompiler().Document(doc); cerr == nil {
 				checkDescribed(t, "document "+tree.Itoa(i), n, doc)
 			}
 		}
@@ -179,7 +232,7 @@ func describeAll(t *testing.T, text string) string {
 	docs := decodeAll([]byte(text))
 	var b strings.Builder
 	for _, doc := range docs {
-		n, cerr := table.NewCompiler().Document(doc)
+		n, cerr := readerCompiler().Document(doc)
 		if cerr != nil {
 			t.Fatalf("compile: %s", cerr.Msg)
 		}
@@ -195,12 +248,18 @@ func describeAll(t *testing.T, text string) string {
 			}
 			for _, n := range desc.Binds {
 				b.WriteString(" binds " + n.Name + "@" + tree.Itoa(n.Node.Line) + ":" + tree.Itoa(n.Node.Column))
+				if n.Value != nil {
+					b.WriteString("=" + tree.Itoa(n.Value.Line) + ":" + tree.Itoa(n.Value.Column))
+				}
 			}
 			for _, body := range desc.Bodies {
-				if body.Key == nil {
+				switch {
+				case body.Beside:
+					b.WriteString(" beside")
+				case body.Key == nil:
 					b.WriteString(" body")
-				} else {
-					b.WriteString(" body " + body.Key.Value)
+				default:
+					b.WriteString(" body " + body.Name + "@" + tree.Itoa(body.Key.Line) + ":" + tree.Itoa(body.Key.Column))
 				}
 			}
 			b.WriteString("\n")
@@ -231,13 +290,13 @@ inc:
   $include: part.yaml
   $with: {n: 1}
 `)
-	want := `$let@1:1 expr 2:6+0 "1" binds a@2:3 binds b@3:3 body b
+	want := `$let@1:1 expr 2:6+0 "1" binds a@2:3 binds b@3:3 body b@3:3
 $assert@4:1 expr 4:10+0 "a > 0" expr 5:7+8 " a "
-$for@7:3 expr 7:9+8 "b" binds k@7:10 binds v@7:13 body $do
-$if@9:5 expr 9:10+0 "v > 0" body $then body $else
+$for@7:3 expr 7:9+8 "b" binds k@7:10 binds v@7:13 body $do@8:3
+$if@9:5 expr 9:10+0 "v > 0" body $then@10:5 body $else@11:5
 $eval@10:13 expr 10:20+3 " k "
-$key@12:7 body body $value
-$include@15:3 binds n@16:11 body body n
+$key@12:7 body body $value@13:7
+$include@15:3 binds n@16:11 body body n@16:11
 `
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
@@ -255,10 +314,31 @@ spec:
     image: x
   - $append: {name: side}
 `)
-	want := `$overlay@1:1 expr 1:11+0 "doc.kind == 'Deployment'" binds doc@1:1 body
+	want := `$overlay@1:1 expr 1:11+0 "doc.kind == 'Deployment'" binds doc@1:1 beside
 $let@2:1 expr 2:11+0 "1" binds n@2:8
-$match@5:5 expr 5:13+0 "item.name == 'app'" binds item@5:5 body
+$match@5:5 expr 5:13+0 "item.name == 'app'" binds item@5:5 beside
 $append@7:5 body
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A $schema binds each variable to the node of its schema; a transform's
+// preludes stand beside it, in its mapping (reference §4 $schema,
+// reference §10).
+func TestCompiledTree_schemasAndTransformsDescribeThemselves(t *testing.T) {
+	got := describeAll(t, `$schema:
+  env: string
+  port: {type: integer}
+---
+$transform:
+  labels: {team: sre}
+$let: {n: "1"}
+`)
+	want := `$schema@1:1 binds env@2:3=2:8 binds port@3:3=3:9
+$transform@5:1 beside body
+$let@7:1 expr 7:11+0 "1" binds n@7:8
 `
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)

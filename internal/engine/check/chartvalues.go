@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	helmchart "helm.sh/helm/v4/pkg/chart/v2"
+	apiservercel "k8s.io/apiserver/pkg/cel"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
@@ -62,7 +64,7 @@ func (ck *checker) chartValues(fr *diag.Frame, m *yaml.Node, outer []string) {
 		return // the render reports why it cannot read the chart
 	}
 	scope := mappingScope(ck.e.Table(), m, outer)
-	ck.pushTypes(m, outer, scope, nil) // typecheck.go: $let's types; an included $schema's are dyn here
+	ck.pushYAMLTypes(m, outer, scope) // $let's types; an included $schema's are dyn here
 	defer ck.popTypes()
 	var root any
 	if len(ch.Schema) > 0 && json.Unmarshal(ch.Schema, &root) != nil {
@@ -470,4 +472,67 @@ func article(t string) string {
 		return "an " + t
 	}
 	return "a " + t
+}
+
+// pushYAMLTypes declares the types of the names mapping n binds, read
+// from its YAML, for the chart values check, which runs before the
+// document is compiled and excised (chartValues): its $schema variables
+// (dyn for a `{$include: FILE}` one), its $let entries in order, its $for
+// variables; the others are dyn. before are the names in scope above n,
+// scope those inside it. The caller pops the frame.
+func (ck *checker) pushYAMLTypes(n *yaml.Node, before, scope []string) {
+	frame := map[string]*apiservercel.DeclType{}
+	bound := mappingScope(ck.e.Table(), n, nil)
+	for _, name := range bound {
+		frame[name] = apiservercel.DynType
+	}
+	ck.types.frames = append(ck.types.frames, frame)
+	var let, forV *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		d, v := described(ck.e.Table(), n.Content[i].Value), tree.Deref(n.Content[i+1])
+		switch {
+		case d.Declares:
+			for j := 0; v.Kind == yaml.MappingNode && j+1 < len(v.Content); j += 2 {
+				name := v.Content[j].Value
+				frame[name] = varSchemaType(name, v.Content[j+1])
+			}
+		case d.Exprs == tree.ExprEntries:
+			let = v
+		case d.Bound == tree.BindLoop:
+			forV = v
+		}
+	}
+	// A name the mapping binds twice (a $schema entry that a $let entry or
+	// the $for variable binds again) is dyn: which binding an expression
+	// sees is not worked out here.
+	binds := map[string]int{}
+	for _, name := range bound {
+		binds[name]++
+	}
+	for name, k := range binds {
+		if k > 1 {
+			frame[name] = apiservercel.DynType
+		}
+	}
+	for j := 0; let != nil && let.Kind == yaml.MappingNode && j+1 < len(let.Content); j += 2 {
+		name := let.Content[j].Value
+		if slices.Contains(before, name) || binds[name] > 1 {
+			continue // shadowing: the entries above read the outer one; dyn is safe
+		}
+		if s, ok := tree.StringScalar(tree.Deref(let.Content[j+1])); ok {
+			if t, _, _ := ck.exprType(s, scope); t != nil {
+				frame[name] = boundType(t)
+			}
+		}
+	}
+	if forV == nil {
+		return
+	}
+	if s, ok := tree.StringScalar(forV); ok {
+		if m := tree.ForSyntax.FindStringSubmatchIndex(s); m != nil && m[4] < 0 {
+			if t, _, _ := ck.exprType(s[m[1]:], scope); t != nil && t.IsList() && binds[s[m[2]:m[3]]] == 1 {
+				frame[s[m[2]:m[3]]] = boundType(t.ElemType)
+			}
+		}
+	}
 }

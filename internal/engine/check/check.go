@@ -8,7 +8,6 @@ import (
 	"regexp"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/segment"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/walk"
 	"go.yaml.in/yaml/v3"
@@ -19,10 +18,13 @@ import (
 // error ends its file (the parser cannot resume); a directive error ends
 // only the entry of the mapping that holds it (with the directives that
 // belong with it), which Check then removes and compiles on, so every
-// problem of a mapping is reported. Files named by a literal $include are checked too, once
-// each, with the names in scope at the $include (the first one that
-// names the file) and its $with entries; one that cannot be read is a
-// problem at its $include.
+// problem of a mapping is reported, up to maxProblemsPerDocument compile
+// errors a document, past which the rest of the document is still
+// checked.
+// Files named by a literal $include are checked too, once each, with the
+// names in scope at the $include (the first one that names the file) and
+// its $with entries; one that cannot be read is a problem at its
+// $include.
 //
 // declared says which root variables exist (from values files); it may be
 // nil. Warnings are problems that do not stop a render: a plain string
@@ -92,12 +94,20 @@ func (ck *checker) file(fr *diag.Frame, text []byte, outer []string) {
 		if root := doc.Content[0]; root.Kind == yaml.MappingNode {
 			ck.chartValues(fr, root, preamble) // chartvalues.go, before compiling excises a faulty entry
 		}
-		ck.document(fr, &doc)
-		ck.walk(fr, &doc, preamble, false, "")
-		if root := doc.Content[0]; root.Kind == yaml.MappingNode && preludeOnly(ck.e.Table(), root) {
-			preamble = mappingScope(ck.e.Table(), root, preamble)
-		}
+		preamble = ck.walkDocument(fr, ck.document(fr, &doc), preamble)
 	}
+}
+
+// walkDocument checks the compiled document n with the names of preamble
+// in scope, and gives the names in scope for the documents after it:
+// those of preamble, and those n binds when it is a preamble (reference
+// §1).
+func (ck *checker) walkDocument(fr *diag.Frame, n tree.Node, preamble []string) []string {
+	ck.walk(fr, n, preamble, "", true, nil)
+	if !tree.IsPreamble(n) {
+		return preamble
+	}
+	return newMapping(n).scope(ck.e.Table(), preamble)
 }
 
 // document compiles doc as check reads it (compileExcised), reporting
@@ -152,50 +162,63 @@ func described(t *tree.Table, k string) tree.Directive {
 	return d
 }
 
-// walk visits the plain data of n with the variables in scope, warning on
-// forgotten $eval, and checks literal $include paths.
-func (ck *checker) walk(fr *diag.Frame, n *yaml.Node, scope []string, inExpr bool, path string) {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		for _, c := range n.Content {
-			ck.walk(fr, c, scope, inExpr, path)
+// walk visits compiled node n, written at path under the key at (nil
+// for a document's root), with the names of scope in scope: the
+// expressions its directives hold, the literal $include paths, and, where
+// data is set, the plain strings of its constants, warning on forgotten
+// $eval (a $let's templates are not warned in). A value written as an
+// alias is not visited: it is checked where its anchor is written.
+func (ck *checker) walk(fr *diag.Frame, n tree.Node, scope []string, path string, data bool, at *yaml.Node) {
+	switch t := n.(type) {
+	case nil:
+	case *tree.ConstNode:
+		if data && !aliased(t.Node, at) {
+			ck.plainStrings(fr, t.Node, scope, path)
 		}
-	case yaml.SequenceNode:
-		for i, c := range n.Content {
-			ck.walk(fr, c, scope, inExpr, path+"["+tree.Itoa(i)+"]")
-		}
-	case yaml.MappingNode:
-		before := scope
-		scope = mappingScope(ck.e.Table(), n, scope)
-		var included map[string]any
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if described(ck.e.Table(), n.Content[i].Value).Declares {
-				included = ck.schemaFiles(fr, n.Content[i], n.Content[i+1], path) // schema.go
-			}
-		}
-		ck.pushTypes(n, before, scope, included) // typecheck.go
-		defer ck.popTypes()
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			p := tree.JoinPath(path, k.Value)
-			d := described(ck.e.Table(), k.Value)
-			if d.Declares {
-				continue
-			}
-			if d.Exprs == tree.ExprEntries && tree.Deref(v).Kind == yaml.MappingNode {
-				ck.walkLet(fr, n, i, before, p)
-				continue
-			}
-			if d.Includes {
-				ck.include(fr, k, v, p, scope, withNames(ck.e.Table(), n, scope))
-			}
-			ck.exprs(fr, &d, tree.Deref(v), scope, p)
-			ck.walk(fr, v, scope, inExpr || !d.HoldsData(), p)
-		}
-	case yaml.ScalarNode:
-		if inExpr {
+	case *tree.SeqNode:
+		if aliased(t.Node, at) {
 			return
 		}
+		for i, e := range t.Elems {
+			if i < len(t.Node.Content) && t.Node.Content[i].Kind == yaml.AliasNode {
+				continue
+			}
+			ck.walk(fr, e, scope, path+"["+tree.Itoa(i)+"]", data, nil)
+		}
+	case *tree.MapNode:
+		if !aliased(t.Node, at) {
+			ck.mapping(fr, newMapping(t), scope, path, data)
+		}
+	case tree.Holder:
+		for i, e := range t.Parts() {
+			ck.walk(fr, e, scope, path+"["+tree.Itoa(i)+"]", data, nil)
+		}
+	case tree.Described:
+		ck.mapping(fr, newMapping(t), scope, path, data)
+	}
+}
+
+// aliased reports whether the value written at n, found under the key
+// at, is written there as an alias: an alias compiles to its anchor's
+// node, which stands before the key, where a value stands after it.
+func aliased(n, at *yaml.Node) bool {
+	return at != nil && n != nil && n.Anchor != "" && keyBefore(n, at)
+}
+
+// plainStrings warns on the plain strings of the constant written at n
+// that hold ${{ NAME }} for a NAME in scope: the values of its mappings
+// and the items of its sequences, not its keys, nor aliases.
+func (ck *checker) plainStrings(fr *diag.Frame, n *yaml.Node, scope []string, path string) {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			ck.plainStrings(fr, c, scope, path+"["+tree.Itoa(i)+"]")
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			ck.plainStrings(fr, n.Content[i+1], scope, tree.JoinPath(path, n.Content[i].Value))
+		}
+	case yaml.ScalarNode:
 		for _, m := range plainVar.FindAllStringSubmatch(n.Value, -1) {
 			if ck.inScope(m[1], scope) {
 				ck.problems = append(ck.problems, Problem{Warning: true, Err: &diag.Error{
@@ -215,94 +238,46 @@ func (ck *checker) inScope(name string, scope []string) bool {
 	return ck.declared != nil && ck.declared(name)
 }
 
-// preludeOnly reports whether a document root is a preamble, whose names
-// the later documents see (reference §1): only prelude directives and
-// their partners, and at least one that binds names, as the renderer's
-// IsPreamble decides.
-func preludeOnly(t *tree.Table, m *yaml.Node) bool {
-	binds := false
-	for i := 0; i < len(m.Content); i += 2 {
-		k := m.Content[i].Value
-		if !t.StandsBesidePreludes(k) {
-			return false
+// expr checks one CEL expression x of a directive, written at path, for
+// its syntax, names and types, with the names of scope in scope.
+// reported holds the names found undeclared in the directive so far, each
+// reported once per path. An unclosed ${{ is the compiler's to report.
+func (ck *checker) expr(fr *diag.Frame, x *tree.ExprRef, scope []string, path string, reported map[string]bool) {
+	d := described(ck.e.Table(), x.Bare) // none for a ${{ }} segment
+	n, text, entry := x.Node, x.Text, d.Exprs == tree.ExprEntries
+	declared := func(name string) bool { return ck.inScope(name, scope) }
+	report := func(msg string, o int) {
+		if o >= 0 {
+			o += x.Off
 		}
-		binds = binds || described(t, k).Binds
+		ck.problems = append(ck.problems, Problem{Err: &diag.Error{Pos: diag.Pos{File: fr.File, Line: n.Line, Column: n.Column},
+			Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.Chain}})
 	}
-	return binds
-}
-
-// exprs compiles the CEL expressions the value v of directive d holds, as
-// its description says (bare, a list of bare ones, a loop's, a mapping's
-// entries, ${{ }} segments), for their syntax, names and types. An
-// unclosed ${{ is the compiler's to report.
-func (ck *checker) exprs(fr *diag.Frame, d *tree.Directive, v *yaml.Node, scope []string, path string) {
-	reported := map[string]bool{} // an undeclared name once per directive
-	bare := func(n *yaml.Node, text string, off int, path string, bareDir string) {
-		declared := func(name string) bool { return ck.inScope(name, scope) }
-		report := func(msg string, o int) {
-			if o >= 0 {
-				o += off
+	if name, ok := ck.e.Programs().PlainName(text); ok && declared(name) {
+		ck.typeCheck(text, scope, &d, report) // a name in scope alone: only its type can be wrong
+		return
+	}
+	prog, xerr := ck.e.Programs().Compile(text, declared)
+	if xerr != nil {
+		report(checkCompileMsg(xerr.Msg, scope, x.Bare, entry, text), xerr.Offset)
+		return
+	}
+	names, _ := ck.e.Programs().FreeNames(text)
+	undeclared := false
+	for _, fn := range names {
+		if !declared(fn.Name) && !reported[path+"\x00"+fn.Name] {
+			reported[path+"\x00"+fn.Name], undeclared = true, true
+			if msg, o := prog.MisspeltCall(fn.Name); msg != "" {
+				report(msg, o)
+				continue
 			}
-			ck.problems = append(ck.problems, Problem{Err: &diag.Error{Pos: diag.Pos{File: fr.File, Line: n.Line, Column: n.Column},
-				Path: path, Msg: msg, Expr: n.Value, Offset: o, Chain: fr.Chain}})
-		}
-		if name, ok := ck.e.Programs().PlainName(text); ok && declared(name) {
-			ck.typeCheck(text, scope, d, report) // a name in scope alone: only its type can be wrong
-			return
-		}
-		prog, xerr := ck.e.Programs().Compile(text, declared)
-		if xerr != nil {
-			report(checkCompileMsg(xerr.Msg, scope, bareDir, d.Exprs == tree.ExprEntries, text), xerr.Offset)
-			return
-		}
-		names, _ := ck.e.Programs().FreeNames(text)
-		undeclared := false
-		for _, fn := range names {
-			if !declared(fn.Name) && !reported[path+"\x00"+fn.Name] {
-				reported[path+"\x00"+fn.Name], undeclared = true, true
-				if msg, o := prog.MisspeltCall(fn.Name); msg != "" {
-					report(msg, o)
-					continue
-				}
-				report(undeclaredMsg(fn.Name, scope, bareDir, d.Exprs == tree.ExprEntries, text), fn.Offset)
-			}
-		}
-		if !undeclared {
-			ck.unknownCall(prog, report)
-			if msg, _ := prog.UnknownCall(); msg == "" {
-				ck.typeCheck(text, scope, d, report) // typecheck.go
-			}
+			report(undeclaredMsg(fn.Name, scope, x.Bare, entry, text), fn.Offset)
 		}
 	}
-	s, isStr := tree.StringScalar(v)
-	dir := d.Name
-	switch d.Exprs {
-	case tree.ExprBare, tree.ExprBareList:
-		if isStr {
-			bare(v, s, 0, path, dir)
-		} else if v.Kind == yaml.SequenceNode && d.Exprs == tree.ExprBareList {
-			for i, c := range v.Content {
-				if cs, ok := tree.StringScalar(tree.Deref(c)); ok {
-					bare(tree.Deref(c), cs, 0, path+"["+tree.Itoa(i)+"]", dir)
-				}
-			}
-		}
-	case tree.ExprLoop:
-		if m := tree.ForSyntax.FindStringSubmatchIndex(s); isStr && m != nil {
-			bare(v, s[m[1]:], m[1], path, dir)
-		}
-	case tree.ExprEntries:
-		for i := 0; v.Kind == yaml.MappingNode && i+1 < len(v.Content); i += 2 {
-			if es, ok := tree.StringScalar(tree.Deref(v.Content[i+1])); ok {
-				bare(tree.Deref(v.Content[i+1]), es, 0, tree.JoinPath(path, v.Content[i].Value), dir)
-			}
-		}
-	case tree.ExprSegments:
-		segs, xerr := segment.Scan(s)
-		for _, sg := range segs {
-			if isStr && xerr == nil && sg.Expr {
-				bare(v, sg.Text, sg.Off, path, "")
-			}
+	if !undeclared {
+		ck.unknownCall(prog, report)
+		if msg, _ := prog.UnknownCall(); msg == "" {
+			ck.typeCheck(text, scope, &d, report) // typecheck.go
 		}
 	}
 }

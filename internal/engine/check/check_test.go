@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -89,6 +90,116 @@ warning t.yaml:5:6: c.s: plain string holds ${{ port }} and port is a variable i
 warning t.yaml:10:10: items[0].$do: plain string holds ${{ v }} and v is a variable in scope, but a plain string is not evaluated: write $eval: "${{ v }}" to interpolate it
 `
 	if got := checkReport(t, files, "fromValues", "m"); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A node aliases share is checked once, where its anchor is written: an
+// alias of a plain string is not warned on again, nor one of an
+// expression, a schema or a $let's template (reference §2).
+func TestCheck_checksWhatAliasesShareOnceAtTheAnchor(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte(`$let: {q: "1"}
+$schema: {s: &S {type: string, description: "${{ q }}"}}
+a: {b: &X "${{ q }}", c: [&Y {k: "${{ q }}"}]}
+d: *X
+e: [*Y, *X, *S]
+f: &Z {$eval: "${{ zz }}", m: &W "${{ q }}"}
+g: *Z
+h: *W
+i: {$eval: &E "${{ q }}"}
+j: *E
+l:
+  $let: {t: {k: &K "${{ q }}"}}
+  v: *K
+`)}}
+	want := `warning t.yaml:3:8: a.b: plain string holds ${{ q }} and q is a variable in scope, but a plain string is not evaluated: write $eval: "${{ q }}" to interpolate it
+warning t.yaml:3:34: a.c[0].k: plain string holds ${{ q }} and q is a variable in scope, but a plain string is not evaluated: write $eval: "${{ q }}" to interpolate it
+t.yaml:6:15: f.$eval: "zz" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it
+warning t.yaml:6:31: f.m: plain string holds ${{ q }} and q is a variable in scope, but a plain string is not evaluated: write $eval: "${{ q }}" to interpolate it
+`
+	if got := checkReport(t, files); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// An included file is checked in the middle of its includer, which
+// still passes an alias after it, of a mapping or of $with's entries
+// (reference §4 $include).
+func TestCheck_checksAnAliasAfterAnIncludeOnce(t *testing.T) {
+	files := fstest.MapFS{
+		"t.yaml": {Data: []byte(`$let: {n: "1"}
+a: &A {k: "${{ n }}", $eval: "${{ n }}"}
+b: {$include: part.yaml, $with: &W {m: "${{ n }}"}}
+c: *A
+d: *W
+`)},
+		"part.yaml": {Data: []byte(`p: "${{ n }}"` + "\n")},
+	}
+	want := `warning t.yaml:2:11: a.k: plain string holds ${{ n }} and n is a variable in scope, but a plain string is not evaluated: write $eval: "${{ n }}" to interpolate it
+warning t.yaml:3:40: b.$with.m: plain string holds ${{ n }} and n is a variable in scope, but a plain string is not evaluated: write $eval: "${{ n }}" to interpolate it
+warning part.yaml:1:4: p: plain string holds ${{ n }} and n is a variable in scope, but a plain string is not evaluated: write $eval: "${{ n }}" to interpolate it
+`
+	if got := checkReport(t, files); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Check reports at most 100 compile errors of a document: past them it
+// removes what holds each quietly, and checks the rest of the document;
+// the next document is checked too (reference §2).
+func TestCheck_reportsOneHundredCompileErrorsADocumentAndChecksTheRest(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("$let: {a: \"1\"}\n")
+	for i := range 101 {
+		b.WriteString("k" + strconv.Itoa(i) + ": {$iff: x}\n")
+	}
+	b.WriteString("w: \"${{ a }}\"\n---\n$let: {a: \"1\"}\nw: \"${{ a }}\"\n")
+	report := checkReport(t, fstest.MapFS{"t.yaml": {Data: []byte(b.String())}})
+	lines := strings.Split(strings.TrimSuffix(report, "\n"), "\n")
+	if len(lines) != 102 {
+		t.Fatalf("got %d problems, want 100 and a warning in each document:\n%s", len(lines), report)
+	}
+	for i, l := range lines[:100] {
+		if want := "t.yaml:" + strconv.Itoa(i+2) + ":" + strconv.Itoa(len("k"+strconv.Itoa(i))+4) + ": k" + strconv.Itoa(i) + ".$iff: unknown directive $iff"; !strings.HasPrefix(l, want) {
+			t.Errorf("problem %d: %s, want %s...", i, l, want)
+		}
+	}
+	for i, want := range []string{"warning t.yaml:103:4: w: plain string holds ${{ a }}", "warning t.yaml:106:4: w: plain string holds ${{ a }}"} {
+		if !strings.HasPrefix(lines[100+i], want) {
+			t.Errorf("problem %d: %s, want %s...", 100+i, lines[100+i], want)
+		}
+	}
+}
+
+// A $schema's file that cannot be read is a problem at its entry, under
+// the path check writes for the mapping it stands in (reference §4
+// $schema).
+func TestCheck_namesANestedSchemaFileProblemByCheckPath(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte(`x:
+  $if: true
+  $then:
+    $schema: {v: {$include: missing.json}}
+    k: 1
+`)}}
+	want := `t.yaml:4:29: x.$then.$schema: cannot read included schema file "missing.json": file does not exist
+`
+	if got := checkReport(t, files); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A problem at an overlay's root does not stop the check of the rest of
+// it: its condition and its patch are still read (reference §8).
+func TestCheck_readsAnOverlayPastAProblemAtItsRoot(t *testing.T) {
+	files := fstest.MapFS{"t.yaml": {Data: []byte(`$overlay: doc.kind == zz
+$expect: 1
+spec: {a: "${{ doc }}"}
+`)}}
+	want := `t.yaml:1:11: $overlay: "zz" is not declared: no $let, $for or $schema in scope and no values file (-f) declares it
+t.yaml:2:1: $expect: unknown directive $expect: did you mean $expects? To output a key $expect as data, write $$expect
+warning t.yaml:3:11: spec.a: plain string holds ${{ doc }} and doc is a variable in scope, but a plain string is not evaluated: write $eval: "${{ doc }}" to interpolate it
+`
+	if got := checkReport(t, files); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"sort"
+
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 	"go.yaml.in/yaml/v3"
 )
@@ -15,19 +17,161 @@ import (
 // excising the entry of the mapping that holds it (with the directives
 // that belong with it) or else the innermost mapping or sequence that
 // holds it, in doc itself. It gives the compiled tree and the errors met
-// on the way, in the order met; the tree is nil when doc does not compile
-// even so (an error without a node, or more than maxProblemsPerDocument).
+// on the way, in the order met. Past maxProblemsPerDocument errors, or
+// at an error it cannot excise so (one in the root of an overlay, whose
+// entries depend on each other), it reports no more and excises quietly,
+// an entry at a time wherever it stands, so that what is sound is still
+// read; the tree is nil when doc does not compile even so.
 func compileExcised(t *tree.Table, doc *yaml.Node) (tree.Node, []*tree.CompileError) {
+	return compileRecording(t, doc, nil)
+}
+
+// compileRecording is compileExcised, noting in cut, when it is not nil,
+// what each excision took (symbols_compiled.go).
+func compileRecording(t *tree.Table, doc *yaml.Node, cut *cuts) (tree.Node, []*tree.CompileError) {
 	var errs []*tree.CompileError
-	for range maxProblemsPerDocument {
-		n, cerr := t.NewCompiler().Document(doc)
+	quiet := false
+	for range 2 * maxProblemsPerDocument {
+		c := t.NewCompiler()
+		c.KeepYAML = true // the plain strings and positions of constants are read
+		n, cerr := c.Document(doc)
 		if cerr == nil {
 			return n, errs
 		}
-		errs = append(errs, cerr)
-		if cerr.Node == nil || (!excisePair(t, doc, cerr.Node) && !excise(doc, cerr.Node)) {
+		if !quiet {
+			errs = append(errs, cerr)
+		}
+		if cerr.Node == nil {
 			return nil, errs
 		}
+		var before map[*yaml.Node][]*yaml.Node
+		if cut != nil {
+			before = contents(doc, map[*yaml.Node][]*yaml.Node{})
+		}
+		if !excisePair(t, doc, cerr.Node, quiet) && !excise(doc, cerr.Node) {
+			if quiet || !excisePair(t, doc, cerr.Node, true) {
+				return nil, errs
+			}
+			quiet = true
+		}
+		if cut != nil {
+			cut.note(doc, before)
+		}
+		quiet = quiet || len(errs) == maxProblemsPerDocument
 	}
 	return nil, errs
+}
+
+// mapping is one YAML mapping as compiled: the directives that stand in
+// it, described, and its regular entries. A compiled mapping gives its
+// preludes and producers; a document directive ($overlay, $transform,
+// $chart) or a list edit gives itself and what stands beside it (a body
+// marked Beside), which is the same mapping.
+type mapping struct {
+	dirs    []tree.Description
+	nodes   []tree.Node     // the compiled directive of each description
+	entries []tree.MapEntry // regular entries
+	plain   []*tree.ConstNode
+}
+
+// newMapping is the mapping of n, a compiled mapping or a described
+// directive, its directives in template order.
+func newMapping(n tree.Node) *mapping {
+	mp := &mapping{}
+	switch t := n.(type) {
+	case *tree.MapNode:
+		mp.add(t)
+	case tree.Described:
+		mp.addDirective(t)
+	}
+	mp.sort()
+	return mp
+}
+
+// add adds the directives and regular entries of compiled mapping m.
+func (mp *mapping) add(m *tree.MapNode) {
+	for _, p := range m.Preludes {
+		if d, ok := p.(tree.Described); ok {
+			mp.addDirective(d)
+		}
+	}
+	for _, p := range m.Prods {
+		if d, ok := p.(tree.Described); ok {
+			mp.addDirective(d)
+		}
+	}
+	for _, e := range m.Entries {
+		if e.Prod < 0 {
+			mp.entries = append(mp.entries, e)
+		}
+	}
+}
+
+// addDirective adds d, and the mapping that stands beside it.
+func (mp *mapping) addDirective(d tree.Described) {
+	desc := d.Describe()
+	mp.dirs = append(mp.dirs, desc)
+	mp.nodes = append(mp.nodes, d)
+	for _, b := range desc.Bodies {
+		if !b.Beside {
+			continue
+		}
+		switch t := b.Node.(type) {
+		case *tree.MapNode:
+			mp.add(t)
+		case *tree.ConstNode:
+			mp.plain = append(mp.plain, t) // regular entries only, constant
+		}
+	}
+}
+
+// sort puts the directives in template order.
+func (mp *mapping) sort() {
+	if len(mp.dirs) < 2 {
+		return
+	}
+	idx := make([]int, len(mp.dirs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keyBefore(mp.dirs[idx[a]].Key, mp.dirs[idx[b]].Key) })
+	dirs, nodes := make([]tree.Description, len(idx)), make([]tree.Node, len(idx))
+	for i, j := range idx {
+		dirs[i], nodes[i] = mp.dirs[j], mp.nodes[j]
+	}
+	mp.dirs, mp.nodes = dirs, nodes
+}
+
+// keyBefore orders two nodes by where they are written.
+func keyBefore(a, b *yaml.Node) bool {
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Column < b.Column
+}
+
+// names gives the names the directives of the mapping bind in all of it,
+// in template order, leaving out the directive at index skip (-1: none):
+// an $include's $with names are its file's, not its mapping's.
+func (mp *mapping) names(t *tree.Table, skip int) []string {
+	var out []string
+	for i, d := range mp.dirs {
+		if i == skip || described(t, d.Name).Includes {
+			continue
+		}
+		for _, b := range d.Binds {
+			out = append(out, b.Name)
+		}
+	}
+	return out
+}
+
+// scope is outer and the names the mapping binds: outer itself when it
+// binds none, else a copy.
+func (mp *mapping) scope(t *tree.Table, outer []string) []string {
+	names := mp.names(t, -1)
+	if len(names) == 0 {
+		return outer
+	}
+	return append(outer[:len(outer):len(outer)], names...)
 }

@@ -18,14 +18,20 @@ import (
 // A double is left alone (a NaN or an infinity fails otherwise), as is a
 // list or a mapping that may hold one, and an optional (one with a value
 // is that value).
-func (ck *checker) computedPathProblem(v *yaml.Node, scope []string) string {
-	if v.Kind != yaml.MappingNode || len(v.Content) != 2 {
+func (ck *checker) computedPathProblem(file tree.Node, scope []string) string {
+	m, ok := file.(*tree.MapNode)
+	if !ok || len(m.Entries) != 1 || len(m.Preludes) != 0 || len(m.Prods) != 1 {
 		return ""
 	}
-	if d := described(ck.e.Table(), v.Content[0].Value); d.Kind != tree.KindProducer || d.Exprs != tree.ExprSegments {
+	p, ok := m.Prods[0].(tree.Described)
+	if !ok {
 		return ""
 	}
-	text, ok := exactSegment(tree.Deref(v.Content[1]))
+	desc := p.Describe()
+	if d := described(ck.e.Table(), desc.Name); d.Kind != tree.KindProducer || d.Exprs != tree.ExprSegments || len(desc.Exprs) == 0 {
+		return ""
+	}
+	text, ok := exactSegment(desc.Exprs[0].Node)
 	if !ok {
 		return ""
 	}

@@ -3,28 +3,33 @@ package check
 import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
-	"go.yaml.in/yaml/v3"
 )
 
-// walkLet checks the entries of the directive at key index at of mapping
-// n, whose value is a mapping of expressions and templates that binds its
-// keys in order ($let), each entry with the names a render gives it
-// (reference §4 $let): those in scope before n, the names n's other
-// directives bind, and the entries above it, not its own name or those
-// below.
-func (ck *checker) walkLet(fr *diag.Frame, n *yaml.Node, at int, before []string, path string) {
-	d, let := described(ck.e.Table(), n.Content[at].Value), tree.Deref(n.Content[at+1])
-	base := append([]string(nil), before...)
-	for _, b := range besideEntries(ck.e.Table(), n, at, "", nil) {
-		base = append(base, b.Name)
+// entries checks the entries of directive i of mapping m, which bind
+// their names in order ($let), each entry with the names a render gives
+// it (reference §4 $let): those of outer, in scope above m, the names m's
+// other directives bind, and the entries above it, not its own name or
+// those below. An expression entry is checked as an expression; a
+// template entry is walked, without warnings on its plain strings.
+func (ck *checker) entries(fr *diag.Frame, m *mapping, i int, outer []string, path string) {
+	desc := m.dirs[i]
+	names := append(append([]string(nil), outer...), m.names(ck.e.Table(), i)...)
+	base := len(names)
+	for _, b := range desc.Binds {
+		names = append(names, b.Name)
 	}
-	for j := 0; j+1 < len(let.Content); j += 2 {
-		sc := append([]string(nil), base...)
-		for i := 0; i < j; i += 2 {
-			sc = append(sc, let.Content[i].Value)
+	exprs, bodies := desc.Exprs, desc.Bodies // the entries of each kind, in order
+	for j, b := range desc.Binds {
+		sc := names[: base+j : base+j] // the entries above: a prefix, copied where it grows
+		p := tree.JoinPath(path, b.Name)
+		if len(bodies) > 0 && bodies[0].Key == b.Node {
+			ck.walk(fr, bodies[0].Node, sc, p, false, b.Node)
+			bodies = bodies[1:]
+			continue
 		}
-		entry := &yaml.Node{Kind: yaml.MappingNode, Content: let.Content[j : j+2]}
-		ck.exprs(fr, &d, entry, sc, path)
-		ck.walk(fr, entry, sc, true, path)
+		if len(exprs) > 0 {
+			ck.expr(fr, exprs[0], sc, p, map[string]bool{})
+			exprs = exprs[1:]
+		}
 	}
 }

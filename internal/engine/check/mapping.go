@@ -15,10 +15,11 @@ import (
 
 // excisePair removes from root the entry of the innermost mapping that
 // holds target (as its key, its value, or inside its value), and reports
-// whether it found one. It leaves overlay roots and list edits alone:
-// their directives depend on each other in ways a single entry does not
-// show, so the caller falls back to excising the whole mapping.
-func excisePair(t *tree.Table, root, target *yaml.Node) bool {
+// whether it found one. Unless forced, it leaves overlay roots and list
+// edits alone: their directives depend on each other in ways a single
+// entry does not show, so the caller falls back to excising the whole
+// mapping.
+func excisePair(t *tree.Table, root, target *yaml.Node, force bool) bool {
 	chain := ancestry(root, target, nil)
 	if chain == nil {
 		return false
@@ -28,7 +29,7 @@ func excisePair(t *tree.Table, root, target *yaml.Node) bool {
 		if m.Kind != yaml.MappingNode {
 			continue
 		}
-		if hasOverlayKeys(t, m) {
+		if !force && hasOverlayKeys(t, m) {
 			return false
 		}
 		child := chain[i+1]

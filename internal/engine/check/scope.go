@@ -90,3 +90,19 @@ func mappingScope(t *tree.Table, n *yaml.Node, scope []string) []string {
 	}
 	return scope
 }
+
+// preludeOnly reports whether a document root is a preamble, whose names
+// the later documents see (reference §1): only prelude directives and
+// their partners, and at least one that binds names, as the renderer's
+// IsPreamble decides.
+func preludeOnly(t *tree.Table, m *yaml.Node) bool {
+	binds := false
+	for i := 0; i < len(m.Content); i += 2 {
+		k := m.Content[i].Value
+		if !t.StandsBesidePreludes(k) {
+			return false
+		}
+		binds = binds || described(t, k).Binds
+	}
+	return binds
+}

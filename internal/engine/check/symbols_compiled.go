@@ -5,9 +5,9 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// The symbols read the compiled tree, as check does (compiled.go), with
-// two differences: a constant keeps its YAML, whose keys and scalars an
-// editor points into, and what an error excised is kept aside, so that
+// The symbols read the compiled tree, as check does (compiled.go), each
+// constant with its YAML, whose keys and scalars an editor points into;
+// and what an error excised is kept aside, so that
 // a template being typed, broken here and there, still gives the names
 // in scope where it is broken.
 
@@ -19,24 +19,12 @@ type cuts struct {
 	nulls map[*yaml.Node]*yaml.Node
 }
 
-// compileKept compiles doc as compileExcised does, each constant
-// keeping its YAML (tree.Compiler.KeepYAML), and gives what it excised.
+// compileKept compiles doc as compileExcised does and gives what it
+// excised.
 func compileKept(t *tree.Table, doc *yaml.Node) (tree.Node, cuts) {
 	cut := cuts{pairs: map[*yaml.Node][]*yaml.Node{}, nulls: map[*yaml.Node]*yaml.Node{}}
-	for range maxProblemsPerDocument {
-		c := t.NewCompiler()
-		c.KeepYAML = true
-		n, cerr := c.Document(doc)
-		if cerr == nil {
-			return n, cut
-		}
-		before := contents(doc, map[*yaml.Node][]*yaml.Node{})
-		if cerr.Node == nil || (!excisePair(t, doc, cerr.Node) && !excise(doc, cerr.Node)) {
-			return nil, cut
-		}
-		cut.note(doc, before)
-	}
-	return nil, cut
+	n, _ := compileRecording(t, doc, &cut)
+	return n, cut
 }
 
 // contents gives the content of every mapping and sequence below n, not

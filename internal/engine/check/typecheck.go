@@ -14,7 +14,6 @@ import (
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/hint"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
-	"go.yaml.in/yaml/v3"
 )
 
 // Type-checking (CLI guide, `check`): each expression is checked by CEL's
@@ -50,35 +49,38 @@ func (ts *typeState) typeOf(name string) *apiservercel.DeclType {
 	return apiservercel.DynType
 }
 
-// pushTypes declares the types of the names mapping n binds: its $schema
-// variables, its $let entries in order, its $for variables; the others
-// ($overlay's doc, an edit's item) are dyn. before are the names in scope
-// above n, scope those inside it; included are the schemas $schema's
-// `{$include: FILE}` entries read. The caller pops the frame.
-func (ck *checker) pushTypes(n *yaml.Node, before, scope []string, included map[string]any) {
+// pushTypes declares the types of the names mapping m binds: its
+// $schema variables, its $let entries in order, its $for variables; the
+// others ($overlay's doc, an edit's item) are dyn. before are the names in
+// scope above m, scope those inside it; included are the schemas
+// $schema's `{$include: FILE}` entries read. The caller pops the frame.
+func (ck *checker) pushTypes(m *mapping, before, scope []string, included map[string]any) {
+	t := ck.e.Table()
 	frame := map[string]*apiservercel.DeclType{}
-	bound := mappingScope(ck.e.Table(), n, nil)
+	bound := m.names(t, -1)
 	for _, name := range bound {
 		frame[name] = apiservercel.DynType
 	}
 	ck.types.frames = append(ck.types.frames, frame)
-	var let, forV *yaml.Node
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		d, v := described(ck.e.Table(), n.Content[i].Value), tree.Deref(n.Content[i+1])
+	var let, forD *tree.Description
+	for i := range m.dirs {
+		desc := &m.dirs[i]
+		d := described(t, desc.Name)
 		switch {
 		case d.Declares:
-			for j := 0; v.Kind == yaml.MappingNode && j+1 < len(v.Content); j += 2 {
-				name := v.Content[j].Value
-				if s, ok := included[name]; ok {
-					frame[name] = fileSchemaType(name, s)
+			for _, b := range desc.Binds {
+				if s, ok := included[b.Name]; ok {
+					frame[b.Name] = fileSchemaType(b.Name, s)
 					continue
 				}
-				frame[name] = varSchemaType(name, v.Content[j+1])
+				if b.Value != nil {
+					frame[b.Name] = varSchemaType(b.Name, b.Value)
+				}
 			}
 		case d.Exprs == tree.ExprEntries:
-			let = v
+			let = desc
 		case d.Bound == tree.BindLoop:
-			forV = v
+			forD = desc
 		}
 	}
 	// A name the mapping binds twice (a $schema entry that a $let entry or
@@ -93,25 +95,36 @@ func (ck *checker) pushTypes(n *yaml.Node, before, scope []string, included map[
 			frame[name] = apiservercel.DynType
 		}
 	}
-	for j := 0; let != nil && let.Kind == yaml.MappingNode && j+1 < len(let.Content); j += 2 {
-		name := let.Content[j].Value
-		if slices.Contains(before, name) || binds[name] > 1 {
+	if let != nil {
+		ck.letTypes(frame, let, before, scope, binds)
+	}
+	if forD == nil || len(forD.Binds) != 1 || len(forD.Exprs) != 1 {
+		return // two names: an index or a key, and the element
+	}
+	name := forD.Binds[0].Name
+	if t, _, _ := ck.exprType(forD.Exprs[0].Text, scope); t != nil && t.IsList() && binds[name] == 1 {
+		frame[name] = boundType(t.ElemType)
+	}
+}
+
+// letTypes types the expression entries of $let, in order, in frame.
+func (ck *checker) letTypes(frame map[string]*apiservercel.DeclType, let *tree.Description, before, scope []string, binds map[string]int) {
+	exprs, bodies := let.Exprs, let.Bodies // the entries of each kind, in order
+	for _, b := range let.Binds {
+		if len(bodies) > 0 && bodies[0].Key == b.Node {
+			bodies = bodies[1:]
+			continue
+		}
+		if len(exprs) == 0 {
+			continue
+		}
+		x := exprs[0]
+		exprs = exprs[1:]
+		if slices.Contains(before, b.Name) || binds[b.Name] > 1 {
 			continue // shadowing: the entries above read the outer one; dyn is safe
 		}
-		if s, ok := tree.StringScalar(tree.Deref(let.Content[j+1])); ok {
-			if t, _, _ := ck.exprType(s, scope); t != nil {
-				frame[name] = boundType(t)
-			}
-		}
-	}
-	if forV == nil {
-		return
-	}
-	if s, ok := tree.StringScalar(forV); ok {
-		if m := tree.ForSyntax.FindStringSubmatchIndex(s); m != nil && m[4] < 0 {
-			if t, _, _ := ck.exprType(s[m[1]:], scope); t != nil && t.IsList() && binds[s[m[2]:m[3]]] == 1 {
-				frame[s[m[2]:m[3]]] = boundType(t.ElemType)
-			}
+		if t, _, _ := ck.exprType(x.Text, scope); t != nil {
+			frame[b.Name] = boundType(t)
 		}
 	}
 }

@@ -42,7 +42,7 @@ func entries(es []letEntry) (exprs []*tree.ExprRef, binds []tree.BoundName, bodi
 		if e.expr != nil {
 			exprs = append(exprs, e.expr)
 		} else {
-			bodies = append(bodies, tree.Body{Key: e.key, Node: e.body})
+			bodies = append(bodies, tree.Body{Key: e.key, Name: e.name, Node: e.body})
 		}
 	}
 	return exprs, binds, bodies
@@ -72,13 +72,24 @@ func (t *textTemplate) exprs() []*tree.ExprRef {
 // files they include: what an editor shows of a variable.
 func (s *schemaDir) Set() *schema.Set { return s.set }
 
-// Describe gives the variables the schema declares.
+// Describe gives the variables the schema declares, each with its
+// schema when the compiler kept the YAML (tree.Compiler.KeepYAML).
 func (s *schemaDir) Describe() tree.Description {
 	d := tree.Description{Name: "$schema", Key: s.key}
 	for _, v := range s.set.Variables() {
-		d.Binds = append(d.Binds, tree.BoundName{Name: v.Name, Node: v.Key})
+		d.Binds = append(d.Binds, tree.BoundName{Name: v.Name, Node: v.Key, Value: entryValue(s.val, v.Key)})
 	}
 	return d
+}
+
+// entryValue is the value of the entry of mapping m whose key is key.
+func entryValue(m, key *yaml.Node) *yaml.Node {
+	for i := 0; m != nil && i+1 < len(m.Content); i += 2 {
+		if tree.Deref(m.Content[i]) == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // Describe gives the collection, the loop's names, each at its place in
@@ -86,7 +97,7 @@ func (s *schemaDir) Describe() tree.Description {
 func (f *forDir) Describe() tree.Description {
 	return tree.Description{Name: "$for", Key: f.key, Exprs: []*tree.ExprRef{f.coll},
 		Binds:  loopNames(f.coll.Node),
-		Bodies: []tree.Body{{Key: f.doKey, Node: f.body}}}
+		Bodies: []tree.Body{{Key: f.doKey, Name: "$do", Node: f.body}}}
 }
 
 // loopNames are the names of the $for string n ("k, v in EXPR"), each
@@ -126,9 +137,9 @@ func (f *ifDir) Describe() tree.Description {
 	if f.cond != nil {
 		d.Exprs = []*tree.ExprRef{f.cond}
 	}
-	d.Bodies = append(d.Bodies, tree.Body{Key: f.thenKey, Node: f.then})
+	d.Bodies = append(d.Bodies, tree.Body{Key: f.thenKey, Name: "$then", Node: f.then})
 	if f.els != nil {
-		d.Bodies = append(d.Bodies, tree.Body{Key: f.elseKey, Node: f.els})
+		d.Bodies = append(d.Bodies, tree.Body{Key: f.elseKey, Name: "$else", Node: f.els})
 	}
 	return d
 }
@@ -141,7 +152,7 @@ func (e *evalDir) Describe() tree.Description {
 // Describe gives the key's template and the value's, under $value.
 func (k *kvDir) Describe() tree.Description {
 	return tree.Description{Name: "$key", Key: k.key,
-		Bodies: []tree.Body{{Node: k.k}, {Key: k.vKey, Node: k.v}}}
+		Bodies: []tree.Body{{Node: k.k}, {Key: k.vKey, Name: "$value", Node: k.v}}}
 }
 
 // Describe gives the path's template, then the $with entries, which the
@@ -150,7 +161,7 @@ func (i *includeDir) Describe() tree.Description {
 	d := tree.Description{Name: "$include", Key: i.key, Bodies: []tree.Body{{Node: i.file}}}
 	_, d.Binds, _ = entries(i.with)
 	for j := range i.with {
-		d.Bodies = append(d.Bodies, tree.Body{Key: i.with[j].key, Node: i.with[j].body})
+		d.Bodies = append(d.Bodies, tree.Body{Key: i.with[j].key, Name: i.with[j].name, Node: i.with[j].body})
 	}
 	return d
 }
@@ -163,12 +174,12 @@ func (t *chartNode) Describe() tree.Description {
 		d.Exprs = []*tree.ExprRef{t.cond}
 	}
 	if t.pre != nil {
-		d.Bodies = append(d.Bodies, tree.Body{Node: t.pre})
+		d.Bodies = append(d.Bodies, tree.Body{Node: t.pre, Beside: true})
 	}
 	d.Bodies = append(d.Bodies, tree.Body{Node: t.src})
 	opts := make([]tree.Body, 0, len(t.opts))
-	for _, o := range t.opts {
-		opts = append(opts, tree.Body{Key: o.key, Node: o.val})
+	for name, o := range t.opts {
+		opts = append(opts, tree.Body{Key: o.key, Name: name, Node: o.val})
 	}
 	sort.Slice(opts, func(a, b int) bool { return before(opts[a].Key, opts[b].Key) })
 	d.Bodies = append(d.Bodies, opts...)

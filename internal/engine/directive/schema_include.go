@@ -37,11 +37,14 @@ type schemaIncludes struct {
 // cache starts over.
 const maxSchemaIncludeSets = 16
 
+// Includes lists the variables whose schema is in a file, for check.
+func (d *schemaDir) Includes() []schema.Include { return d.set.Includes() }
+
 // ReadFiles reads and compiles the files the directive includes, as a
 // render does, and gives the first error: for check, which reads them
-// without rendering.
-func (d *schemaDir) ReadFiles(r tree.Renderer, fr *diag.Frame) error {
-	_, err := schemaSet(r, d, fr)
+// without rendering, and names the directive's path its own way (path).
+func (d *schemaDir) ReadFiles(r tree.Renderer, fr *diag.Frame, path string) error {
+	_, err := schemaSet(r, d, fr, path)
 	return err
 }
 
@@ -53,8 +56,8 @@ type schemaReader interface {
 }
 
 // schemaSet gives the directive's set with every included schema read and
-// compiled.
-func schemaSet(r schemaReader, d *schemaDir, fr *diag.Frame) (*schema.Set, error) {
+// compiled; its errors name the directive's path path.
+func schemaSet(r schemaReader, d *schemaDir, fr *diag.Frame, path string) (*schema.Set, error) {
 	incs := d.set.Includes()
 	if len(incs) == 0 {
 		return d.set, nil
@@ -69,9 +72,9 @@ func schemaSet(r schemaReader, d *schemaDir, fr *diag.Frame) (*schema.Set, error
 		}
 		resolved := filepath.Clean(shown)
 		if len(fr.Chain)+1 > opts.MaxIncludeDepth {
-			return nil, r.LimitErr(fr, inc.Key, d.path, "MaxIncludeDepth", "includes nest deeper than MaxIncludeDepth ("+tree.Itoa(opts.MaxIncludeDepth)+")")
+			return nil, r.LimitErr(fr, inc.Key, path, "MaxIncludeDepth", "includes nest deeper than MaxIncludeDepth ("+tree.Itoa(opts.MaxIncludeDepth)+")")
 		}
-		text, err := schemaFileText(r, fr, inc, d.path, shown, resolved)
+		text, err := schemaFileText(r, fr, inc, path, shown, resolved)
 		if err != nil {
 			return nil, err
 		}
@@ -90,14 +93,14 @@ func schemaSet(r schemaReader, d *schemaDir, fr *diag.Frame) (*schema.Set, error
 	for i := range incs {
 		doc, cerr := parseSchemaFile(texts[i], strings.EqualFold(filepath.Ext(incs[i].Path), ".json"))
 		if cerr != nil {
-			cerr.Path = d.path
+			cerr.Path = path
 			return nil, cerr.In(frames[i])
 		}
 		docs[i] = doc
 	}
 	set, which, nerr := d.set.Resolve(docs)
 	if nerr != nil {
-		return nil, tree.FromNodeError(nerr, d.path).In(frames[which])
+		return nil, tree.FromNodeError(nerr, path).In(frames[which])
 	}
 	d.inc.mu.Lock()
 	if d.inc.sets == nil || len(d.inc.sets) >= maxSchemaIncludeSets {

@@ -18,6 +18,7 @@ import (
 
 type schemaDir struct {
 	key  *yaml.Node
+	val  *yaml.Node // the mapping of variables to schemas, kept for check (KeepYAML)
 	set  *schema.Set
 	path string
 	inc  schemaIncludes // the sets with files read in (schema_include.go)
@@ -32,7 +33,7 @@ func compileSchemaDir(key, n *yaml.Node, path string) (*schemaDir, *tree.Compile
 }
 
 func checkSchema(r tree.PreludeRenderer, d *schemaDir, sc *scope.Scope, fr *diag.Frame) (*scope.Scope, error) {
-	set, err := schemaSet(r, d, fr)
+	set, err := schemaSet(r, d, fr, d.path)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +84,14 @@ func Schema() []tree.Directive {
 			Bound: tree.BindEntries, BoundKind: "schema", Declares: true, Section: 4,
 			Summary: "Declares and validates variables: a mapping from variable names to JSON Schemas, type names, or {$include: FILE} for a schema kept in a JSON or YAML file.",
 			Prelude: func(c *tree.Compiler, d tree.DirSet, p tree.KVPair, path string) (tree.Prelude, *tree.CompileError) {
-				return compileSchemaDir(p.K, p.V, tree.JoinPath(path, "$schema"))
+				s, err := compileSchemaDir(p.K, p.V, tree.JoinPath(path, "$schema"))
+				if err != nil {
+					return nil, err
+				}
+				if c.KeepYAML {
+					s.val = tree.Deref(p.V)
+				}
+				return s, nil
 			}},
 	}
 }

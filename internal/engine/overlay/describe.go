@@ -27,7 +27,7 @@ func (g *guarded) describe(name string) tree.Description {
 		d.Exprs = []*tree.ExprRef{g.cond}
 	}
 	if g.body != nil {
-		d.Bodies = []tree.Body{{Node: g.body}}
+		d.Bodies = []tree.Body{{Node: g.body, Beside: true}}
 	}
 	return d
 }
@@ -55,7 +55,7 @@ func (s *editSeq) Parts() []tree.Node {
 func (t *transformNode) Describe() tree.Description {
 	d := tree.Description{Name: "$transform", Key: t.key}
 	if t.pre != nil {
-		d.Bodies = append(d.Bodies, tree.Body{Node: t.pre})
+		d.Bodies = append(d.Bodies, tree.Body{Node: t.pre, Beside: true})
 	}
 	d.Bodies = append(d.Bodies, tree.Body{Node: t.body})
 	return d

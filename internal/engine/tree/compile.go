@@ -126,10 +126,12 @@ type Compiler struct {
 	// of list edits edits the document (reference §8).
 	Patch bool
 	Edits int // edit lists compiled so far
-	// KeepYAML keeps the YAML below a constant mapping or sequence in its
-	// Node, for a reader that does not render and needs the positions of
-	// its keys and scalars (the language server's symbols); a render
-	// leaves it unset, so a compiled file does not hold its parsed YAML.
+	// KeepYAML is set by the readers that do not render a template
+	// (check, the language server's symbols): a constant then keeps the
+	// YAML below its node, whose keys' and scalars' positions and plain
+	// strings they read, rather than its position alone (detached). A
+	// render leaves it unset, so a compiled file does not hold its parsed
+	// YAML.
 	KeepYAML bool
 }
 

@@ -42,14 +42,24 @@ type Description struct {
 type BoundName struct {
 	Name string
 	Node *yaml.Node
+	// Value is where the schema of a $schema entry is written, when the
+	// compiler kept the YAML (Compiler.KeepYAML); nil otherwise.
+	Value *yaml.Node
 }
 
 // Body is a compiled body of a directive, with the key it stands under
 // ($then, $do, a $let or $with entry's name): nil for a value written
-// under the directive's own key.
+// under the directive's own key. Name is what that key says: the partner
+// directive ("$then") or the entry's name.
 type Body struct {
 	Key  *yaml.Node
+	Name string
 	Node Node
+	// Beside marks the body that holds what stands beside the directive
+	// in its own mapping (the preludes beside $chart or $transform, the
+	// rest of an overlay's root or of a list edit's item): one mapping
+	// with the directive, whose names are in scope in all of it.
+	Beside bool
 }
 
 // Visit calls fn with n and, as long as fn returns true for a node, with
