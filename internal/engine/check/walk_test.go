@@ -44,7 +44,8 @@ func checkBlanked(e *walk.Engine, text []byte, blank bool) string {
 		if err := dec.Decode(&doc); errors.Is(err, io.EOF) || err != nil {
 			break
 		}
-		n := ck.document(fr, &doc)
+		n, cut := ck.document(fr, &doc)
+		ck.cut = cut
 		if blank {
 			blankDirectiveKeys(e.Table(), &doc, map[*yaml.Node]bool{})
 		}
