@@ -33,16 +33,23 @@ func LiteralIncludes(t *tree.Table, src walk.Source) []string {
 			return out
 		}
 		n, _ := compileExcised(t, &doc)
-		tree.Visit(n, func(c tree.Node) bool {
-			if p, ok := literalInclude(t, c); ok {
-				if !filepath.IsAbs(p) {
-					p = filepath.Join(fr.Dir, p)
-				}
-				out = append(out, filepath.Clean(p))
-			}
-			return true
-		})
+		out = literalIncludes(t, n, fr.Dir, out)
 	}
+}
+
+// literalIncludes adds to out the literal paths the $includes of compiled
+// document n name, against dir.
+func literalIncludes(t *tree.Table, n tree.Node, dir string, out []string) []string {
+	tree.Visit(n, func(c tree.Node) bool {
+		if p, ok := literalInclude(t, c); ok {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			out = append(out, filepath.Clean(p))
+		}
+		return true
+	})
+	return out
 }
 
 // literalInclude gives the path of compiled node c when it is an

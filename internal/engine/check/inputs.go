@@ -38,11 +38,19 @@ func InputsWithoutDefault(t *tree.Table, src walk.Source, declared func(string) 
 			return nil
 		}
 		n, _ := compileExcised(t, &doc)
-		in.node(n, preamble, 0)
-		if tree.IsPreamble(n) {
-			preamble = newMapping(n).scope(t, preamble) // reference §1
-		}
+		preamble = in.document(n, preamble)
 	}
+}
+
+// document gathers the inputs of the compiled document n, with the names
+// of preamble in scope, and gives the names in scope for the documents
+// after it (reference §1).
+func (in *inputs) document(n tree.Node, preamble []string) []string {
+	in.node(n, preamble, 0)
+	if !tree.IsPreamble(n) {
+		return preamble
+	}
+	return newMapping(n).scope(in.t, preamble)
 }
 
 // inputs gathers the $schema entries no enclosing scope binds and that
