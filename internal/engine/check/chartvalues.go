@@ -4,12 +4,10 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
 	helmchart "helm.sh/helm/v4/pkg/chart/v2"
-	apiservercel "k8s.io/apiserver/pkg/cel"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
@@ -30,30 +28,42 @@ import (
 // refuses them. They are warnings so that check still renders when it
 // can: the render's error, Helm's, is then reported too, at $values.
 
-// chartValues checks the $values of the document root m, whose $chart
-// names a local chart, with the names of outer and of m's $schema and
-// $let in scope. It runs before the document compiles: a problem
-// elsewhere in the document does not hide these.
-func (ck *checker) chartValues(fr *diag.Frame, m *yaml.Node, outer []string) {
+// chartValues checks the $values of the compiled $chart document desc,
+// whose $chart names a local chart, with the names of scope in scope and
+// the types the walk declared for them (typecheck.go). A problem
+// elsewhere in the document does not hide these: check compiles it with
+// that problem excised; what an excision took from $values is read as
+// written (valueNode).
+func (ck *checker) chartValues(fr *diag.Frame, desc tree.Description, scope []string) {
 	t := ck.e.Table()
 	loads, _ := t.With(func(d *tree.Directive) bool { return d.Loads })
 	values, _ := t.With(func(d *tree.Directive) bool { return d.Values && d.Needs == loads.Name })
-	var chartN, valuesN *yaml.Node
-	for i := 0; loads.Name != "" && values.Name != "" && i+1 < len(m.Content); i += 2 {
-		switch m.Content[i].Value {
-		case loads.Name:
-			chartN = tree.Deref(m.Content[i+1])
-		case values.Name:
-			valuesN = tree.Deref(m.Content[i+1])
-		}
-	}
-	if chartN == nil || valuesN == nil || valuesN.Kind != yaml.MappingNode {
+	if loads.Name == "" || values.Name == "" || desc.Name != loads.Name {
 		return
 	}
-	p, ok := tree.StringScalar(chartN)
+	var src, vals tree.Node
+	for _, b := range desc.Bodies {
+		switch {
+		case b.Beside:
+		case b.Key == nil:
+			src = b.Node
+		case b.Name == values.Name:
+			vals = b.Node
+		}
+	}
+	vc := valuesCheck{ck: ck, fr: fr, scope: scope, table: t}
+	valuesN, ok := vc.valueNode(vals)
+	if !ok || valuesN.y.Kind != yaml.MappingNode {
+		return
+	}
+	k, ok := src.(*tree.ConstNode)
 	if !ok {
-		if p, ok = ck.remoteChart(chartN); !ok {
-			return // an expression, or a remote chart check cannot have: nothing to read
+		return // an expression: nothing to read
+	}
+	p, ok := k.Value.(string)
+	if !ok {
+		if p, ok = ck.remoteChart(tree.Deref(k.Node)); !ok {
+			return // a remote chart check cannot have
 		}
 	}
 	if p == "" {
@@ -63,14 +73,10 @@ func (ck *checker) chartValues(fr *diag.Frame, m *yaml.Node, outer []string) {
 	if ch == nil {
 		return // the render reports why it cannot read the chart
 	}
-	scope := mappingScope(ck.e.Table(), m, outer)
-	ck.pushYAMLTypes(m, outer, scope) // $let's types; an included $schema's are dyn here
-	defer ck.popTypes()
 	var root any
 	if len(ch.Schema) > 0 && json.Unmarshal(ch.Schema, &root) != nil {
 		root = nil // Helm reports the broken schema when it renders
 	}
-	vc := valuesCheck{ck: ck, fr: fr, scope: scope, table: t}
 	vc.mapping(valuesN, level{values: ch.Values, schema: root, root: root, subcharts: subcharts(ch), top: true}, values.Name, "")
 }
 
@@ -171,12 +177,53 @@ type valuesCheck struct {
 	table *tree.Table
 }
 
-// written reports whether the mapping n is written key by key: beside
+// vnode is one value of $values as check reads it: compiled (m, the
+// compiled mapping, or a constant), or, below what an excision took
+// (raw), as written. y is where it is written: a constant's own YAML
+// (tree.Compiler.KeepYAML), read key by key.
+type vnode struct {
+	y   *yaml.Node
+	m   *tree.MapNode
+	raw bool
+}
+
+// valueNode is the value compiled to n, false when it is none of a
+// constant, a sequence or a mapping.
+func (vc *valuesCheck) valueNode(n tree.Node) (vnode, bool) {
+	switch t := n.(type) {
+	case *tree.ConstNode:
+		return vnode{y: tree.Deref(t.Node)}, t.Node != nil
+	case *tree.SeqNode:
+		return vnode{y: t.Node}, true
+	case *tree.MapNode:
+		return vnode{y: t.Node, m: t}, true
+	}
+	return vnode{}, false
+}
+
+// excised gives the keys and values an excision took from the mapping
+// written at n, in pairs.
+func (vc *valuesCheck) excised(n *yaml.Node) []*yaml.Node {
+	if vc.ck.cut == nil {
+		return nil
+	}
+	return vc.ck.cut.pairs[n]
+}
+
+// written reports whether the mapping v is written key by key: beside
 // its keys, only preludes ($let, $assert and their partners), never a
-// directive that produces the mapping ($eval, $if, $for...).
-func (vc *valuesCheck) written(n *yaml.Node) bool {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := n.Content[i].Value
+// directive that produces the mapping ($eval, $if, $for...). Keys an
+// excision took count as written there.
+func (vc *valuesCheck) written(v vnode) bool {
+	if v.m != nil && len(v.m.Prods) > 0 {
+		return false
+	}
+	keys := vc.excised(v.y)
+	if v.raw {
+		keys = v.y.Content
+	}
+	for i := 0; i+1 < len(keys); i += 2 {
+		k := keys[i].Value
 		if !tree.IsDirectiveLike(k) || strings.HasPrefix(k, "$$") {
 			continue
 		}
@@ -191,17 +238,73 @@ func (vc *valuesCheck) written(n *yaml.Node) bool {
 	return true
 }
 
-// evalOf gives the value of a mapping that is one directive whose string
-// holds ${{ }} segments and gives a value ($eval), or nil.
-func (vc *valuesCheck) evalOf(n *yaml.Node) *yaml.Node {
-	if len(n.Content) != 2 {
+// entries gives the keys of mapping v that are not directives, each with
+// its value, in template order: the compiled ones, and those an
+// excision took, as written.
+func (vc *valuesCheck) entries(v vnode) (keys []*yaml.Node, vals []vnode) {
+	add := func(k, val *yaml.Node) {
+		keys, vals = append(keys, k), append(vals, vnode{y: tree.Deref(val), raw: true})
+	}
+	switch {
+	case v.raw:
+		for i := 0; i+1 < len(v.y.Content); i += 2 {
+			add(v.y.Content[i], v.y.Content[i+1])
+		}
+		return keys, vals
+	case v.m != nil:
+		for _, e := range v.m.Entries {
+			if val, ok := vc.valueNode(e.Val); ok && e.Prod < 0 {
+				keys, vals = append(keys, e.Key), append(vals, val)
+			}
+		}
+	default:
+		for i := 0; i+1 < len(v.y.Content); i += 2 {
+			keys, vals = append(keys, v.y.Content[i]), append(vals, vnode{y: tree.Deref(v.y.Content[i+1])})
+		}
+	}
+	cut := vc.excised(v.y)
+	if len(cut) == 0 {
+		return keys, vals
+	}
+	for i := 0; i+1 < len(cut); i += 2 {
+		add(cut[i], cut[i+1])
+	}
+	idx := make([]int, len(keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return keyBefore(keys[idx[a]], keys[idx[b]]) })
+	k2, v2 := make([]*yaml.Node, len(idx)), make([]vnode, len(idx))
+	for i, j := range idx {
+		k2[i], v2[i] = keys[j], vals[j]
+	}
+	return k2, v2
+}
+
+// evalOf gives the string of a mapping that is one directive whose
+// string holds ${{ }} segments and gives a value ($eval), or nil.
+func (vc *valuesCheck) evalOf(v vnode) *yaml.Node {
+	if len(v.y.Content) != 2 {
 		return nil
 	}
-	d, ok := vc.table.Lookup(n.Content[0].Value)
+	name := v.y.Content[0].Value
+	if v.m != nil {
+		if len(v.m.Prods) != 1 {
+			return nil
+		}
+		d, ok := v.m.Prods[0].(tree.Described)
+		if !ok {
+			return nil
+		}
+		name = d.Describe().Name
+	} else if !v.raw {
+		return nil // a constant
+	}
+	d, ok := vc.table.Lookup(name)
 	if !ok || d.Exprs != tree.ExprSegments || d.Kind != tree.KindProducer {
 		return nil
 	}
-	return tree.Deref(n.Content[1])
+	return tree.Deref(v.y.Content[1])
 }
 
 // problem adds a warning at n. Every problem of $values is a warning,
@@ -214,13 +317,14 @@ func (vc *valuesCheck) problem(n *yaml.Node, p, msg string) {
 
 // mapping checks the keys of the $values mapping n at path p (its dotted
 // name under the chart, vp) against lv.
-func (vc *valuesCheck) mapping(n *yaml.Node, lv level, p, vp string) {
+func (vc *valuesCheck) mapping(n vnode, lv level, p, vp string) {
 	if !vc.written(n) {
 		return // a produced mapping: its keys are not written here
 	}
 	sch := vc.resolve(lv.schema, lv.root)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], tree.Deref(n.Content[i+1])
+	keys, vals := vc.entries(n)
+	for i, k := range keys {
+		v := vals[i]
 		name := k.Value
 		if strings.HasPrefix(name, "$$") {
 			name = name[1:] // the key $name, written as data (reference §4)
@@ -232,7 +336,7 @@ func (vc *valuesCheck) mapping(n *yaml.Node, lv level, p, vp string) {
 			continue // every chart and subchart reads global (Helm's global values)
 		}
 		if sub, ok := lv.subcharts[name]; ok && lv.top {
-			if v.Kind == yaml.MappingNode {
+			if v.y.Kind == yaml.MappingNode {
 				var root any
 				if len(sub.Schema) > 0 && json.Unmarshal(sub.Schema, &root) != nil {
 					root = nil
@@ -264,7 +368,7 @@ func (vc *valuesCheck) mapping(n *yaml.Node, lv level, p, vp string) {
 		if propSchema != nil {
 			vc.typeOf(v, vc.resolve(propSchema, lv.root), kp, kvp)
 		}
-		if v.Kind != yaml.MappingNode {
+		if v.y.Kind != yaml.MappingNode {
 			continue
 		}
 		childValues, _ := child.(map[string]any)
@@ -362,13 +466,13 @@ func describesKeys(sch map[string]any) bool {
 // both are plain: a written scalar, sequence or mapping, or an $eval of
 // one expression whose type the checker knows. A mismatch is a warning
 // that says Helm refuses the values when it renders.
-func (vc *valuesCheck) typeOf(v *yaml.Node, sch map[string]any, p, vp string) {
+func (vc *valuesCheck) typeOf(v vnode, sch map[string]any, p, vp string) {
 	want := schemaTypes(sch)
 	if len(want) == 0 {
 		return
 	}
 	got := ""
-	switch v.Kind {
+	switch v.y.Kind {
 	case yaml.SequenceNode:
 		got = "array"
 	case yaml.MappingNode:
@@ -379,7 +483,7 @@ func (vc *valuesCheck) typeOf(v *yaml.Node, sch map[string]any, p, vp string) {
 			return // produced: its type shows when it renders
 		}
 	case yaml.ScalarNode:
-		switch v.Tag {
+		switch v.y.Tag {
 		case "!!null":
 			return // a null removes the key (Helm's rule)
 		case "!!str":
@@ -400,7 +504,7 @@ func (vc *valuesCheck) typeOf(v *yaml.Node, sch map[string]any, p, vp string) {
 			return
 		}
 	}
-	vc.problem(v, p, "the chart's values.schema.json wants "+strings.Join(want, " or ")+" for "+vp+", and the template gives "+article(got)+": Helm refuses it")
+	vc.problem(v.y, p, "the chart's values.schema.json wants "+strings.Join(want, " or ")+" for "+vp+", and the template gives "+article(got)+": Helm refuses it")
 }
 
 // evalType gives the JSON Schema type of an $eval of one expression, or
@@ -472,67 +576,4 @@ func article(t string) string {
 		return "an " + t
 	}
 	return "a " + t
-}
-
-// pushYAMLTypes declares the types of the names mapping n binds, read
-// from its YAML, for the chart values check, which runs before the
-// document is compiled and excised (chartValues): its $schema variables
-// (dyn for a `{$include: FILE}` one), its $let entries in order, its $for
-// variables; the others are dyn. before are the names in scope above n,
-// scope those inside it. The caller pops the frame.
-func (ck *checker) pushYAMLTypes(n *yaml.Node, before, scope []string) {
-	frame := map[string]*apiservercel.DeclType{}
-	bound := mappingScope(ck.e.Table(), n, nil)
-	for _, name := range bound {
-		frame[name] = apiservercel.DynType
-	}
-	ck.types.frames = append(ck.types.frames, frame)
-	var let, forV *yaml.Node
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		d, v := described(ck.e.Table(), n.Content[i].Value), tree.Deref(n.Content[i+1])
-		switch {
-		case d.Declares:
-			for j := 0; v.Kind == yaml.MappingNode && j+1 < len(v.Content); j += 2 {
-				name := v.Content[j].Value
-				frame[name] = varSchemaType(name, v.Content[j+1])
-			}
-		case d.Exprs == tree.ExprEntries:
-			let = v
-		case d.Bound == tree.BindLoop:
-			forV = v
-		}
-	}
-	// A name the mapping binds twice (a $schema entry that a $let entry or
-	// the $for variable binds again) is dyn: which binding an expression
-	// sees is not worked out here.
-	binds := map[string]int{}
-	for _, name := range bound {
-		binds[name]++
-	}
-	for name, k := range binds {
-		if k > 1 {
-			frame[name] = apiservercel.DynType
-		}
-	}
-	for j := 0; let != nil && let.Kind == yaml.MappingNode && j+1 < len(let.Content); j += 2 {
-		name := let.Content[j].Value
-		if slices.Contains(before, name) || binds[name] > 1 {
-			continue // shadowing: the entries above read the outer one; dyn is safe
-		}
-		if s, ok := tree.StringScalar(tree.Deref(let.Content[j+1])); ok {
-			if t, _, _ := ck.exprType(s, scope); t != nil {
-				frame[name] = boundType(t)
-			}
-		}
-	}
-	if forV == nil {
-		return
-	}
-	if s, ok := tree.StringScalar(forV); ok {
-		if m := tree.ForSyntax.FindStringSubmatchIndex(s); m != nil && m[4] < 0 {
-			if t, _, _ := ck.exprType(s[m[1]:], scope); t != nil && t.IsList() && binds[s[m[2]:m[3]]] == 1 {
-				frame[s[m[2]:m[3]]] = boundType(t.ElemType)
-			}
-		}
-	}
 }

@@ -56,6 +56,9 @@ type checker struct {
 	problems []Problem
 	texts    [][]byte
 	types    typeState // typecheck.go
+	// cut is what compiling the document walked excised from it, which
+	// the $values check reads as written (chartvalues.go).
+	cut *cuts
 }
 
 func (ck *checker) add(fr *diag.Frame, c *tree.CompileError) {
@@ -91,10 +94,11 @@ func (ck *checker) file(fr *diag.Frame, text []byte, outer []string) {
 			ck.add(fr, tree.YAMLParseError(err, text))
 			return
 		}
-		if root := doc.Content[0]; root.Kind == yaml.MappingNode {
-			ck.chartValues(fr, root, preamble) // chartvalues.go, before compiling excises a faulty entry
-		}
-		preamble = ck.walkDocument(fr, ck.document(fr, &doc), preamble)
+		n, cut := ck.document(fr, &doc)
+		outerCut := ck.cut // an included file's documents are walked within
+		ck.cut = cut
+		preamble = ck.walkDocument(fr, n, preamble)
+		ck.cut = outerCut
 	}
 }
 
@@ -111,14 +115,15 @@ func (ck *checker) walkDocument(fr *diag.Frame, n tree.Node, preamble []string) 
 }
 
 // document compiles doc as check reads it (compileExcised), reporting
-// each compile error, and gives the compiled tree; nil when doc does not
-// compile even so.
-func (ck *checker) document(fr *diag.Frame, doc *yaml.Node) tree.Node {
-	n, errs := compileExcised(ck.e.Table(), doc)
+// each compile error, and gives the compiled tree, nil when doc does not
+// compile even so, and what the compile excised.
+func (ck *checker) document(fr *diag.Frame, doc *yaml.Node) (tree.Node, *cuts) {
+	cut := &cuts{pairs: map[*yaml.Node][]*yaml.Node{}, nulls: map[*yaml.Node]*yaml.Node{}}
+	n, errs := compileRecording(ck.e.Table(), doc, cut)
 	for _, cerr := range errs {
 		ck.add(fr, cerr)
 	}
-	return n
+	return n, cut
 }
 
 // excise replaces the innermost mapping or sequence of root that holds

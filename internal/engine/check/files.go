@@ -17,40 +17,59 @@ import (
 // template's directory) and cleaned. `celyaml check` checks a file that
 // another checked template includes as part of that template, in its
 // scope, rather than alone: a partial or a helpers file reads the names
-// of the template that includes it (reference §4 $include).
+// of the template that includes it (reference §4 $include). It reads
+// each document as check does, compiled (compileExcised): the path of
+// each compiled $include, where it is a constant string.
 func LiteralIncludes(t *tree.Table, src walk.Source) []string {
 	if tree.CheckText(src.Text) != nil {
 		return nil
 	}
 	fr := walk.SourceFrame(src)
 	var out []string
-	var visit func(n *yaml.Node, depth int)
-	visit = func(n *yaml.Node, depth int) {
-		if depth > 10000 {
-			return
-		}
-		if n.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				v := tree.Deref(n.Content[i+1])
-				if described(t, n.Content[i].Value).Includes && v.Kind == yaml.ScalarNode && v.Value != "" && !strings.Contains(v.Value, "${{") {
-					p := v.Value
-					if !filepath.IsAbs(p) {
-						p = filepath.Join(fr.Dir, p)
-					}
-					out = append(out, filepath.Clean(p))
-				}
-			}
-		}
-		for _, c := range n.Content {
-			visit(c, depth+1)
-		}
-	}
 	dec := yaml.NewDecoder(bytes.NewReader(src.Text))
 	for {
 		var doc yaml.Node
 		if err := dec.Decode(&doc); errors.Is(err, io.EOF) || err != nil {
 			return out
 		}
-		visit(&doc, 0)
+		n, _ := compileExcised(t, &doc)
+		out = literalIncludes(t, n, fr.Dir, out)
 	}
+}
+
+// literalIncludes adds to out the literal paths the $includes of compiled
+// document n name, against dir.
+func literalIncludes(t *tree.Table, n tree.Node, dir string, out []string) []string {
+	tree.Visit(n, func(c tree.Node) bool {
+		if p, ok := literalInclude(t, c); ok {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			out = append(out, filepath.Clean(p))
+		}
+		return true
+	})
+	return out
+}
+
+// literalInclude gives the path of compiled node c when it is an
+// $include of a constant, non-empty string.
+func literalInclude(t *tree.Table, c tree.Node) (string, bool) {
+	d, ok := c.(tree.Described)
+	if !ok {
+		return "", false
+	}
+	desc := d.Describe()
+	if !described(t, desc.Name).Includes || len(desc.Bodies) == 0 {
+		return "", false
+	}
+	k, ok := desc.Bodies[0].Node.(*tree.ConstNode)
+	if !ok {
+		return "", false
+	}
+	s, ok := k.Value.(string)
+	if !ok || s == "" || strings.Contains(s, "${{") {
+		return "", false
+	}
+	return s, true
 }

@@ -35,6 +35,11 @@ func (ck *checker) mapping(fr *diag.Frame, m *mapping, outer []string, path stri
 	}
 	ck.pushTypes(m, outer, scope, included) // typecheck.go
 	defer ck.popTypes()
+	for _, d := range m.dirs {
+		if described(t, d.Name).Loads {
+			ck.chartValues(fr, d, scope) // chartvalues.go
+		}
+	}
 	var steps []step
 	for i := range m.dirs {
 		steps = ck.directiveSteps(steps, fr, m, i, outer, scope, path, data)

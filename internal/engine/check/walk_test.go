@@ -44,7 +44,8 @@ func checkBlanked(e *walk.Engine, text []byte, blank bool) string {
 		if err := dec.Decode(&doc); errors.Is(err, io.EOF) || err != nil {
 			break
 		}
-		n := ck.document(fr, &doc)
+		n, cut := ck.document(fr, &doc)
+		ck.cut = cut
 		if blank {
 			blankDirectiveKeys(e.Table(), &doc, map[*yaml.Node]bool{})
 		}
@@ -119,5 +120,73 @@ func TestCheck_readsTheCompiledTreeNotTheDirectiveKeys(t *testing.T) {
 	}
 	if cases < 400 || reported < 200 {
 		t.Fatalf("%d cases with %d lines of problems checked, want the corpus's 400 and more, with 200 lines and more", cases, reported)
+	}
+}
+
+// The inputs a render needs, the files a template includes literally and
+// the check of a $chart document's $values read the compiled tree too:
+// with every directive key renamed once a document is compiled, they
+// give the same, word for word (reference §2, §4 $schema, §4 $include,
+// §11 `$chart`).
+func TestCheck_readsInputsIncludesAndValuesNotTheDirectiveKeys(t *testing.T) {
+	text := []byte(`$schema: {region: {type: string}}
+$let: {zone: "region + '-a'"}
+---
+$schema:
+  name: {type: string}
+  zone: {type: string}
+  size: {type: integer, default: 1}
+items:
+  $for: "i in [1, 2]"
+  $do:
+    $schema: {i: {type: integer}, extra: {type: string}}
+    part: {$include: parts/item.yaml}
+---
+$chart: c
+$let: {n: "3"}
+$values:
+  replicaCont: 2
+  replicaCount: {$eval: "${{ n }}"}
+  image: {$include: "${{ name }}.yaml"}
+`)
+	files := fstest.MapFS{
+		"c/Chart.yaml":       {Data: []byte("apiVersion: v2\nname: c\nversion: 0.1.0\n")},
+		"c/values.yaml":      {Data: []byte("replicaCount: 1\nimage: {}\n")},
+		"c/templates/x.yaml": {Data: []byte("")},
+		"parts/item.yaml":    {Data: []byte("a: 1\n")},
+	}
+	table := languageTable()
+	read := func(blank bool) string {
+		in := inputs{t: table}
+		var preamble, included []string
+		dec := yaml.NewDecoder(bytes.NewReader(text))
+		for {
+			var doc yaml.Node
+			if err := dec.Decode(&doc); err != nil {
+				break
+			}
+			n, _ := compileExcised(table, &doc)
+			if blank {
+				blankDirectiveKeys(table, &doc, map[*yaml.Node]bool{})
+			}
+			preamble = in.document(n, preamble)
+			included = literalIncludes(table, n, "dir", included)
+		}
+		return "inputs " + strings.Join(in.missing, " ") + "\nincludes " + strings.Join(included, " ") + "\n"
+	}
+	want := "inputs region name extra\nincludes " + filepath.Join("dir", "parts", "item.yaml") + "\n"
+	for _, blank := range []bool{false, true} {
+		if got := read(blank); got != want {
+			t.Errorf("blanked %v: got\n%s\nwant\n%s", blank, got, want)
+		}
+	}
+	opts := options.Default()
+	opts.Loader = loader.FSLoader{FS: files}
+	e := walk.New(opts, table, overlay.ApplyNamespace)
+	wantCheck := "warning template.yaml:17:3: $values.replicaCont: the chart's values.yaml has no key replicaCont: Helm ignores it without a word; did you mean replicaCount?\n"
+	for _, blank := range []bool{false, true} {
+		if got := checkBlanked(e, text, blank); got != wantCheck {
+			t.Errorf("blanked %v: check reports\n%s\nwant\n%s", blank, got, wantCheck)
+		}
 	}
 }
