@@ -33,14 +33,7 @@ items:
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := func(line, col int) string {
-		var out []string
-		for _, b := range s.At(line, col) {
-			out = append(out, b.Kind+":"+b.Name+"@"+b.Pos.String())
-		}
-		j, _ := json.Marshal(out)
-		return string(j)
-	}
+	names := func(line, col int) string { return namesAt(s, line, col) }
 	// In a's expression, a is not yet bound; in b's, it is.
 	if got, want := names(9, 6), `["schema:env@dir/app.yaml:7:3","schema:values@dir/app.yaml:2:3"]`; got != want {
 		t.Errorf("at a's expression:\n got %s\nwant %s", got, want)
@@ -116,14 +109,7 @@ list:
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := func(line, col int) string {
-		var out []string
-		for _, b := range s.At(line, col) {
-			out = append(out, b.Kind+":"+b.Name+"@"+b.Pos.String())
-		}
-		j, _ := json.Marshal(out)
-		return string(j)
-	}
+	names := func(line, col int) string { return namesAt(s, line, col) }
 	for _, c := range []struct {
 		line, col int
 		want      string
@@ -171,4 +157,15 @@ func FuzzSymbols(f *testing.F) {
 			_ = s.InExpression(sc.Pos.Line, sc.Pos.Column)
 		}
 	})
+}
+
+// namesAt gives the names in scope at line and col of s, as
+// "KIND:NAME@POS", in JSON.
+func namesAt(s *engine.Symbols, line, col int) string {
+	var out []string
+	for _, b := range s.At(line, col) {
+		out = append(out, b.Kind+":"+b.Name+"@"+b.Pos.String())
+	}
+	j, _ := json.Marshal(out)
+	return string(j)
 }
