@@ -486,7 +486,8 @@ func updateTxtarCase(t *testing.T, c *txtarCase, res renderResult) {
 // TestHostile_resourceBombsNameTheirLimit checks that every bomb case that
 // fails does so with an *Error whose Limit field is set and named in the
 // message, or, for the fixed limits of the parsers and of CEL helpers (YAML
-// and CEL nesting, lists.range sizes), whose message says which limit.
+// and CEL nesting, lists.range sizes, the nodes of one CEL value), whose
+// message says which limit.
 func TestHostile_resourceBombsNameTheirLimit(t *testing.T) {
 	for _, c := range loadTxtarCases(t, hostileDir) {
 		if !strings.HasPrefix(c.name, "bomb_") && !strings.HasPrefix(c.name, "include_") {
@@ -507,7 +508,7 @@ func TestHostile_resourceBombsNameTheirLimit(t *testing.T) {
 				if !strings.Contains(msg, ee.Limit) {
 					t.Errorf("Limit is %q but the message does not name it: %s", ee.Limit, msg)
 				}
-			case strings.Contains(msg, "cycle"), strings.Contains(msg, "depth"), strings.Contains(msg, "recursion"), strings.Contains(msg, "nest"), strings.Contains(msg, "alias"), strings.Contains(msg, "maximum allowed"):
+			case strings.Contains(msg, "cycle"), strings.Contains(msg, "depth"), strings.Contains(msg, "recursion"), strings.Contains(msg, "nest"), strings.Contains(msg, "alias"), strings.Contains(msg, "maximum allowed"), strings.Contains(msg, "the most one CEL value may hold"):
 			default:
 				t.Errorf("error neither sets Limit nor names a parser limit: %s", msg)
 			}

@@ -155,7 +155,7 @@ func Element(v ref.Val) ref.Val {
 const MaxConvertNodes = 2_000_000
 
 // ErrTooLarge is the error for a value of more than MaxConvertNodes nodes.
-var ErrTooLarge = errors.New("the value is too large: it has more than 2000000 nodes")
+var ErrTooLarge = errors.New("the value is too large: it has more than 2000000 nodes, the most one CEL value may hold (reference §7)")
 
 // errNonFinite is the error for a NaN or infinite double that would become
 // part of the output: neither JSON nor a Terraform number can hold one.
