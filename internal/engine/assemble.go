@@ -16,7 +16,8 @@ import (
 // producers each followed by their partners, then the overlays' and
 // transforms' directives, then $chart's (reference §2, §4, §8, §10, §11). The order is the
 // order of evaluation, of the missing-partner checks and of "did you
-// mean" (TestDirectiveTable_orderIsEvaluationOrder pins it), and
+// mean" (TestDirectiveTable_orderIsEvaluationOrder holds its shape, and
+// TestReference_namesEveryDirective the order reference §2 states), and
 // TestAssembly_listsEveryDirective fails on an entry written in package
 // directive or overlay and missing here.
 var table = tree.NewTable(

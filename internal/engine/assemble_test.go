@@ -9,20 +9,36 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 )
 
 // The directive table's order is the order of evaluation (preludes, then
 // producers), of the missing-partner checks and of "did you mean"
 // (reference §2): the order in which assemble.go lists the directives.
+// The directives of a mapping come first, the preludes before the
+// producers, and each partner follows the directive it belongs to; which
+// order the preludes and producers run in is the reference's, which
+// TestReference_namesEveryDirective holds the table to.
 func TestDirectiveTable_orderIsEvaluationOrder(t *testing.T) {
-	want := []string{
-		"$schema", "$let", "$assert", "$msg",
-		"$if", "$then", "$else", "$for", "$do", "$eval", "$key", "$value", "$include", "$with",
-		"$overlay", "$expects", "$match", "$remove", "$append", "$transform",
-		"$chart", "$values", "$release", "$kubeVersion", "$apiVersions", "$includeCRDs", "$hooks", "$skipTests",
-	}
-	if got := DirectiveNames(); !slices.Equal(got, want) {
-		t.Errorf("directive table order:\n got %q\nwant %q", got, want)
+	ds := table.Directives()
+	producer := ""
+	for i, d := range ds {
+		if d.Kind == tree.KindProducer && producer == "" {
+			producer = d.Name
+		}
+		if i == 0 {
+			continue
+		}
+		prev := ds[i-1]
+		switch {
+		case d.Only == 0 && prev.Only != 0:
+			t.Errorf("%s stands in a mapping, but comes after %s, which does not", d.Name, prev.Name)
+		case d.Kind == tree.KindPrelude && producer != "":
+			t.Errorf("the prelude %s comes after the producer %s", d.Name, producer)
+		case d.Kind == tree.KindPartner && d.Needs != "" && prev.Name != d.Needs && prev.Needs != d.Needs:
+			t.Errorf("the partner %s does not follow %s, the directive it belongs to", d.Name, d.Needs)
+		}
 	}
 }
 

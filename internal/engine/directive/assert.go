@@ -105,3 +105,12 @@ func Assert() []tree.Directive {
 			Summary: "The error message of a failing $assert, with ${{ }} segments."},
 	}
 }
+
+// Describe gives the conditions, then the expressions of $msg.
+func (a *assertDir) Describe() tree.Description {
+	d := tree.Description{Name: "$assert", Key: a.key, Exprs: append([]*tree.ExprRef(nil), a.conds...)}
+	if a.msg != nil {
+		d.Exprs = append(d.Exprs, a.msg.exprs()...)
+	}
+	return d
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/chart"
@@ -523,4 +524,32 @@ func chartKey(d tree.Directive) tree.Directive {
 	d.Kind, d.Needs, d.Only, d.Section = tree.KindPartner, "$chart", tree.AtChartRoot, 11
 	d.Misplaced = d.Name + " belongs to $chart, at the root of a $chart document"
 	return d
+}
+
+// Describe gives the $if condition, then the preludes beside $chart, its
+// source and its options, in template order (reference §11).
+func (t *chartNode) Describe() tree.Description {
+	d := tree.Description{Name: "$chart", Key: t.key}
+	if t.cond != nil {
+		d.Exprs = []*tree.ExprRef{t.cond}
+	}
+	if t.pre != nil {
+		d.Bodies = append(d.Bodies, tree.Body{Node: t.pre, Beside: true})
+	}
+	d.Bodies = append(d.Bodies, tree.Body{Node: t.src})
+	opts := make([]tree.Body, 0, len(t.opts))
+	for name, o := range t.opts {
+		opts = append(opts, tree.Body{Key: o.key, Name: name, Node: o.val})
+	}
+	sort.Slice(opts, func(a, b int) bool { return before(opts[a].Key, opts[b].Key) })
+	d.Bodies = append(d.Bodies, opts...)
+	return d
+}
+
+// before orders two keys by their place in the template.
+func before(a, b *yaml.Node) bool {
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Column < b.Column
 }

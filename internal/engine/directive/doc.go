@@ -1,6 +1,8 @@
 // Package directive holds the directives of the language that compile and
-// render inside a mapping: $schema, $let, $assert/$msg, $if/$then/$else,
-// $for/$do, $eval, $key/$value and $include/$with (reference §3 and §4).
+// render inside a mapping (reference §3 and §4): the preludes, such as
+// $let, which bind names or check before the rest of the mapping, and the
+// producers, such as $if, which give its content; the directive table
+// (internal/engine/assemble.go) lists them all, in evaluation order.
 //
 // Each directive gives its entries of the directive table (itself and the
 // partners that belong to it) from one exported function, such as If;

@@ -196,3 +196,19 @@ func Eval() []tree.Directive {
 			}},
 	}
 }
+
+// exprs are the ${{ }} expressions of a text, in order.
+func (t *textTemplate) exprs() []*tree.ExprRef {
+	var out []*tree.ExprRef
+	for _, p := range t.parts {
+		if p.expr != nil {
+			out = append(out, p.expr)
+		}
+	}
+	return out
+}
+
+// Describe gives the ${{ }} expressions of the string.
+func (e *evalDir) Describe() tree.Description {
+	return tree.Description{Name: "$eval", Key: e.key, Exprs: e.t.exprs()}
+}

@@ -2,6 +2,7 @@ package directive
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
@@ -308,4 +309,42 @@ func For() []tree.Directive {
 		{Name: "$do", Kind: tree.KindPartner, Needs: "$for", Body: true,
 			Section: 4, Summary: "The body $for renders for each element."},
 	}
+}
+
+// Describe gives the collection, the loop's names, each at its place in
+// the $for string, and the body under $do.
+func (f *forDir) Describe() tree.Description {
+	return tree.Description{Name: "$for", Key: f.key, Exprs: []*tree.ExprRef{f.coll},
+		Binds:  loopNames(f.coll.Node),
+		Bodies: []tree.Body{{Key: f.doKey, Name: "$do", Node: f.body}}}
+}
+
+// loopNames are the names of the $for string n ("k, v in EXPR"), each
+// as a node where it is written: its column counted in the string's
+// characters, past the opening quote of a quoted one; the string's own
+// column when a line break comes before it.
+func loopNames(n *yaml.Node) []tree.BoundName {
+	m := tree.ForSyntax.FindStringSubmatchIndex(n.Value)
+	if m == nil {
+		return nil
+	}
+	shift := 0
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		shift = 1
+	}
+	var out []tree.BoundName
+	for g := 1; g <= 2; g++ {
+		at := m[2*g]
+		if at < 0 {
+			continue
+		}
+		col := n.Column + shift + utf8.RuneCountInString(n.Value[:at])
+		if strings.Contains(n.Value[:at], "\n") {
+			col = n.Column
+		}
+		name := n.Value[at:m[2*g+1]]
+		out = append(out, tree.BoundName{Name: name,
+			Node: &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name, Line: n.Line, Column: col}})
+	}
+	return out
 }

@@ -184,3 +184,17 @@ func If() []tree.Directive {
 			Section: 4, Summary: "The body $if renders when its condition is false."},
 	}
 }
+
+// Describe gives the condition (none when it is a YAML bool) and the
+// branches present.
+func (f *ifDir) Describe() tree.Description {
+	d := tree.Description{Name: "$if", Key: f.key}
+	if f.cond != nil {
+		d.Exprs = []*tree.ExprRef{f.cond}
+	}
+	d.Bodies = append(d.Bodies, tree.Body{Key: f.thenKey, Name: "$then", Node: f.then})
+	if f.els != nil {
+		d.Bodies = append(d.Bodies, tree.Body{Key: f.elseKey, Name: "$else", Node: f.els})
+	}
+	return d
+}

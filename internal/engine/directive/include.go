@@ -187,3 +187,14 @@ func Include() []tree.Directive {
 			Summary: "Variables for the $include'd file: a mapping from names to templates."},
 	}
 }
+
+// Describe gives the path's template, then the $with entries, which the
+// included file sees bound (reference §4 $include).
+func (i *includeDir) Describe() tree.Description {
+	d := tree.Description{Name: "$include", Key: i.key, Bodies: []tree.Body{{Node: i.file}}}
+	_, d.Binds, _ = entries(i.with)
+	for j := range i.with {
+		d.Bodies = append(d.Bodies, tree.Body{Key: i.with[j].key, Name: i.with[j].name, Node: i.with[j].body})
+	}
+	return d
+}

@@ -132,3 +132,9 @@ func KeyValue() []tree.Directive {
 			Missing: "$value without $key: $key and $value make one entry together"},
 	}
 }
+
+// Describe gives the key's template and the value's, under $value.
+func (k *kvDir) Describe() tree.Description {
+	return tree.Description{Name: "$key", Key: k.key,
+		Bodies: []tree.Body{{Node: k.k}, {Key: k.vKey, Name: "$value", Node: k.v}}}
+}

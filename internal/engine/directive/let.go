@@ -117,3 +117,25 @@ func Let() []tree.Directive {
 			}},
 	}
 }
+
+// Describe gives the entries' expressions, the names they bind and the
+// entries written as templates, in order (reference §4 $let).
+func (l *lets) Describe() tree.Description {
+	d := tree.Description{Name: "$let", Key: l.key}
+	d.Exprs, d.Binds, d.Bodies = entries(l.entries)
+	return d
+}
+
+// entries describes the entries of a $let or a $with.
+func entries(es []letEntry) (exprs []*tree.ExprRef, binds []tree.BoundName, bodies []tree.Body) {
+	for i := range es {
+		e := &es[i]
+		binds = append(binds, tree.BoundName{Name: e.name, Node: e.key})
+		if e.expr != nil {
+			exprs = append(exprs, e.expr)
+		} else {
+			bodies = append(bodies, tree.Body{Key: e.key, Name: e.name, Node: e.body})
+		}
+	}
+	return exprs, binds, bodies
+}

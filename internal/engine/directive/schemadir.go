@@ -95,3 +95,27 @@ func Schema() []tree.Directive {
 			}},
 	}
 }
+
+// Set is the compiled schemas, each variable's as written, and the
+// files they include: what an editor shows of a variable.
+func (s *schemaDir) Set() *schema.Set { return s.set }
+
+// Describe gives the variables the schema declares, each with its
+// schema when the compiler kept the YAML (tree.Compiler.KeepYAML).
+func (s *schemaDir) Describe() tree.Description {
+	d := tree.Description{Name: "$schema", Key: s.key}
+	for _, v := range s.set.Variables() {
+		d.Binds = append(d.Binds, tree.BoundName{Name: v.Name, Node: v.Key, Value: entryValue(s.val, v.Key)})
+	}
+	return d
+}
+
+// entryValue is the value of the entry of mapping m whose key is key.
+func entryValue(m, key *yaml.Node) *yaml.Node {
+	for i := 0; m != nil && i+1 < len(m.Content); i += 2 {
+		if tree.Deref(m.Content[i]) == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}

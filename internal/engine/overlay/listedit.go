@@ -188,3 +188,21 @@ func (s *editSeq) Multi(r tree.Renderer, sc *scope.Scope, fr *diag.Frame, _ tree
 	v, ok, err := s.Value(r, sc, fr)
 	return tree.AppendIf(dst, v, ok, err)
 }
+
+// Describe gives a $match's or a $remove's condition, the item it binds
+// and its patch, or what $append appends (reference §8).
+func (op *editOp) Describe() tree.Description {
+	if op.guard.key == nil { // $append
+		return tree.Description{Name: op.dir, Key: op.key, Bodies: []tree.Body{{Node: op.value}}}
+	}
+	return op.guard.describe("item")
+}
+
+// Parts are the list edits, in order.
+func (s *editSeq) Parts() []tree.Node {
+	out := make([]tree.Node, len(s.ops))
+	for i, op := range s.ops {
+		out[i] = op
+	}
+	return out
+}

@@ -154,3 +154,21 @@ func Overlay() []tree.Directive {
 			Misplaced: "unknown directive $expects: $expects is a directive only beside $overlay, $match or $remove in an overlay; to output a key $expects as data, write $$expects"},
 	}
 }
+
+// Describe gives the condition, the document it binds (doc) and the
+// patch, with the preludes beside $overlay (reference §8).
+func (o *overlayNode) Describe() tree.Description {
+	return o.guard.describe("doc")
+}
+
+// describe describes a guarded mapping: its condition binds name.
+func (g *guarded) describe(name string) tree.Description {
+	d := tree.Description{Name: g.dir, Key: g.key, Binds: []tree.BoundName{{Name: name, Node: g.key}}}
+	if g.cond != nil {
+		d.Exprs = []*tree.ExprRef{g.cond}
+	}
+	if g.body != nil {
+		d.Bodies = []tree.Body{{Node: g.body, Beside: true}}
+	}
+	return d
+}

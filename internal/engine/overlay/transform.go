@@ -153,3 +153,14 @@ func Transform() []tree.Directive {
 			Overlay:   compileTransform},
 	}
 }
+
+// Describe gives the preludes beside $transform, then its value
+// (reference §10).
+func (t *transformNode) Describe() tree.Description {
+	d := tree.Description{Name: "$transform", Key: t.key}
+	if t.pre != nil {
+		d.Bodies = append(d.Bodies, tree.Body{Node: t.pre, Beside: true})
+	}
+	d.Bodies = append(d.Bodies, tree.Body{Node: t.body})
+	return d
+}

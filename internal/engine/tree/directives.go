@@ -19,15 +19,14 @@ import (
 type Kind uint8
 
 const (
-	// prelude directives ($schema, $let, $assert) run first and change the
-	// scope or stop the render; they produce nothing.
+	// prelude directives (such as $let) run first and change the scope or
+	// stop the render; they produce nothing.
 	KindPrelude Kind = iota
-	// producer directives ($if, $for, $eval, $key, $include) produce
-	// content: one producer alone replaces its mapping, several merge.
+	// producer directives (such as $if) produce content: one producer
+	// alone replaces its mapping, several merge.
 	KindProducer
-	// partner directives ($then, $else, $do, $value, $with, $msg,
-	// $expects) belong to another directive of the same mapping and mean
-	// nothing alone.
+	// partner directives (such as $then) belong to another directive of
+	// the same mapping and mean nothing alone.
 	KindPartner
 	// the overlay directive ($overlay) makes its document an overlay
 	// (reference §8), and $transform a transform (reference §10); they
@@ -185,7 +184,7 @@ func (d *Directive) HoldsData() bool { return d.Exprs == ExprNone && !d.Declares
 // WholeExpr reports whether a string value of the directive is one CEL
 // expression as a whole (or the head of one, as "x in EXPR"), where an
 // editor offers the names in scope: the bare expressions of the
-// directives of a mapping ($if, $for, $assert), not those of an overlay's
+// directives of a mapping (such as $if), not those of an overlay's
 // root or a list edit, nor $let's entries (the symbols mark those one by
 // one).
 func (d *Directive) WholeExpr() bool {

@@ -12,8 +12,8 @@
 // the entries packages directive and overlay give, and the compiler
 // compiles a mapping's directives in table order through the table's
 // functions. What a directive compiles to renders through small
-// interfaces: Producer (content: $if, $for, $eval, $key, $include),
-// Prelude ($schema, $let, $assert, run before the rest of the mapping),
+// interfaces: Producer (a directive that gives content, such as $if),
+// Prelude (one run before the rest of the mapping, such as $let),
 // SelfRenderer (a document directive's document, an edit list) and
 // Pending (an overlay or a transform, applied after the last document).
 // Each is given what its implementations call of the walker's operations,

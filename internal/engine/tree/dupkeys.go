@@ -30,7 +30,7 @@ func WritesKey(t Node, k string) bool {
 }
 
 // KeyWriter is a producer that can say whether the template writes a key
-// itself in what it produces ($if, $for, $key).
+// itself in what it produces (such as $for, whose body does).
 type KeyWriter interface {
 	WritesKey(k string) bool
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // A mapping is where directives live. This file compiles a mapping into a
-// MapNode (merge.go renders it): first $schema, $let and $assert, then the
-// producers ($if, $for, $eval, $key/$value, $include) in that order, then
+// MapNode (merge.go renders it): first the preludes (such as $let), then
+// the producers (such as $if), each in the directive table's order, then
 // the regular keys. One producer and no regular keys: the producer's result
 // replaces the mapping. Otherwise every producer must give a mapping (or
 // nothing) and its entries merge where the producer's key stands.
@@ -26,7 +26,7 @@ type Producer interface {
 	Multi(r ContentRenderer, sc *scope.Scope, fr *diag.Frame, pos Position, dst []value.Value) ([]value.Value, error)
 }
 
-// Prelude is what a prelude directive ($schema, $let, $assert) compiles
+// Prelude is what a prelude directive (such as $let) compiles
 // to. run gives the scope the rest of the mapping renders in; unknown
 // when it cannot be decided yet whether the mapping renders.
 type Prelude interface {
