@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/vmihailenco/msgpack/v5"
@@ -312,48 +314,79 @@ func encodeDynamic(v value.Value) ([]byte, error) {
 	if v == value.UnknownStream {
 		return slices.Clone(msgpackUnknown), nil
 	}
-	ev, err := encodeValue(v)
-	if err != nil {
+	e := getEncoder()
+	defer putEncoder(e)
+	if err := e.value(v); err != nil {
 		return nil, err
 	}
-	return appendDynamic(make([]byte, 0, len(ev.typ)+len(ev.val)+8), ev.typ, ev.val), nil
+	return appendDynamic(make([]byte, 0, len(e.typ)+len(e.val)+8), e.typ, e.val), nil
 }
 
 // codecEncoder writes engine values, and beside them, in the same walk,
 // the type fromEngine gives them as tftypes writes it (typ): objects for
 // maps, tuples for lists, "dynamic" for null, and an unknown's own type
 // ("dynamic" when nothing typed it); each map's keys are ordered once.
+// It appends to its two buffers as msgpack's Encoder writes, without the
+// Encoder's calls through an io.Writer.
 type codecEncoder struct {
-	enc *msgpack.Encoder
-	buf *bytes.Buffer
-	typ []byte
+	typ, val []byte
+}
+
+// encoders keeps the buffers of finished encodings for the next: a
+// function's result is copied out of them once (encodeDynamic), so a
+// call's encoding allocates its result and nothing else once the buffers
+// have grown to the size of the results a process writes. This reuses
+// memory, not results.
+var encoders = sync.Pool{New: func() any { return new(codecEncoder) }}
+
+// maxPooledEncoder is the largest buffer kept for reuse: a rare huge
+// result does not stay in memory for the life of the process.
+const maxPooledEncoder = 1 << 20
+
+func getEncoder() *codecEncoder {
+	e := encoders.Get().(*codecEncoder)
+	e.typ, e.val = e.typ[:0], e.val[:0]
+	return e
+}
+
+func putEncoder(e *codecEncoder) {
+	if cap(e.typ) > maxPooledEncoder || cap(e.val) > maxPooledEncoder {
+		return
+	}
+	encoders.Put(e)
 }
 
 func (e *codecEncoder) value(v value.Value) error {
 	switch x := v.(type) {
 	case nil:
 		e.typ = append(e.typ, `"dynamic"`...)
-		return e.enc.EncodeNil()
+		e.val = append(e.val, msgpcode.Nil)
+		return nil
 	case value.Unknown:
 		e.typ = append(append(append(e.typ, '"'), x.Type.Written().String()...), '"')
-		_, err := e.buf.Write(msgpackUnknown)
-		return err
+		e.val = append(e.val, msgpackUnknown...)
+		return nil
 	case bool:
 		e.typ = append(e.typ, `"bool"`...)
-		return e.enc.EncodeBool(x)
+		if x {
+			e.val = append(e.val, msgpcode.True)
+		} else {
+			e.val = append(e.val, msgpcode.False)
+		}
+		return nil
 	case string:
 		e.typ = append(e.typ, `"string"`...)
-		return e.enc.EncodeString(x)
+		e.val = appendStringOf(e.val, x)
+		return nil
 	case int64:
 		e.typ = append(e.typ, `"number"`...)
-		return e.enc.EncodeInt(x)
+		e.val = appendInt(e.val, x)
+		return nil
 	case float64:
 		e.typ = append(e.typ, `"number"`...)
 		return e.float(x)
 	case *value.Map:
-		if err := e.enc.EncodeMapLen(x.Len()); err != nil {
-			return err
-		}
+		e.val = appendMapLen(e.val, x.Len())
 		e.typ = append(e.typ, `["object",{`...)
 		idx := sortedIndex(x)
 		for j := range x.Len() {
@@ -366,9 +399,7 @@ func (e *codecEncoder) value(v value.Value) error {
 			}
 			k, ev := x.At(i)
 			e.typ = append(appendJSONName(e.typ, k), ':')
-			if err := e.enc.EncodeString(k); err != nil {
-				return err
-			}
+			e.val = appendStringOf(e.val, k)
 			if err := e.value(ev); err != nil {
 				return err
 			}
@@ -376,9 +407,7 @@ func (e *codecEncoder) value(v value.Value) error {
 		e.typ = append(e.typ, "}]"...)
 		return nil
 	case []value.Value:
-		if err := e.enc.EncodeArrayLen(len(x)); err != nil {
-			return err
-		}
+		e.val = appendArrayLen(e.val, len(x))
 		e.typ = append(e.typ, `["tuple",[`...)
 		for i, ev := range x {
 			if i > 0 {
@@ -393,8 +422,8 @@ func (e *codecEncoder) value(v value.Value) error {
 	}
 	if v == value.UnknownStream {
 		e.typ = append(e.typ, `"dynamic"`...)
-		_, err := e.buf.Write(msgpackUnknown)
-		return err
+		e.val = append(e.val, msgpackUnknown...)
+		return nil
 	}
 	return fmt.Errorf("the engine returned a value of unexpected Go type %T", v)
 }
@@ -406,14 +435,43 @@ func (e *codecEncoder) float(x float64) error {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return errors.New("a Terraform number cannot hold NaN or infinity")
 	}
+	if x == math.Trunc(x) && x >= math.MinInt64 && x < math.MaxInt64 {
+		// Whole within int64 (2^63 itself is not: MaxInt64 rounds up to it).
+		e.val = appendInt(e.val, int64(x))
+		return nil
+	}
 	n := big.NewFloat(x)
-	if iv, acc := n.Int64(); acc == big.Exact {
-		return e.enc.EncodeInt(iv)
-	}
 	if !n.IsInt() {
-		return e.enc.EncodeFloat64(x)
+		e.val = append(e.val, msgpcode.Double)
+		e.val = binary.BigEndian.AppendUint64(e.val, math.Float64bits(x))
+		return nil
 	}
-	return e.enc.EncodeString(n.Text('f', -1))
+	e.val = appendStringOf(e.val, n.Text('f', -1))
+	return nil
+}
+
+// appendInt writes an integer as msgpack's EncodeInt does: in the fewest
+// bytes, unsigned codes for non-negative numbers.
+func appendInt(b []byte, n int64) []byte {
+	switch {
+	case n >= 0 && n <= math.MaxInt8, n < 0 && n >= -32:
+		return append(b, byte(n))
+	case n >= 0 && n <= math.MaxUint8:
+		return append(b, msgpcode.Uint8, byte(n))
+	case n >= 0 && n <= math.MaxUint16:
+		return binary.BigEndian.AppendUint16(append(b, msgpcode.Uint16), uint16(n))
+	case n >= 0 && n <= math.MaxUint32:
+		return binary.BigEndian.AppendUint32(append(b, msgpcode.Uint32), uint32(n))
+	case n >= 0:
+		return binary.BigEndian.AppendUint64(append(b, msgpcode.Uint64), uint64(n))
+	case n >= math.MinInt8:
+		return append(b, msgpcode.Int8, byte(n))
+	case n >= math.MinInt16:
+		return binary.BigEndian.AppendUint16(append(b, msgpcode.Int16), uint16(n))
+	case n >= math.MinInt32:
+		return binary.BigEndian.AppendUint32(append(b, msgpcode.Int32), uint32(n))
+	}
+	return binary.BigEndian.AppendUint64(append(b, msgpcode.Int64), uint64(n))
 }
 
 // sortedIndex gives the indexes of m's entries in key order, the order in
@@ -465,14 +523,13 @@ type encodedValue struct {
 }
 
 // encodeValue writes v's type and value as encodeDynamic would inside its
-// [type, value] pair.
+// [type, value] pair, in buffers of its own.
 func encodeValue(v value.Value) (encodedValue, error) {
-	var buf bytes.Buffer
-	e := codecEncoder{enc: msgpack.NewEncoder(&buf), buf: &buf}
+	var e codecEncoder
 	if err := e.value(v); err != nil {
 		return encodedValue{}, err
 	}
-	return encodedValue{typ: e.typ, val: buf.Bytes()}, nil
+	return encodedValue(e), nil
 }
 
 // appendDynamic writes a value of dynamic type from its parts.
@@ -481,6 +538,16 @@ func appendDynamic(b, typ, val []byte) []byte {
 	b = appendLen(b, len(typ), msgpcode.Bin8, msgpcode.Bin16, msgpcode.Bin32)
 	b = append(b, typ...)
 	return append(b, val...)
+}
+
+// appendStringOf is appendString of a string.
+func appendStringOf(b []byte, s string) []byte {
+	if len(s) < 32 {
+		b = append(b, msgpcode.FixedStrLow|byte(len(s)))
+	} else {
+		b = appendLen(b, len(s), msgpcode.Str8, msgpcode.Str16, msgpcode.Str32)
+	}
+	return append(b, s...)
 }
 
 // appendString writes a string as msgpack's EncodeString does.
