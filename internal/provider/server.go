@@ -160,7 +160,12 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		return s.ProviderServer.ReadDataSource(ctx, req)
 	}
 	if req.Config != nil && req.Config.MsgPack != nil {
-		if state, ok := s.render.readRaw(ctx, req.Config.MsgPack); ok {
+		var (
+			state []byte
+			ok    bool
+		)
+		onDeepStack(func() { state, ok = s.render.readRaw(ctx, req.Config.MsgPack) })
+		if ok {
 			return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: state}}, nil
 		}
 	}
@@ -204,7 +209,13 @@ func (s *server) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRe
 	}
 	switch {
 	case sf.raw != nil:
-		if result, ferr, handled := sf.raw.callRaw(ctx, req.Arguments); handled {
+		var (
+			result  []byte
+			ferr    *function.FuncError
+			handled bool
+		)
+		onDeepStack(func() { result, ferr, handled = sf.raw.callRaw(ctx, req.Arguments) })
+		if handled {
 			return rawResponse(result, ferr), nil
 		}
 	case sf.f != nil && !slices.Contains(req.Arguments, nil):
