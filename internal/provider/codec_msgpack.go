@@ -344,7 +344,10 @@ var encoders = sync.Pool{New: func() any { return new(codecEncoder) }}
 const maxPooledEncoder = 1 << 20
 
 func getEncoder() *codecEncoder {
-	e := encoders.Get().(*codecEncoder)
+	e, ok := encoders.Get().(*codecEncoder)
+	if !ok {
+		e = new(codecEncoder)
+	}
 	e.typ, e.val = e.typ[:0], e.val[:0]
 	return e
 }
@@ -520,16 +523,6 @@ func appendJSONName(b []byte, name string) []byte {
 // attributes: its type as JSON, and its bytes.
 type encodedValue struct {
 	typ, val []byte
-}
-
-// encodeValue writes v's type and value as encodeDynamic would inside its
-// [type, value] pair, in buffers of its own.
-func encodeValue(v value.Value) (encodedValue, error) {
-	var e codecEncoder
-	if err := e.value(v); err != nil {
-		return encodedValue{}, err
-	}
-	return encodedValue(e), nil
 }
 
 // appendDynamic writes a value of dynamic type from its parts.
