@@ -9,7 +9,6 @@ import (
 	"math"
 	"math/big"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -260,42 +259,43 @@ func (d *codecDecoder) mapping(elem func(string) *tfType, depth int) (value.Valu
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]string, n)
-	vals := make([]value.Value, n)
+	// Terraform writes keys in order; the entries go straight into the
+	// map, which is reordered only when they came otherwise.
+	m := value.NewMap(n)
 	sorted := true
+	prev := ""
 	for i := range n {
 		if err := d.fits(); err != nil {
 			return nil, err
 		}
-		if keys[i], err = d.dec.DecodeString(); err != nil {
+		k, err := d.dec.DecodeString()
+		if err != nil {
 			return nil, err
 		}
-		t := elem(keys[i])
+		t := elem(k)
 		if t == nil {
-			return nil, fmt.Errorf("unknown attribute %q", keys[i])
+			return nil, fmt.Errorf("unknown attribute %q", k)
 		}
-		if vals[i], err = d.value(t, depth+1); err != nil {
+		v, err := d.value(t, depth+1)
+		if err != nil {
 			return nil, err
 		}
-		sorted = sorted && (i == 0 || keys[i-1] < keys[i])
+		sorted = sorted && (i == 0 || prev < k)
+		prev = k
+		m.Set(k, v)
 	}
-	if !sorted {
-		order := make([]int, n)
-		for i := range order {
-			order[i] = i
-		}
-		sort.Slice(order, func(a, b int) bool { return keys[order[a]] < keys[order[b]] })
-		ks, vs := make([]string, n), make([]value.Value, n)
-		for i, j := range order {
-			ks[i], vs[i] = keys[j], vals[j]
-		}
-		keys, vals = ks, vs
+	if sorted {
+		return m, nil
 	}
-	m := value.NewMap(n)
-	for i, k := range keys {
-		m.Set(k, vals[i])
+	idx := sortedIndex(m)
+	if idx == nil {
+		return m, nil
 	}
-	return m, nil
+	out := value.NewMap(m.Len())
+	for _, i := range idx {
+		out.Set(m.At(i))
+	}
+	return out, nil
 }
 
 // encodeDynamic writes v as fromEngine converts it, as a value of dynamic

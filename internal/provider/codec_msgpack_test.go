@@ -212,3 +212,39 @@ func TestCodec_encodesNumbersAtEveryWidthAsTftypes(t *testing.T) {
 		}
 	}
 }
+
+// A map whose keys come out of order (Terraform writes them in order;
+// msgpack does not require it) decodes as tftypes decodes it: in order.
+func TestCodec_decodesKeysOutOfOrderAsTftypes(t *testing.T) {
+	typ := []byte(`["object",{"a":"string","b":"string","c":["object",{"x":"number","y":"number"}]}]`)
+	val := appendMapLen(nil, 3)
+	val = appendStringOf(val, "c")
+	val = appendMapLen(val, 2)
+	val = appendStringOf(val, "y")
+	val = appendInt(val, 2)
+	val = appendStringOf(val, "x")
+	val = appendInt(val, 1)
+	val = appendStringOf(val, "b")
+	val = appendStringOf(val, "B")
+	val = appendStringOf(val, "a")
+	val = appendStringOf(val, "A")
+	in := appendDynamic(nil, typ, val)
+	back, err := (&tfprotov6.DynamicValue{MsgPack: in}).Unmarshal(tftypes.DynamicPseudoType)
+	if err != nil {
+		t.Fatalf("tftypes: %v", err)
+	}
+	want, err := toEngine(back)
+	if err != nil {
+		t.Fatalf("toEngine: %v", err)
+	}
+	got, _, err := decodeDynamic(in)
+	if err != nil {
+		t.Fatalf("decodeDynamic: %v", err)
+	}
+	if a, b := engineText(got), engineText(want); a != b {
+		t.Fatalf("direct %s\ntftypes %s", a, b)
+	}
+	if a := engineText(got); a != `{"a":string(A),"b":string(B),"c":{"x":int64(1),"y":int64(2),},}` {
+		t.Fatalf("decoded %s", a)
+	}
+}
