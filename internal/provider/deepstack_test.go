@@ -56,3 +56,22 @@ func depth(n int) int {
 	}
 	return depth(n-1) + 1 + int(pad[n%64])
 }
+
+// The functions that render templates run on the workers; the others on
+// the caller's goroutine.
+func TestFunctionTable_rendersTemplatesOnDeepStacks(t *testing.T) {
+	srv, ok := NewServer("test")().(*server)
+	if !ok {
+		t.Fatal("NewServer gave no *server")
+	}
+	table := functionTable(t.Context(), srv.provider)
+	for name, want := range map[string]bool{"render": true, "render_file": true, "eval": false, "deep_merge": false} {
+		sf, ok := table[name]
+		if !ok {
+			t.Fatalf("no function %s in the table", name)
+		}
+		if sf.deep != want {
+			t.Errorf("%s: deep %v, want %v", name, sf.deep, want)
+		}
+	}
+}

@@ -87,7 +87,14 @@ type serverFunction struct {
 	f      caller // nil for a variadic function, answered on the raw path only
 	raw    rawCaller
 	params []tftypes.Type
+	deep   bool // renders a template: its raw path runs onDeepStack
 }
+
+// rendersTemplates names the functions that render a template, whose
+// recursion grows a goroutine's stack; the others (eval of one
+// expression, deep_merge, to_yaml) stay on the caller's goroutine, which
+// saves them the hand-off to a worker (about 1 µs a call).
+var rendersTemplates = map[string]bool{"render": true, "render_file": true}
 
 // caller is a provider function whose body works on protocol values, so
 // that the server can call it without the framework's conversions. Run,
@@ -214,7 +221,12 @@ func (s *server) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRe
 			ferr    *function.FuncError
 			handled bool
 		)
-		onDeepStack(func() { result, ferr, handled = sf.raw.callRaw(ctx, req.Arguments) })
+		call := func() { result, ferr, handled = sf.raw.callRaw(ctx, req.Arguments) }
+		if sf.deep {
+			onDeepStack(call)
+		} else {
+			call()
+		}
 		if handled {
 			return rawResponse(result, ferr), nil
 		}
@@ -283,7 +295,7 @@ func functionTable(ctx context.Context, p *celyamlProvider) map[string]serverFun
 				// A variadic function: the raw path, or the framework.
 				var meta function.MetadataResponse
 				fn.Metadata(ctx, function.MetadataRequest{}, &meta)
-				table[meta.Name] = serverFunction{raw: raw}
+				table[meta.Name] = serverFunction{raw: raw, deep: rendersTemplates[meta.Name]}
 			}
 			continue
 		}
@@ -295,7 +307,7 @@ func functionTable(ctx context.Context, p *celyamlProvider) map[string]serverFun
 		for i, p := range def.Definition.Parameters {
 			params[i] = p.GetType().TerraformType(ctx)
 		}
-		table[meta.Name] = serverFunction{f: c, raw: raw, params: params}
+		table[meta.Name] = serverFunction{f: c, raw: raw, params: params, deep: rendersTemplates[meta.Name]}
 	}
 	return table
 }
