@@ -2,14 +2,15 @@ package provider
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"slices"
-	"sort"
 	"strings"
+	"sync"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/vmihailenco/msgpack/v5"
@@ -258,42 +259,43 @@ func (d *codecDecoder) mapping(elem func(string) *tfType, depth int) (value.Valu
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]string, n)
-	vals := make([]value.Value, n)
+	// Terraform writes keys in order; the entries go straight into the
+	// map, which is reordered only when they came otherwise.
+	m := value.NewMap(n)
 	sorted := true
+	prev := ""
 	for i := range n {
 		if err := d.fits(); err != nil {
 			return nil, err
 		}
-		if keys[i], err = d.dec.DecodeString(); err != nil {
+		k, err := d.dec.DecodeString()
+		if err != nil {
 			return nil, err
 		}
-		t := elem(keys[i])
+		t := elem(k)
 		if t == nil {
-			return nil, fmt.Errorf("unknown attribute %q", keys[i])
+			return nil, fmt.Errorf("unknown attribute %q", k)
 		}
-		if vals[i], err = d.value(t, depth+1); err != nil {
+		v, err := d.value(t, depth+1)
+		if err != nil {
 			return nil, err
 		}
-		sorted = sorted && (i == 0 || keys[i-1] < keys[i])
+		sorted = sorted && (i == 0 || prev < k)
+		prev = k
+		m.Set(k, v)
 	}
-	if !sorted {
-		order := make([]int, n)
-		for i := range order {
-			order[i] = i
-		}
-		sort.Slice(order, func(a, b int) bool { return keys[order[a]] < keys[order[b]] })
-		ks, vs := make([]string, n), make([]value.Value, n)
-		for i, j := range order {
-			ks[i], vs[i] = keys[j], vals[j]
-		}
-		keys, vals = ks, vs
+	if sorted {
+		return m, nil
 	}
-	m := value.NewMap(n)
-	for i, k := range keys {
-		m.Set(k, vals[i])
+	idx := sortedIndex(m)
+	if idx == nil {
+		return m, nil
 	}
-	return m, nil
+	out := value.NewMap(m.Len())
+	for _, i := range idx {
+		out.Set(m.At(i))
+	}
+	return out, nil
 }
 
 // encodeDynamic writes v as fromEngine converts it, as a value of dynamic
@@ -312,48 +314,82 @@ func encodeDynamic(v value.Value) ([]byte, error) {
 	if v == value.UnknownStream {
 		return slices.Clone(msgpackUnknown), nil
 	}
-	ev, err := encodeValue(v)
-	if err != nil {
+	e := getEncoder()
+	defer putEncoder(e)
+	if err := e.value(v); err != nil {
 		return nil, err
 	}
-	return appendDynamic(make([]byte, 0, len(ev.typ)+len(ev.val)+8), ev.typ, ev.val), nil
+	return appendDynamic(make([]byte, 0, len(e.typ)+len(e.val)+8), e.typ, e.val), nil
 }
 
 // codecEncoder writes engine values, and beside them, in the same walk,
 // the type fromEngine gives them as tftypes writes it (typ): objects for
 // maps, tuples for lists, "dynamic" for null, and an unknown's own type
 // ("dynamic" when nothing typed it); each map's keys are ordered once.
+// It appends to its two buffers as msgpack's Encoder writes, without the
+// Encoder's calls through an io.Writer.
 type codecEncoder struct {
-	enc *msgpack.Encoder
-	buf *bytes.Buffer
-	typ []byte
+	typ, val []byte
+}
+
+// encoders keeps the buffers of finished encodings for the next: a
+// function's result is copied out of them once (encodeDynamic), so a
+// call's encoding allocates its result and nothing else once the buffers
+// have grown to the size of the results a process writes. This reuses
+// memory, not results.
+var encoders = sync.Pool{New: func() any { return new(codecEncoder) }}
+
+// maxPooledEncoder is the largest buffer kept for reuse: a rare huge
+// result does not stay in memory for the life of the process.
+const maxPooledEncoder = 1 << 20
+
+func getEncoder() *codecEncoder {
+	e, ok := encoders.Get().(*codecEncoder)
+	if !ok {
+		e = new(codecEncoder)
+	}
+	e.typ, e.val = e.typ[:0], e.val[:0]
+	return e
+}
+
+func putEncoder(e *codecEncoder) {
+	if cap(e.typ) > maxPooledEncoder || cap(e.val) > maxPooledEncoder {
+		return
+	}
+	encoders.Put(e)
 }
 
 func (e *codecEncoder) value(v value.Value) error {
 	switch x := v.(type) {
 	case nil:
 		e.typ = append(e.typ, `"dynamic"`...)
-		return e.enc.EncodeNil()
+		e.val = append(e.val, msgpcode.Nil)
+		return nil
 	case value.Unknown:
 		e.typ = append(append(append(e.typ, '"'), x.Type.Written().String()...), '"')
-		_, err := e.buf.Write(msgpackUnknown)
-		return err
+		e.val = append(e.val, msgpackUnknown...)
+		return nil
 	case bool:
 		e.typ = append(e.typ, `"bool"`...)
-		return e.enc.EncodeBool(x)
+		if x {
+			e.val = append(e.val, msgpcode.True)
+		} else {
+			e.val = append(e.val, msgpcode.False)
+		}
+		return nil
 	case string:
 		e.typ = append(e.typ, `"string"`...)
-		return e.enc.EncodeString(x)
+		e.val = appendStringOf(e.val, x)
+		return nil
 	case int64:
 		e.typ = append(e.typ, `"number"`...)
-		return e.enc.EncodeInt(x)
+		e.val = appendInt(e.val, x)
+		return nil
 	case float64:
 		e.typ = append(e.typ, `"number"`...)
 		return e.float(x)
 	case *value.Map:
-		if err := e.enc.EncodeMapLen(x.Len()); err != nil {
-			return err
-		}
+		e.val = appendMapLen(e.val, x.Len())
 		e.typ = append(e.typ, `["object",{`...)
 		idx := sortedIndex(x)
 		for j := range x.Len() {
@@ -366,9 +402,7 @@ func (e *codecEncoder) value(v value.Value) error {
 			}
 			k, ev := x.At(i)
 			e.typ = append(appendJSONName(e.typ, k), ':')
-			if err := e.enc.EncodeString(k); err != nil {
-				return err
-			}
+			e.val = appendStringOf(e.val, k)
 			if err := e.value(ev); err != nil {
 				return err
 			}
@@ -376,9 +410,7 @@ func (e *codecEncoder) value(v value.Value) error {
 		e.typ = append(e.typ, "}]"...)
 		return nil
 	case []value.Value:
-		if err := e.enc.EncodeArrayLen(len(x)); err != nil {
-			return err
-		}
+		e.val = appendArrayLen(e.val, len(x))
 		e.typ = append(e.typ, `["tuple",[`...)
 		for i, ev := range x {
 			if i > 0 {
@@ -393,8 +425,8 @@ func (e *codecEncoder) value(v value.Value) error {
 	}
 	if v == value.UnknownStream {
 		e.typ = append(e.typ, `"dynamic"`...)
-		_, err := e.buf.Write(msgpackUnknown)
-		return err
+		e.val = append(e.val, msgpackUnknown...)
+		return nil
 	}
 	return fmt.Errorf("the engine returned a value of unexpected Go type %T", v)
 }
@@ -406,14 +438,43 @@ func (e *codecEncoder) float(x float64) error {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return errors.New("a Terraform number cannot hold NaN or infinity")
 	}
+	if x == math.Trunc(x) && x >= math.MinInt64 && x < math.MaxInt64 {
+		// Whole within int64 (2^63 itself is not: MaxInt64 rounds up to it).
+		e.val = appendInt(e.val, int64(x))
+		return nil
+	}
 	n := big.NewFloat(x)
-	if iv, acc := n.Int64(); acc == big.Exact {
-		return e.enc.EncodeInt(iv)
-	}
 	if !n.IsInt() {
-		return e.enc.EncodeFloat64(x)
+		e.val = append(e.val, msgpcode.Double)
+		e.val = binary.BigEndian.AppendUint64(e.val, math.Float64bits(x))
+		return nil
 	}
-	return e.enc.EncodeString(n.Text('f', -1))
+	e.val = appendStringOf(e.val, n.Text('f', -1))
+	return nil
+}
+
+// appendInt writes an integer as msgpack's EncodeInt does: in the fewest
+// bytes, unsigned codes for non-negative numbers.
+func appendInt(b []byte, n int64) []byte {
+	switch {
+	case n >= 0 && n <= math.MaxInt8, n < 0 && n >= -32:
+		return append(b, byte(n))
+	case n >= 0 && n <= math.MaxUint8:
+		return append(b, msgpcode.Uint8, byte(n))
+	case n >= 0 && n <= math.MaxUint16:
+		return binary.BigEndian.AppendUint16(append(b, msgpcode.Uint16), uint16(n))
+	case n >= 0 && n <= math.MaxUint32:
+		return binary.BigEndian.AppendUint32(append(b, msgpcode.Uint32), uint32(n))
+	case n >= 0:
+		return binary.BigEndian.AppendUint64(append(b, msgpcode.Uint64), uint64(n))
+	case n >= math.MinInt8:
+		return append(b, msgpcode.Int8, byte(n))
+	case n >= math.MinInt16:
+		return binary.BigEndian.AppendUint16(append(b, msgpcode.Int16), uint16(n))
+	case n >= math.MinInt32:
+		return binary.BigEndian.AppendUint32(append(b, msgpcode.Int32), uint32(n))
+	}
+	return binary.BigEndian.AppendUint64(append(b, msgpcode.Int64), uint64(n))
 }
 
 // sortedIndex gives the indexes of m's entries in key order, the order in
@@ -464,23 +525,22 @@ type encodedValue struct {
 	typ, val []byte
 }
 
-// encodeValue writes v's type and value as encodeDynamic would inside its
-// [type, value] pair.
-func encodeValue(v value.Value) (encodedValue, error) {
-	var buf bytes.Buffer
-	e := codecEncoder{enc: msgpack.NewEncoder(&buf), buf: &buf}
-	if err := e.value(v); err != nil {
-		return encodedValue{}, err
-	}
-	return encodedValue{typ: e.typ, val: buf.Bytes()}, nil
-}
-
 // appendDynamic writes a value of dynamic type from its parts.
 func appendDynamic(b, typ, val []byte) []byte {
 	b = append(b, msgpcode.FixedArrayLow|2)
 	b = appendLen(b, len(typ), msgpcode.Bin8, msgpcode.Bin16, msgpcode.Bin32)
 	b = append(b, typ...)
 	return append(b, val...)
+}
+
+// appendStringOf is appendString of a string.
+func appendStringOf(b []byte, s string) []byte {
+	if len(s) < 32 {
+		b = append(b, msgpcode.FixedStrLow|byte(len(s)))
+	} else {
+		b = appendLen(b, len(s), msgpcode.Str8, msgpcode.Str16, msgpcode.Str32)
+	}
+	return append(b, s...)
 }
 
 // appendString writes a string as msgpack's EncodeString does.

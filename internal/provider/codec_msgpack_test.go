@@ -2,12 +2,15 @@ package provider
 
 import (
 	"bytes"
+	"math"
 	"math/big"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 )
 
 // codecAgrees checks the direct codec against the tftypes path, its
@@ -171,4 +174,77 @@ func FuzzCodec(f *testing.F) {
 		}
 		codecAgrees(t, v)
 	})
+}
+
+// The encoder writes every integer in the fewest bytes, as tftypes does,
+// across each width's bounds, and whole doubles as integers unless beyond
+// int64 (decimal text) or NaN; the same for a key order and unicode names.
+func TestCodec_encodesNumbersAtEveryWidthAsTftypes(t *testing.T) {
+	var vals []value.Value
+	for _, n := range []int64{0, 1, 31, 32, 127, 128, 255, 256, 65535, 65536, math.MaxUint32, math.MaxUint32 + 1, math.MaxInt64,
+		-1, -31, -32, -33, -128, -129, -32768, -32769, math.MinInt32, math.MinInt32 - 1, math.MinInt64} {
+		vals = append(vals, n)
+	}
+	for _, f := range []float64{0, math.Copysign(0, -1), 0.5, -0.5, 1e300, -1e300, 3, -3, 255, -129, 1 << 53, math.Ldexp(1, 63),
+		-math.Ldexp(1, 63), math.MaxFloat64, math.SmallestNonzeroFloat64, 1.0000000000000002} {
+		vals = append(vals, f)
+	}
+	m := value.NewMap(3)
+	m.Set("z", int64(1))
+	m.Set("<a>", "x")
+	m.Set("é", []value.Value{int64(-40000), 2.5, true, nil, strings.Repeat("s", 40000)})
+	vals = append(vals, m)
+	for _, v := range vals {
+		ref, err := fromEngine(v)
+		if err != nil {
+			t.Fatalf("fromEngine(%v): %v", v, err)
+		}
+		want, err := tfprotov6.NewDynamicValue(tftypes.DynamicPseudoType, ref)
+		if err != nil {
+			t.Fatalf("NewDynamicValue(%v): %v", v, err)
+		}
+		got, err := encodeDynamic(v)
+		if err != nil {
+			t.Fatalf("encodeDynamic(%v): %v", v, err)
+		}
+		if !bytes.Equal(got, want.MsgPack) {
+			t.Errorf("encode of %v (%T):\n direct %x\ntftypes %x", v, v, got, want.MsgPack)
+		}
+	}
+}
+
+// A map whose keys come out of order (Terraform writes them in order;
+// msgpack does not require it) decodes as tftypes decodes it: in order.
+func TestCodec_decodesKeysOutOfOrderAsTftypes(t *testing.T) {
+	typ := []byte(`["object",{"a":"string","b":"string","c":["object",{"x":"number","y":"number"}]}]`)
+	val := appendMapLen(nil, 3)
+	val = appendStringOf(val, "c")
+	val = appendMapLen(val, 2)
+	val = appendStringOf(val, "y")
+	val = appendInt(val, 2)
+	val = appendStringOf(val, "x")
+	val = appendInt(val, 1)
+	val = appendStringOf(val, "b")
+	val = appendStringOf(val, "B")
+	val = appendStringOf(val, "a")
+	val = appendStringOf(val, "A")
+	in := appendDynamic(nil, typ, val)
+	back, err := (&tfprotov6.DynamicValue{MsgPack: in}).Unmarshal(tftypes.DynamicPseudoType)
+	if err != nil {
+		t.Fatalf("tftypes: %v", err)
+	}
+	want, err := toEngine(back)
+	if err != nil {
+		t.Fatalf("toEngine: %v", err)
+	}
+	got, _, err := decodeDynamic(in)
+	if err != nil {
+		t.Fatalf("decodeDynamic: %v", err)
+	}
+	if a, b := engineText(got), engineText(want); a != b {
+		t.Fatalf("direct %s\ntftypes %s", a, b)
+	}
+	if a := engineText(got); a != `{"a":string(A),"b":string(B),"c":{"x":int64(1),"y":int64(2),},}` {
+		t.Fatalf("decoded %s", a)
+	}
 }

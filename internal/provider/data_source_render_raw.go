@@ -144,39 +144,54 @@ func (rc rawConfig) state(docs []value.Value) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc := make([]encodedValue, len(docs))
+	// Every document is encoded into one reused encoder; the documents'
+	// tuple and the manifests' object are put together in two more, and
+	// the state, copied out of them, is the read's only large allocation.
+	all, tuple, man := getEncoder(), getEncoder(), getEncoder()
+	defer func() { putEncoder(all); putEncoder(tuple); putEncoder(man) }()
+	type span struct{ typ, val [2]int }
+	at := make([]span, len(docs))
 	size := 2*len(stream) + len(js) + 256
 	for i, d := range docs {
-		if enc[i], err = encodeValue(d); err != nil {
+		sp := span{typ: [2]int{len(all.typ), 0}, val: [2]int{len(all.val), 0}}
+		if err = all.value(d); err != nil {
 			return nil, err
 		}
-		size += 3 * (len(enc[i].typ) + len(enc[i].val))
+		sp.typ[1], sp.val[1] = len(all.typ), len(all.val)
+		at[i] = sp
+		size += 3 * (sp.typ[1] - sp.typ[0] + sp.val[1] - sp.val[0])
+	}
+	enc := make([]encodedValue, len(docs))
+	for i, sp := range at {
+		enc[i] = encodedValue{typ: all.typ[sp.typ[0]:sp.typ[1]], val: all.val[sp.val[0]:sp.val[1]]}
 	}
 	// documents: a tuple of every document
-	tupleTyp := append([]byte{}, `["tuple",[`...)
-	tupleVal := appendArrayLen(nil, len(docs))
+	tuple.typ = append(tuple.typ, `["tuple",[`...)
+	tuple.val = appendArrayLen(tuple.val, len(docs))
 	for i, e := range enc {
 		if i > 0 {
-			tupleTyp = append(tupleTyp, ',')
+			tuple.typ = append(tuple.typ, ',')
 		}
-		tupleTyp = append(tupleTyp, e.typ...)
-		tupleVal = append(tupleVal, e.val...)
+		tuple.typ = append(tuple.typ, e.typ...)
+		tuple.val = append(tuple.val, e.val...)
 	}
-	tupleTyp = append(tupleTyp, "]]"...)
+	tuple.typ = append(tuple.typ, "]]"...)
+	tupleTyp, tupleVal := tuple.typ, tuple.val
 	// manifests: an object keyed by manifest ID
-	manTyp := append([]byte{}, `["object",{`...)
-	manVal := appendMapLen(nil, len(ids))
+	man.typ = append(man.typ, `["object",{`...)
+	man.val = appendMapLen(man.val, len(ids))
 	for j, m := range ids {
 		if j > 0 {
-			manTyp = append(manTyp, ',')
+			man.typ = append(man.typ, ',')
 		}
-		manTyp = appendJSONName(manTyp, m.id)
-		manTyp = append(manTyp, ':')
-		manTyp = append(manTyp, enc[m.doc].typ...)
-		manVal = appendString(manVal, []byte(m.id))
-		manVal = append(manVal, enc[m.doc].val...)
+		man.typ = appendJSONName(man.typ, m.id)
+		man.typ = append(man.typ, ':')
+		man.typ = append(man.typ, enc[m.doc].typ...)
+		man.val = appendStringOf(man.val, m.id)
+		man.val = append(man.val, enc[m.doc].val...)
 	}
-	manTyp = append(manTyp, "}]"...)
+	man.typ = append(man.typ, "}]"...)
+	manTyp, manVal := man.typ, man.val
 
 	b := make([]byte, 0, size)
 	b = appendMapLen(b, 17)

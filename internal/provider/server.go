@@ -87,7 +87,14 @@ type serverFunction struct {
 	f      caller // nil for a variadic function, answered on the raw path only
 	raw    rawCaller
 	params []tftypes.Type
+	deep   bool // renders a template: its raw path runs onDeepStack
 }
+
+// rendersTemplates names the functions that render a template, whose
+// recursion grows a goroutine's stack; the others (eval of one
+// expression, deep_merge, to_yaml) stay on the caller's goroutine, which
+// saves them the hand-off to a worker (about 1 µs a call).
+var rendersTemplates = map[string]bool{"render": true, "render_file": true}
 
 // caller is a provider function whose body works on protocol values, so
 // that the server can call it without the framework's conversions. Run,
@@ -160,7 +167,12 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		return s.ProviderServer.ReadDataSource(ctx, req)
 	}
 	if req.Config != nil && req.Config.MsgPack != nil {
-		if state, ok := s.render.readRaw(ctx, req.Config.MsgPack); ok {
+		var (
+			state []byte
+			ok    bool
+		)
+		onDeepStack(func() { state, ok = s.render.readRaw(ctx, req.Config.MsgPack) })
+		if ok {
 			return &tfprotov6.ReadDataSourceResponse{State: &tfprotov6.DynamicValue{MsgPack: state}}, nil
 		}
 	}
@@ -204,7 +216,18 @@ func (s *server) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRe
 	}
 	switch {
 	case sf.raw != nil:
-		if result, ferr, handled := sf.raw.callRaw(ctx, req.Arguments); handled {
+		var (
+			result  []byte
+			ferr    *function.FuncError
+			handled bool
+		)
+		call := func() { result, ferr, handled = sf.raw.callRaw(ctx, req.Arguments) }
+		if sf.deep {
+			onDeepStack(call)
+		} else {
+			call()
+		}
+		if handled {
 			return rawResponse(result, ferr), nil
 		}
 	case sf.f != nil && !slices.Contains(req.Arguments, nil):
@@ -272,7 +295,7 @@ func functionTable(ctx context.Context, p *celyamlProvider) map[string]serverFun
 				// A variadic function: the raw path, or the framework.
 				var meta function.MetadataResponse
 				fn.Metadata(ctx, function.MetadataRequest{}, &meta)
-				table[meta.Name] = serverFunction{raw: raw}
+				table[meta.Name] = serverFunction{raw: raw, deep: rendersTemplates[meta.Name]}
 			}
 			continue
 		}
@@ -284,7 +307,7 @@ func functionTable(ctx context.Context, p *celyamlProvider) map[string]serverFun
 		for i, p := range def.Definition.Parameters {
 			params[i] = p.GetType().TerraformType(ctx)
 		}
-		table[meta.Name] = serverFunction{f: c, raw: raw, params: params}
+		table[meta.Name] = serverFunction{f: c, raw: raw, params: params, deep: rendersTemplates[meta.Name]}
 	}
 	return table
 }

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Remote is a chart that a $chart names in a chart repository (an
@@ -19,9 +20,9 @@ type Remote struct {
 
 // exactVersion is a semantic version with an optional "v": no ranges,
 // no wildcards.
-var exactVersion = regexp.MustCompile(`^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+var exactVersion = lazyRegexp(`^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
 
-var digestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+var digestForm = lazyRegexp(`^sha256:[0-9a-f]{64}$`)
 
 // Check says what is wrong with r, field by field, or "" when nothing
 // is; field is the key to point at.
@@ -37,9 +38,9 @@ func (r Remote) Check() (field, msg string) {
 		return "name", "name is a chart's name, without slashes or spaces"
 	case r.Version == "":
 		return "version", "a remote chart needs version: an exact version such as 1.2.3; charts are pinned"
-	case !exactVersion.MatchString(r.Version):
+	case !exactVersion().MatchString(r.Version):
 		return "version", "version must be an exact version such as 1.2.3 or v1.2.3, not a range or a wildcard: charts are pinned"
-	case r.Digest != "" && !digestForm.MatchString(r.Digest):
+	case r.Digest != "" && !digestForm().MatchString(r.Digest):
 		return "digest", "digest must be sha256: followed by 64 lowercase hexadecimal digits"
 	}
 	return "", ""
@@ -55,4 +56,10 @@ func (r Remote) ShownRepository() string {
 	}
 	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
 	return u.String()
+}
+
+// lazyRegexp compiles expr on first use, not while the program starts:
+// most launches render no chart.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -196,7 +195,7 @@ func (c *Chart) Render(ctx context.Context, o Options) ([]Document, error) {
 	if err != nil {
 		// The YAML reader quotes the text it cannot convert between
 		// backticks: a value of the chart's output, not shown (reference §6).
-		return nil, errorf("%s", quoted.ReplaceAllString(err.Error(), "`…`"))
+		return nil, errorf("%s", quoted().ReplaceAllString(err.Error(), "`…`"))
 	}
 	var out []Document
 	size := 0
@@ -282,14 +281,14 @@ func renderTemplates(ctx context.Context, chrt *chartv2.Chart, top common.Values
 // templateAt finds the chart file and line Helm's error names:
 // "template: mychart/templates/x.yaml:3:11: executing ...", or
 // "parse error at (mychart/templates/x.yaml:3): ...".
-var quoted = regexp.MustCompile("`[^`]*`")
+var quoted = lazyRegexp("`[^`]*`")
 
-var templateAt = regexp.MustCompile(`(?:template: |\()([^():\s]+\.[A-Za-z0-9]+):(\d+)`)
+var templateAt = lazyRegexp(`(?:template: |\()([^():\s]+\.[A-Za-z0-9]+):(\d+)`)
 
 func templateError(err error) error {
 	msg := strings.TrimSpace(err.Error())
 	e := &Error{Msg: msg}
-	if m := templateAt.FindStringSubmatch(msg); m != nil {
+	if m := templateAt().FindStringSubmatch(msg); m != nil {
 		e.File = m[1]
 		e.Line, _ = strconv.Atoi(m[2])
 	}

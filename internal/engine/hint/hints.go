@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
 )
@@ -173,13 +174,13 @@ var foreignNames = map[string]string{
 // input '<EOF>' reads "the end of the expression". The rest of the
 // message, and the caret, stay.
 func PlainSyntax(msg string) string {
-	msg = operandSet.ReplaceAllStringFunc(msg, func(set string) string {
+	msg = operandSet().ReplaceAllStringFunc(msg, func(set string) string {
 		if strings.Contains(set, "')'") {
 			return "a value or ')'"
 		}
 		return "a value"
 	})
-	msg = tokenSet.ReplaceAllStringFunc(msg, func(set string) string {
+	msg = tokenSet().ReplaceAllStringFunc(msg, func(set string) string {
 		return strings.Join(strings.Split(set[1:len(set)-1], ", "), " or ")
 	})
 	msg = strings.Replace(msg, "mismatched input '<EOF>' expecting", "the expression ends too early, expecting", 1)
@@ -189,11 +190,11 @@ func PlainSyntax(msg string) string {
 
 // tokenSet matches a small set of quoted tokens, {']', ','}, which reads
 // ']' or ','.
-var tokenSet = regexp.MustCompile(`\{'[^']+'(, '[^']+')*\}`)
+var tokenSet = lazyRegexp(`\{'[^']+'(, '[^']+')*\}`)
 
 // operandSet matches a parser token set that holds every start of an
 // operand.
-var operandSet = regexp.MustCompile(`\{[^}]*'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER\}`)
+var operandSet = lazyRegexp(`\{[^}]*'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER\}`)
 
 // Syntax names the operators of other languages that CEL spells
 // differently, when a failed parse holds one outside its string literals:
@@ -205,22 +206,22 @@ func Syntax(expr string) string {
 	}
 	code := blankStrings(expr)
 	switch {
-	case foreignWords.MatchString(code):
+	case foreignWords().MatchString(code):
 		return "; CEL writes &&, || and ! for and, or and not"
 	case strings.Contains(code, "=>") || strings.Contains(code, "->"):
 		return "; a macro takes a variable name and an expression, not a lambda: xs.filter(x, x > 1)"
-	case singleEquals.MatchString(code):
+	case singleEquals().MatchString(code):
 		return "; compare with == (CEL has no = or ===)"
-	case singlePipe.MatchString(code):
+	case singlePipe().MatchString(code):
 		return "; CEL has no pipes: call a function or a method, e.g. s.upperAscii(), and write || for or"
 	}
 	return ""
 }
 
 var (
-	foreignWords = regexp.MustCompile(`(^|[^\w.])(and|or|not)([^\w(]|$)`)
-	singleEquals = regexp.MustCompile(`(^|[^=!<>~])=([^=]|$)|===`)
-	singlePipe   = regexp.MustCompile(`(^|[^|])\|([^|]|$)`)
+	foreignWords = lazyRegexp(`(^|[^\w.])(and|or|not)([^\w(]|$)`)
+	singleEquals = lazyRegexp(`(^|[^=!<>~])=([^=]|$)|===`)
+	singlePipe   = lazyRegexp(`(^|[^|])\|([^|]|$)`)
 )
 
 // blankStrings replaces the contents of the string literals in expr with
@@ -250,4 +251,10 @@ func Size(field string) string {
 		return "; write size(x) for its length"
 	}
 	return ""
+}
+
+// lazyRegexp compiles expr on first use, not while the program starts:
+// most launches never word a hint.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
