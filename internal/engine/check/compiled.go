@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -92,6 +93,9 @@ func newMapping(n tree.Node) *mapping {
 
 // add adds the directives and regular entries of compiled mapping m.
 func (mp *mapping) add(m *tree.MapNode) {
+	mp.dirs = slices.Grow(mp.dirs, len(m.Preludes)+len(m.Prods))
+	mp.nodes = slices.Grow(mp.nodes, len(m.Preludes)+len(m.Prods))
+	mp.entries = slices.Grow(mp.entries, m.NRegular)
 	for _, p := range m.Preludes {
 		if d, ok := p.(tree.Described); ok {
 			mp.addDirective(d)
