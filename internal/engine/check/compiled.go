@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
@@ -83,13 +84,18 @@ func newMapping(n tree.Node) *mapping {
 		mp.add(t)
 	case tree.Described:
 		mp.addDirective(t)
+		mp.sort(1) // its names first, then those beside it
+		return mp
 	}
-	mp.sort()
+	mp.sort(0)
 	return mp
 }
 
 // add adds the directives and regular entries of compiled mapping m.
 func (mp *mapping) add(m *tree.MapNode) {
+	mp.dirs = slices.Grow(mp.dirs, len(m.Preludes)+len(m.Prods))
+	mp.nodes = slices.Grow(mp.nodes, len(m.Preludes)+len(m.Prods))
+	mp.entries = slices.Grow(mp.entries, m.NRegular)
 	for _, p := range m.Preludes {
 		if d, ok := p.(tree.Described); ok {
 			mp.addDirective(d)
@@ -125,16 +131,17 @@ func (mp *mapping) addDirective(d tree.Described) {
 	}
 }
 
-// sort puts the directives in template order.
-func (mp *mapping) sort() {
-	if len(mp.dirs) < 2 {
+// sort puts the directives from index from on in template order.
+func (mp *mapping) sort(from int) {
+	if len(mp.dirs)-from < 2 {
 		return
 	}
 	idx := make([]int, len(mp.dirs))
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return keyBefore(mp.dirs[idx[a]].Key, mp.dirs[idx[b]].Key) })
+	rest := idx[from:]
+	sort.SliceStable(rest, func(a, b int) bool { return keyBefore(mp.dirs[rest[a]].Key, mp.dirs[rest[b]].Key) })
 	dirs, nodes := make([]tree.Description, len(idx)), make([]tree.Node, len(idx))
 	for i, j := range idx {
 		dirs[i], nodes[i] = mp.dirs[j], mp.nodes[j]
@@ -151,27 +158,13 @@ func keyBefore(a, b *yaml.Node) bool {
 }
 
 // names gives the names the directives of the mapping bind in all of it,
-// in template order, leaving out the directive at index skip (-1: none):
-// an $include's $with names are its file's, not its mapping's.
-func (mp *mapping) names(t *tree.Table, skip int) []string {
-	var out []string
-	for i, d := range mp.dirs {
-		if i == skip || described(t, d.Name).Includes {
-			continue
-		}
-		for _, b := range d.Binds {
-			out = append(out, b.Name)
-		}
-	}
-	return out
+// in template order (scoped.go).
+func (mp *mapping) names(t *tree.Table) []string {
+	return innerScope[string](t, checkNames{}, mp, nil)
 }
 
-// scope is outer and the names the mapping binds: outer itself when it
-// binds none, else a copy.
+// scope is outer and the names the mapping binds (scoped.go): outer
+// itself when it binds none, else a copy.
 func (mp *mapping) scope(t *tree.Table, outer []string) []string {
-	names := mp.names(t, -1)
-	if len(names) == 0 {
-		return outer
-	}
-	return append(outer[:len(outer):len(outer)], names...)
+	return innerScope[string](t, checkNames{}, mp, outer)
 }

@@ -1,35 +1,33 @@
 package check
 
 import (
-	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/tree"
 )
 
-// entries checks the entries of directive i of mapping m, which bind
-// their names in order ($let), each entry with the names a render gives
-// it (reference §4 $let): those of outer, in scope above m, the names m's
-// other directives bind, and the entries above it, not its own name or
-// those below. An expression entry is checked as an expression; a
-// template entry is walked, without warnings on its plain strings.
-func (ck *checker) entries(fr *diag.Frame, m *mapping, i int, outer []string, path string) {
+// entry checks entry j of directive i of mapping m, whose entries bind
+// their names in order ($let), with the names scope the scoped walk gives
+// it (scoped.go; reference §4 $let). An expression entry is checked as an
+// expression; a template entry is walked, without warnings on its plain
+// strings. Its step stands at the directive's key, the entries in order.
+func (v *checkMapping) entry(m *mapping, i, j int, scope []string) {
 	desc := m.dirs[i]
-	names := append(append([]string(nil), outer...), m.names(ck.e.Table(), i)...)
-	base := len(names)
-	for _, b := range desc.Binds {
-		names = append(names, b.Name)
+	if j == 0 {
+		v.exprs, v.bodies = desc.Exprs, desc.Bodies // the entries of each kind, in order
 	}
-	exprs, bodies := desc.Exprs, desc.Bodies // the entries of each kind, in order
-	for j, b := range desc.Binds {
-		sc := names[: base+j : base+j] // the entries above: a prefix, copied where it grows
-		p := tree.JoinPath(path, b.Name)
-		if len(bodies) > 0 && bodies[0].Key == b.Node {
-			ck.walk(fr, bodies[0].Node, sc, p, false, b.Node)
-			bodies = bodies[1:]
-			continue
-		}
-		if len(exprs) > 0 {
-			ck.expr(fr, exprs[0], sc, p, map[string]bool{})
-			exprs = exprs[1:]
-		}
+	if j == len(desc.Binds) {
+		return
+	}
+	b := desc.Binds[j]
+	p := tree.JoinPath(tree.JoinPath(v.path, desc.Name), b.Name)
+	ck, fr := v.ck, v.fr
+	switch {
+	case len(v.bodies) > 0 && v.bodies[0].Key == b.Node:
+		n := v.bodies[0].Node
+		v.bodies = v.bodies[1:]
+		v.steps = append(v.steps, step{desc.Key, func() { ck.walk(fr, n, scope, p, false, b.Node) }})
+	case len(v.exprs) > 0:
+		x := v.exprs[0]
+		v.exprs = v.exprs[1:]
+		v.steps = append(v.steps, step{desc.Key, func() { ck.expr(fr, x, scope, p, map[string]bool{}) }})
 	}
 }

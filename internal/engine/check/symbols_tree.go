@@ -16,9 +16,10 @@ import (
 // the names come from what each compiled directive says it binds
 // (tree.Description), its expressions and bodies from what it says it
 // holds; the keys and scalars of plain data from the constants' YAML.
-// Scopes follow reference §4: a mapping's directives bind their names in
-// the whole mapping, in key order; a $let entry sees the names the
-// mapping's other directives bind and the entries before it.
+// Each mapping is read by the scoped walk check reads it by (scoped.go),
+// which gives each place the names in scope there (reference §4); what an
+// error excised, which the compiled tree does not hold, is read loosely,
+// with the names of the mapping that held it.
 
 // symReader reads the symbols of one file, document by document.
 type symReader struct {
@@ -38,12 +39,6 @@ type symReader struct {
 	// included are the $include paths recorded.
 	included map[*yaml.Node]bool
 	cut      cuts
-}
-
-// part is a compiled directive and what it says it holds.
-type part struct {
-	n    tree.Node
-	desc tree.Description
 }
 
 // document reads one document, preamble the names of the preambles
@@ -68,12 +63,7 @@ func (r *symReader) document(doc *yaml.Node, preamble []*Binding) []*Binding {
 	if !ok || !tree.IsPreamble(root) {
 		return preamble
 	}
-	for _, p := range r.parts(root) {
-		if d, _ := r.t.Lookup(p.desc.Name); d.Kind == tree.KindPrelude {
-			preamble = extend(preamble, r.bindings(p))
-		}
-	}
-	return preamble
+	return innerScope[*Binding](r.t, &symMapping{r: r}, newMapping(root), preamble)
 }
 
 // index records each key's value and mapping, not through aliases.
@@ -119,7 +109,7 @@ func (r *symReader) node(n tree.Node, scope []*Binding, depth int) {
 			r.node(p, scope, depth+1)
 		}
 	case tree.Described:
-		r.standalone(part{n: n, desc: n.Describe()}, scope, depth)
+		r.standalone(n, scope, depth)
 	}
 }
 
@@ -130,131 +120,78 @@ func (r *symReader) mapping(m *tree.MapNode, scope []*Binding, depth int) {
 		return
 	}
 	r.done[m.Node] = true
-	ps := r.parts(m)
-	inner := scope
-	for _, p := range ps {
-		inner = extend(inner, r.bindings(p))
-	}
-	r.keys(m.Node, inner)
-	for _, p := range ps {
-		r.directive(p, ps, scope, inner, depth)
-	}
-	for _, e := range m.Entries {
-		if e.Prod < 0 {
-			r.node(e.Val, inner, depth+1)
-		}
-	}
-	r.rest(m.Node, inner)
+	r.scoped(m.Node, newMapping(m), scope, depth)
 }
 
 // standalone reads a directive that is no mapping's prelude or producer:
-// a document's overlay, transform or chart, a list edit. The mapping it
-// stands in sees its names and those of the preludes beside it.
-func (r *symReader) standalone(p part, scope []*Binding, depth int) {
-	m := r.holder[p.desc.Key]
+// a document's overlay, transform or chart, a list edit. It is one
+// mapping with what stands beside it (compiled.go).
+func (r *symReader) standalone(d tree.Described, scope []*Binding, depth int) {
+	mp := newMapping(d)
+	m := r.holder[mp.dirs[0].Key]
 	if m != nil {
 		if r.done[m] {
 			return
 		}
 		r.done[m] = true
 	}
-	own := extend(scope, r.bindings(p))
-	inner, beside := own, map[tree.Node]bool{}
-	for _, b := range p.desc.Bodies {
-		if bm, ok := b.Node.(*tree.MapNode); ok {
-			for _, bp := range r.parts(bm) {
-				if d, _ := r.t.Lookup(bp.desc.Name); d.Kind == tree.KindPrelude {
-					inner = extend(inner, r.bindings(bp))
-					beside[bm] = true
-				}
-			}
-		}
-	}
+	r.scoped(m, mp, scope, depth)
+}
+
+// scoped reads mp, the compiled mapping of YAML mapping m (nil when not
+// known), by the scoped walk (scoped.go): its keys, its directives and
+// entries, and what the compiled tree left unread of it.
+func (r *symReader) scoped(m *yaml.Node, mp *mapping, scope []*Binding, depth int) {
+	v := &symMapping{r: r, depth: depth}
+	inner := innerScope[*Binding](r.t, v, mp, scope)
 	if m != nil {
 		r.keys(m, inner)
 	}
-	for _, x := range p.desc.Exprs {
-		r.record(x.Node, inner, r.whole(x.Node))
-	}
-	for _, b := range p.desc.Bodies {
-		// The preludes beside the directive bind their names as a
-		// mapping's do: each $let entry sees the entries before it.
-		if beside[b.Node] {
-			r.node(b.Node, own, depth+1)
-		}
-	}
-	r.directive(p, []part{p}, scope, inner, depth)
+	walkScoped[*Binding](r.t, v, mp, scope, inner)
 	if m != nil {
 		r.rest(m, inner)
 	}
 }
 
-// parts are the described preludes and producers of m, in key order.
-func (r *symReader) parts(m *tree.MapNode) []part {
-	ps := make([]part, 0, len(m.Preludes)+len(m.Prods))
-	add := func(n any) {
-		if d, ok := n.(tree.Described); ok {
-			ps = append(ps, part{n: d, desc: d.Describe()})
-		}
-	}
-	for _, p := range m.Preludes {
-		add(p)
-	}
-	for _, p := range m.Prods {
-		add(p)
-	}
-	slices.SortStableFunc(ps, func(a, b part) int { return posCompare(a.desc.Key, b.desc.Key) })
-	return ps
+// symMapping is the symbols' scoped visitor (scoped.go) of one mapping.
+type symMapping struct {
+	r     *symReader
+	depth int
+	// bodies are the bodies of the entries read, by their keys.
+	bodies map[*yaml.Node]tree.Node
 }
 
-// posCompare orders two keys by their place in the template, a missing
-// one first.
-func posCompare(a, b *yaml.Node) int {
-	if a == nil || b == nil {
-		return boolInt(b == nil) - boolInt(a == nil)
-	}
-	if a.Line != b.Line {
-		return a.Line - b.Line
-	}
-	return a.Column - b.Column
+func (v *symMapping) bound(mp *mapping, i int) []*Binding {
+	return v.r.bindings(mp.nodes[i], mp.dirs[i])
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+func (v *symMapping) extend(scope, bs []*Binding) []*Binding { return extend(scope, bs) }
+
+func (v *symMapping) value(_ *mapping, e tree.MapEntry, inner []*Binding) {
+	v.r.node(e.Val, inner, v.depth+1)
 }
 
-// directive reads what directive p holds: its expressions and bodies in
-// the mapping's scope inner, or its entries one by one when they bind in
-// order, each seeing the names of others, those of the mapping's other
-// directives, and the entries before it (reference §4 $let).
-func (r *symReader) directive(p part, ps []part, before, inner []*Binding, depth int) {
-	d, _ := r.t.Lookup(p.desc.Name)
-	if d.Exprs == tree.ExprEntries {
-		sc := before
-		for _, o := range ps {
-			if o.desc.Key != p.desc.Key {
-				sc = extend(sc, r.bindings(o))
-			}
-		}
-		r.entries(p, sc, depth)
-		return
-	}
-	for _, x := range p.desc.Exprs {
+// directive reads what directive i of mp holds: its expressions and
+// bodies with the mapping's names inner.
+func (v *symMapping) directive(mp *mapping, i int, inner []*Binding) {
+	r, desc := v.r, mp.dirs[i]
+	d, _ := r.t.Lookup(desc.Name)
+	for _, x := range desc.Exprs {
 		r.record(x.Node, inner, r.whole(x.Node))
 	}
-	for _, b := range p.desc.Bodies {
+	for _, b := range desc.Bodies {
+		if b.Beside { // read as the mapping's own (compiled.go)
+			continue
+		}
 		if b.Key != nil {
 			r.record(b.Key, inner, false)
 		}
-		r.node(b.Node, inner, depth+1)
+		r.node(b.Node, inner, v.depth+1)
 		if c, ok := b.Node.(*tree.ConstNode); ok && b.Key == nil && d.Includes {
 			r.include(c.Node)
 		}
 	}
-	if s, ok := p.n.(interface{ Set() *schema.Set }); ok {
+	if s, ok := mp.nodes[i].(interface{ Set() *schema.Set }); ok {
 		for _, inc := range s.Set().Includes() {
 			r.include(inc.At)
 		}
@@ -273,28 +210,31 @@ func (r *symReader) whole(n *yaml.Node) bool {
 	return d.WholeExpr()
 }
 
-// entries reads the entries of p, a $let, in order, starting from scope.
-func (r *symReader) entries(p part, scope []*Binding, depth int) {
-	m := symDeref(r.value[p.desc.Key])
-	if m != nil {
-		r.done[m] = true
+// entry reads entry j of directive i of mp, a $let, with the names
+// scope; after the last, its expressions and what was excised of its
+// entries, with the names of all of them.
+func (v *symMapping) entry(mp *mapping, i, j int, scope []*Binding) {
+	r, desc := v.r, mp.dirs[i]
+	m := symDeref(r.value[desc.Key])
+	if j == 0 {
+		if m != nil {
+			r.done[m] = true
+		}
+		v.bodies = map[*yaml.Node]tree.Node{}
+		for _, b := range desc.Bodies {
+			v.bodies[b.Key] = b.Node
+		}
 	}
-	bodies := map[*yaml.Node]tree.Node{}
-	for _, b := range p.desc.Bodies {
-		bodies[b.Key] = b.Node
-	}
-	bs := r.bindings(p)
-	for i, b := range p.desc.Binds {
+	if j < len(desc.Binds) {
+		b := desc.Binds[j]
 		r.record(b.Node, scope, false)
-		if v := r.value[b.Node]; v != nil && v.Kind == yaml.ScalarNode {
-			r.record(v, scope, true)
+		if val := r.value[b.Node]; val != nil && val.Kind == yaml.ScalarNode {
+			r.record(val, scope, true)
 		}
-		r.node(bodies[b.Node], scope, depth+1)
-		if i < len(bs) {
-			scope = extend(scope, bs[i:i+1])
-		}
+		r.node(v.bodies[b.Node], scope, v.depth+1)
+		return
 	}
-	for _, x := range p.desc.Exprs {
+	for _, x := range desc.Exprs {
 		r.record(x.Node, scope, true)
 	}
 	if pairs, ok := r.cut.pairs[m]; ok { // entries that did not compile
@@ -303,22 +243,22 @@ func (r *symReader) entries(p part, scope []*Binding, depth int) {
 	}
 }
 
-// bindings are the names p binds in its mapping, as the directive table
-// says (a $with's are the included file's), with what a $schema says of
-// each variable.
-func (r *symReader) bindings(p part) []*Binding {
-	if bs, ok := r.binds[p.desc.Key]; ok {
+// bindings are the names directive n, described by desc, binds in its
+// mapping, as the directive table says (a $with's are the included
+// file's), with what a $schema says of each variable.
+func (r *symReader) bindings(n tree.Node, desc tree.Description) []*Binding {
+	if bs, ok := r.binds[desc.Key]; ok {
 		return bs
 	}
-	d, _ := r.t.Lookup(p.desc.Name)
+	d, _ := r.t.Lookup(desc.Name)
 	var bs []*Binding
 	switch d.Bound {
 	case tree.BindEntries, tree.BindFixed, tree.BindLoop:
 		var vars []schema.Variable
-		if s, ok := p.n.(interface{ Set() *schema.Set }); ok && d.Declares {
+		if s, ok := n.(interface{ Set() *schema.Set }); ok && d.Declares {
 			vars = s.Set().Variables()
 		}
-		for _, b := range p.desc.Binds {
+		for _, b := range desc.Binds {
 			bd := &Binding{Name: b.Name, Kind: d.BoundKind, Pos: r.pos(b.Node)}
 			for _, v := range vars {
 				if v.Key == b.Node {
@@ -328,7 +268,7 @@ func (r *symReader) bindings(p part) []*Binding {
 			bs = append(bs, bd)
 		}
 	}
-	r.binds[p.desc.Key] = bs
+	r.binds[desc.Key] = bs
 	return bs
 }
 

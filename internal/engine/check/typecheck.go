@@ -57,7 +57,7 @@ func (ts *typeState) typeOf(name string) *apiservercel.DeclType {
 func (ck *checker) pushTypes(m *mapping, before, scope []string, included map[string]any) {
 	t := ck.e.Table()
 	frame := map[string]*apiservercel.DeclType{}
-	bound := m.names(t, -1)
+	bound := m.names(t)
 	for _, name := range bound {
 		frame[name] = apiservercel.DynType
 	}

@@ -23,10 +23,11 @@ type step struct {
 // mapping checks mapping m, written at path, whose names add to those of
 // outer: its directives' expressions, bodies and included files, and its
 // regular entries, in template order, with the types its directives
-// declare (typecheck.go).
+// declare (typecheck.go). The scoped walk (scoped.go) gives each the
+// names in scope there.
 func (ck *checker) mapping(fr *diag.Frame, m *mapping, outer []string, path string, data bool) {
 	t := ck.e.Table()
-	scope := m.scope(t, outer)
+	scope := innerScope[string](t, checkNames{}, m, outer)
 	var included map[string]any
 	for i, d := range m.dirs {
 		if described(t, d.Name).Declares {
@@ -40,38 +41,69 @@ func (ck *checker) mapping(fr *diag.Frame, m *mapping, outer []string, path stri
 			ck.chartValues(fr, d, scope) // chartvalues.go
 		}
 	}
-	var steps []step
-	for i := range m.dirs {
-		steps = ck.directiveSteps(steps, fr, m, i, outer, scope, path, data)
-	}
-	for _, e := range m.entries {
-		steps = append(steps, step{e.Key, func() { ck.walk(fr, e.Val, scope, tree.JoinPath(path, e.Key.Value), data, e.Key) }})
-	}
+	v := &checkMapping{ck: ck, fr: fr, path: path, data: data}
+	walkScoped[string](t, v, m, outer, scope)
 	for _, c := range m.plain {
 		for j := 0; data && c.Node.Kind == yaml.MappingNode && j+1 < len(c.Node.Content); j += 2 {
-			k, v := c.Node.Content[j], c.Node.Content[j+1]
-			steps = append(steps, step{k, func() { ck.plainStrings(fr, v, scope, tree.JoinPath(path, k.Value)) }})
+			k, v2 := c.Node.Content[j], c.Node.Content[j+1]
+			v.steps = append(v.steps, step{k, func() { ck.plainStrings(fr, v2, scope, tree.JoinPath(path, k.Value)) }})
 		}
 	}
-	sort.SliceStable(steps, func(a, b int) bool { return keyBefore(steps[a].at, steps[b].at) })
-	for _, s := range steps {
+	sort.SliceStable(v.steps, func(a, b int) bool { return keyBefore(v.steps[a].at, v.steps[b].at) })
+	for _, s := range v.steps {
 		s.run()
 	}
+}
+
+// checkNames are check's bindings: names.
+type checkNames struct{}
+
+func (checkNames) bound(m *mapping, i int) []string {
+	var out []string
+	for _, b := range m.dirs[i].Binds {
+		out = append(out, b.Name)
+	}
+	return out
+}
+
+func (checkNames) extend(scope, names []string) []string {
+	return append(scope[:len(scope):len(scope)], names...)
+}
+
+// checkMapping is the scoped visitor (scoped.go) of one mapping check
+// reads: it collects the steps of the mapping, each with the names in
+// scope there, to be run in template order.
+type checkMapping struct {
+	checkNames
+	ck    *checker
+	fr    *diag.Frame
+	path  string
+	data  bool
+	steps []step
+	// exprs and bodies are those of the entries of the directive whose
+	// entries are read, the entries of each kind in order.
+	exprs  []*tree.ExprRef
+	bodies []tree.Body
+}
+
+func (v *checkMapping) directive(m *mapping, i int, scope []string) {
+	v.steps = v.ck.directiveSteps(v.steps, v.fr, m, i, scope, v.path, v.data)
+}
+
+func (v *checkMapping) value(_ *mapping, e tree.MapEntry, scope []string) {
+	v.steps = append(v.steps, step{e.Key, func() { v.ck.walk(v.fr, e.Val, scope, tree.JoinPath(v.path, e.Key.Value), v.data, e.Key) }})
 }
 
 // directiveSteps adds the steps of directive i of mapping m: its
 // expressions, where they are written, the file it includes, and its
 // bodies, under its key or the key of the partner that holds each.
-func (ck *checker) directiveSteps(steps []step, fr *diag.Frame, m *mapping, i int, outer, scope []string, path string, data bool) []step {
+func (ck *checker) directiveSteps(steps []step, fr *diag.Frame, m *mapping, i int, scope []string, path string, data bool) []step {
 	t := ck.e.Table()
 	desc := m.dirs[i]
 	d := described(t, desc.Name)
 	dpath := tree.JoinPath(path, desc.Name)
-	switch {
-	case d.Declares:
+	if d.Declares {
 		return steps // schemas, not templates: schema.go
-	case d.Exprs == tree.ExprEntries:
-		return append(steps, step{desc.Key, func() { ck.entries(fr, m, i, outer, dpath) }}) // let.go
 	}
 	reported := map[string]bool{} // an undeclared name once per directive
 	if d.Includes {
