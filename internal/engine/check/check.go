@@ -118,7 +118,7 @@ func (ck *checker) walkDocument(fr *diag.Frame, n tree.Node, preamble []string) 
 // each compile error, and gives the compiled tree, nil when doc does not
 // compile even so, and what the compile excised.
 func (ck *checker) document(fr *diag.Frame, doc *yaml.Node) (tree.Node, *cuts) {
-	cut := &cuts{pairs: map[*yaml.Node][]*yaml.Node{}, nulls: map[*yaml.Node]*yaml.Node{}}
+	cut := newCuts()
 	n, errs := compileRecording(ck.e.Table(), doc, cut)
 	for _, cerr := range errs {
 		ck.add(fr, cerr)
@@ -128,7 +128,7 @@ func (ck *checker) document(fr *diag.Frame, doc *yaml.Node) (tree.Node, *cuts) {
 
 // excise replaces the innermost mapping or sequence of root that holds
 // target with null, and reports whether it found one.
-func excise(root, target *yaml.Node) bool {
+func excise(root, target *yaml.Node, cut *cuts) bool {
 	var visit func(n *yaml.Node) (holder bool, done bool)
 	visit = func(n *yaml.Node) (bool, bool) {
 		for i, c := range n.Content {
@@ -144,6 +144,7 @@ func excise(root, target *yaml.Node) bool {
 			}
 			if holder && n.Kind != yaml.DocumentNode {
 				n.Content[i] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null", Line: c.Line, Column: c.Column}
+				cut.nulled(n.Content[i], c)
 				return false, true
 			}
 			if holder {

@@ -45,18 +45,11 @@ func compileRecording(t *tree.Table, doc *yaml.Node, cut *cuts) (tree.Node, []*t
 		if cerr.Node == nil {
 			return nil, errs
 		}
-		var before map[*yaml.Node][]*yaml.Node
-		if cut != nil {
-			before = contents(doc, map[*yaml.Node][]*yaml.Node{})
-		}
-		if !excisePair(t, doc, cerr.Node, quiet) && !excise(doc, cerr.Node) {
-			if quiet || !excisePair(t, doc, cerr.Node, true) {
+		if !excisePair(t, doc, cerr.Node, quiet, cut) && !excise(doc, cerr.Node, cut) {
+			if quiet || !excisePair(t, doc, cerr.Node, true, cut) {
 				return nil, errs
 			}
 			quiet = true
-		}
-		if cut != nil {
-			cut.note(doc, before)
 		}
 		quiet = quiet || len(errs) == maxProblemsPerDocument
 	}

@@ -15,11 +15,11 @@ import (
 
 // excisePair removes from root the entry of the innermost mapping that
 // holds target (as its key, its value, or inside its value), and reports
-// whether it found one. Unless forced, it leaves overlay roots and list
-// edits alone: their directives depend on each other in ways a single
-// entry does not show, so the caller falls back to excising the whole
-// mapping.
-func excisePair(t *tree.Table, root, target *yaml.Node, force bool) bool {
+// whether it found one, noting in cut (when not nil) what it removed.
+// Unless forced, it leaves overlay roots and list edits alone: their
+// directives depend on each other in ways a single entry does not show,
+// so the caller falls back to excising the whole mapping.
+func excisePair(t *tree.Table, root, target *yaml.Node, force bool, cut *cuts) bool {
 	chain := ancestry(root, target, nil)
 	if chain == nil {
 		return false
@@ -35,7 +35,7 @@ func excisePair(t *tree.Table, root, target *yaml.Node, force bool) bool {
 		child := chain[i+1]
 		for j := 0; j+1 < len(m.Content); j += 2 {
 			if m.Content[j] == child || m.Content[j+1] == child {
-				removeFamily(t, m, j)
+				cut.removed(m, removeFamily(t, m, j))
 				return true
 			}
 		}
@@ -78,8 +78,9 @@ func hasOverlayKeys(t *tree.Table, m *yaml.Node) bool {
 // removeFamily removes the entry at key index j of mapping m and every
 // directive that needs a removed one ($then and $else go with $if, $if
 // with its $then). An unknown directive counts as the one it is probably
-// a slip for, so `$iff` takes its `$then` with it.
-func removeFamily(t *tree.Table, m *yaml.Node, j int) {
+// a slip for, so `$iff` takes its `$then` with it. It gives the keys and
+// values it removed, in order.
+func removeFamily(t *tree.Table, m *yaml.Node, j int) []*yaml.Node {
 	removed := map[string]bool{m.Content[j].Value: true}
 	if k := m.Content[j].Value; tree.IsDirectiveLike(k) {
 		if _, known := t.Lookup(k); !known {
@@ -104,13 +105,16 @@ func removeFamily(t *tree.Table, m *yaml.Node, j int) {
 			}
 		}
 	}
-	kept := m.Content[:0:0]
+	kept, cut := m.Content[:0:0], []*yaml.Node(nil)
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if !gone[i] {
+		if gone[i] {
+			cut = append(cut, m.Content[i], m.Content[i+1])
+		} else {
 			kept = append(kept, m.Content[i], m.Content[i+1])
 		}
 	}
 	m.Content = kept
+	return cut
 }
 
 // sortByPosition orders problems by line and column within each file,

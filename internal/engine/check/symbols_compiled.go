@@ -11,7 +11,8 @@ import (
 // a template being typed, broken here and there, still gives the names
 // in scope where it is broken.
 
-// cuts is what compiling a document for its symbols excised from it.
+// cuts is what compiling a document excised from it, for what reads the
+// excised YAML: the symbols, and check of a chart's $values.
 type cuts struct {
 	// pairs are the keys and values excised from a mapping, in order.
 	pairs map[*yaml.Node][]*yaml.Node
@@ -19,54 +20,31 @@ type cuts struct {
 	nulls map[*yaml.Node]*yaml.Node
 }
 
+// newCuts gives an empty record of excisions.
+func newCuts() *cuts {
+	return &cuts{pairs: map[*yaml.Node][]*yaml.Node{}, nulls: map[*yaml.Node]*yaml.Node{}}
+}
+
+// removed notes the keys and values pairs excised from mapping m; a nil
+// cut notes nothing.
+func (cut *cuts) removed(m *yaml.Node, pairs []*yaml.Node) {
+	if cut != nil {
+		cut.pairs[m] = append(cut.pairs[m], pairs...)
+	}
+}
+
+// nulled notes that the null null took the place of orig; a nil cut notes
+// nothing.
+func (cut *cuts) nulled(null, orig *yaml.Node) {
+	if cut != nil {
+		cut.nulls[null] = orig
+	}
+}
+
 // compileKept compiles doc as compileExcised does and gives what it
 // excised.
-func compileKept(t *tree.Table, doc *yaml.Node) (tree.Node, cuts) {
-	cut := cuts{pairs: map[*yaml.Node][]*yaml.Node{}, nulls: map[*yaml.Node]*yaml.Node{}}
-	n, _ := compileRecording(t, doc, &cut)
+func compileKept(t *tree.Table, doc *yaml.Node) (tree.Node, *cuts) {
+	cut := newCuts()
+	n, _ := compileRecording(t, doc, cut)
 	return n, cut
-}
-
-// contents gives the content of every mapping and sequence below n, not
-// through an alias, as copies.
-func contents(n *yaml.Node, out map[*yaml.Node][]*yaml.Node) map[*yaml.Node][]*yaml.Node {
-	if n.Kind == yaml.AliasNode || n.Kind == yaml.ScalarNode {
-		return out
-	}
-	if _, ok := out[n]; ok {
-		return out
-	}
-	out[n] = append([]*yaml.Node(nil), n.Content...)
-	for _, c := range n.Content {
-		contents(c, out)
-	}
-	return out
-}
-
-// note records what an excision took from doc, its nodes' contents
-// before given.
-func (cut cuts) note(doc *yaml.Node, before map[*yaml.Node][]*yaml.Node) {
-	for n, now := range contents(doc, map[*yaml.Node][]*yaml.Node{}) {
-		was, ok := before[n]
-		if !ok {
-			continue
-		}
-		if len(now) < len(was) {
-			kept := make(map[*yaml.Node]bool, len(now))
-			for _, c := range now {
-				kept[c] = true
-			}
-			for _, c := range was {
-				if !kept[c] {
-					cut.pairs[n] = append(cut.pairs[n], c)
-				}
-			}
-			continue
-		}
-		for i := range now {
-			if i < len(was) && now[i] != was[i] {
-				cut.nulls[now[i]] = was[i]
-			}
-		}
-	}
 }

@@ -38,7 +38,7 @@ type symReader struct {
 	binds map[*yaml.Node][]*Binding
 	// included are the $include paths recorded.
 	included map[*yaml.Node]bool
-	cut      cuts
+	cut      *cuts
 }
 
 // document reads one document, preamble the names of the preambles
