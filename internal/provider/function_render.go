@@ -19,6 +19,9 @@ type renderFunction struct {
 	engine func(context.Context) *engine.Engine
 }
 
+// rendersTemplate marks it a templateRenderer (server.go).
+func (f *renderFunction) rendersTemplate() {}
+
 func (f *renderFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
 	resp.Name = "render"
 }

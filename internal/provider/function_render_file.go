@@ -18,6 +18,9 @@ type renderFileFunction struct {
 	engine func(context.Context) *engine.Engine
 }
 
+// rendersTemplate marks it a templateRenderer (server.go).
+func (f *renderFileFunction) rendersTemplate() {}
+
 func (f *renderFileFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
 	resp.Name = "render_file"
 }

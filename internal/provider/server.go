@@ -90,11 +90,12 @@ type serverFunction struct {
 	deep   bool // renders a template: its raw path runs onDeepStack
 }
 
-// rendersTemplates names the functions that render a template, whose
-// recursion grows a goroutine's stack; the others (eval of one
-// expression, deep_merge, to_yaml) stay on the caller's goroutine, which
-// saves them the hand-off to a worker (about 1 µs a call).
-var rendersTemplates = map[string]bool{"render": true, "render_file": true}
+// templateRenderer is a function that renders a template, whose
+// recursion grows a goroutine's stack, so its raw path runs onDeepStack;
+// the others (eval of one expression, deep_merge, to_yaml) stay on the
+// caller's goroutine, which saves them the hand-off to a worker (about
+// 1 µs a call).
+type templateRenderer interface{ rendersTemplate() }
 
 // caller is a provider function whose body works on protocol values, so
 // that the server can call it without the framework's conversions. Run,
@@ -289,13 +290,14 @@ func functionTable(ctx context.Context, p *celyamlProvider) map[string]serverFun
 	for _, newFunction := range p.Functions(ctx) {
 		fn := newFunction()
 		raw, _ := fn.(rawCaller)
+		_, deep := fn.(templateRenderer)
 		c, ok := fn.(caller)
 		if !ok || !answeredDirectly(ctx, fn) {
 			if raw != nil && definitionBuilds(ctx, fn) {
 				// A variadic function: the raw path, or the framework.
 				var meta function.MetadataResponse
 				fn.Metadata(ctx, function.MetadataRequest{}, &meta)
-				table[meta.Name] = serverFunction{raw: raw, deep: rendersTemplates[meta.Name]}
+				table[meta.Name] = serverFunction{raw: raw, deep: deep}
 			}
 			continue
 		}
@@ -307,7 +309,7 @@ func functionTable(ctx context.Context, p *celyamlProvider) map[string]serverFun
 		for i, p := range def.Definition.Parameters {
 			params[i] = p.GetType().TerraformType(ctx)
 		}
-		table[meta.Name] = serverFunction{f: c, raw: raw, params: params, deep: rendersTemplates[meta.Name]}
+		table[meta.Name] = serverFunction{f: c, raw: raw, params: params, deep: deep}
 	}
 	return table
 }
