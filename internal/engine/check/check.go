@@ -33,10 +33,16 @@ import (
 // texts are the files read, the source's first, for callers that look for
 // what a template reads.
 func Check(ctx context.Context, e *walk.Engine, src walk.Source, declared func(string) bool) (problems []Problem, texts [][]byte) {
+	ck := check(ctx, e, src, declared)
+	return ck.problems, ck.texts
+}
+
+// check checks src, and gives the checker with its problems sorted.
+func check(ctx context.Context, e *walk.Engine, src walk.Source, declared func(string) bool) *checker {
 	ck := &checker{ctx: ctx, e: e, declared: declared, seen: map[string]bool{}}
 	ck.file(walk.SourceFrame(src), src.Text, nil)
 	sortByPosition(ck.problems)
-	return ck.problems, ck.texts
+	return ck
 }
 
 // Problem is one finding of Check.
@@ -59,6 +65,11 @@ type checker struct {
 	// cut is what compiling the document walked excised from it, which
 	// the $values check reads as written (chartvalues.go).
 	cut *cuts
+	// depth counts the files being read, the source 1 and its includes
+	// more; docs are the source's compiled documents, in order, which
+	// Render reads for the inputs (inputs.go) rather than compile again.
+	depth int
+	docs  []tree.Node
 }
 
 func (ck *checker) add(fr *diag.Frame, c *tree.CompileError) {
@@ -75,6 +86,8 @@ func (ck *checker) file(fr *diag.Frame, text []byte, outer []string) {
 		ck.seen[fr.Real] = true
 	}
 	ck.texts = append(ck.texts, text)
+	ck.depth++
+	defer func() { ck.depth-- }()
 	outerTypes := ck.types.frames // an included file's names are dyn
 	ck.types.frames = nil
 	defer func() { ck.types.frames = outerTypes }()
@@ -95,6 +108,9 @@ func (ck *checker) file(fr *diag.Frame, text []byte, outer []string) {
 			return
 		}
 		n, cut := ck.document(fr, &doc)
+		if ck.depth == 1 {
+			ck.docs = append(ck.docs, n)
+		}
 		outerCut := ck.cut // an included file's documents are walked within
 		ck.cut = cut
 		preamble = ck.walkDocument(fr, n, preamble)

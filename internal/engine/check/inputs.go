@@ -25,21 +25,31 @@ func InputsWithoutDefault(t *tree.Table, src walk.Source, declared func(string) 
 	if tree.CheckText(src.Text) != nil {
 		return nil
 	}
-	in := inputs{t: t, declared: declared}
+	var docs []tree.Node
 	dec := yaml.NewDecoder(bytes.NewReader(src.Text))
-	var preamble []string
 	for {
 		var doc yaml.Node
 		err := dec.Decode(&doc)
 		if errors.Is(err, io.EOF) {
-			return in.missing
+			return inputsOf(t, docs, declared)
 		}
 		if err != nil {
 			return nil
 		}
 		n, _ := compileExcised(t, &doc)
+		docs = append(docs, n)
+	}
+}
+
+// inputsOf gives the inputs without default of a template's compiled
+// documents docs, in order (InputsWithoutDefault).
+func inputsOf(t *tree.Table, docs []tree.Node, declared func(string) bool) []string {
+	in := inputs{t: t, declared: declared}
+	var preamble []string
+	for _, n := range docs {
 		preamble = in.document(n, preamble)
 	}
+	return in.missing
 }
 
 // document gathers the inputs of the compiled document n, with the names

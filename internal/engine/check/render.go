@@ -22,13 +22,14 @@ import (
 // *diag.Error.
 func Render(ctx context.Context, e *walk.Engine, src walk.Source, vars map[string]value.Value, after func([]walk.Document) error) (problems []Problem, texts [][]byte) {
 	declared := func(n string) bool { _, ok := vars[n]; return ok }
-	problems, texts = Check(ctx, e, src, declared)
+	ck := check(ctx, e, src, declared)
+	problems, texts = ck.problems, ck.texts
 	for _, p := range problems {
 		if !p.Warning {
 			return problems, texts
 		}
 	}
-	if vars == nil && len(InputsWithoutDefault(e.Table(), src, declared)) > 0 {
+	if vars == nil && len(inputsOf(e.Table(), ck.docs, declared)) > 0 {
 		return problems, texts
 	}
 	docs, err := e.RenderDocuments(ctx, src, vars)
