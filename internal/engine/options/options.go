@@ -92,29 +92,21 @@ func (o Options) WithDefaults() Options {
 	if o.Loader == nil {
 		o.Loader = d.Loader
 	}
-	if o.MaxCostPerExpression == 0 {
-		o.MaxCostPerExpression = d.MaxCostPerExpression
-	}
-	if o.MaxCostPerRender == 0 {
-		o.MaxCostPerRender = d.MaxCostPerRender
-	}
-	if o.MaxIncludeDepth == 0 {
-		o.MaxIncludeDepth = d.MaxIncludeDepth
-	}
-	if o.MaxNodes == 0 {
-		o.MaxNodes = d.MaxNodes
-	}
-	if o.MaxDepth == 0 {
-		o.MaxDepth = d.MaxDepth
-	}
-	if o.MaxIterations == 0 {
-		o.MaxIterations = d.MaxIterations
-	}
-	if o.MaxOutputBytes == 0 {
-		o.MaxOutputBytes = d.MaxOutputBytes
-	}
-	if o.MaxTemplateBytes == 0 {
-		o.MaxTemplateBytes = d.MaxTemplateBytes
-	}
+	orDefault(&o.MaxCostPerExpression, d.MaxCostPerExpression)
+	orDefault(&o.MaxCostPerRender, d.MaxCostPerRender)
+	orDefault(&o.MaxIncludeDepth, d.MaxIncludeDepth)
+	orDefault(&o.MaxNodes, d.MaxNodes)
+	orDefault(&o.MaxDepth, d.MaxDepth)
+	orDefault(&o.MaxIterations, d.MaxIterations)
+	orDefault(&o.MaxOutputBytes, d.MaxOutputBytes)
+	orDefault(&o.MaxTemplateBytes, d.MaxTemplateBytes)
 	return o
+}
+
+// orDefault sets *v to def when it is zero.
+func orDefault[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
 }
