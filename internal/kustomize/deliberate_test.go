@@ -94,6 +94,16 @@ var deliberate = []deliberateDiff{
 		why:  "the same Service, with every transform at once",
 	},
 	{
+		in:   []string{"absent/selectorLabels"},
+		line: `_/ReplicationController/absent/legacy: spec.selector: kustomize {"app.kubernetes.io/part-of":"edge"}, celyaml absent`,
+		why:  "a ReplicationController without a selector is given its pod template's labels by the API server, the new ones among them; kustomize gives it a selector of the labels alone, which takes every pod that has them, other controllers' too",
+	},
+	{
+		in:   []string{"absent/all"},
+		line: `_/ReplicationController/edge/legacy: spec.selector: kustomize {"app.kubernetes.io/part-of":"edge"}, celyaml absent`,
+		why:  "the same ReplicationController, with every transform at once",
+	},
+	{
 		in:   []string{"helmapp/selectorLabels"},
 		line: `_/Service/_/web-podinfo-backend: spec.selector: kustomize {"app.kubernetes.io/part-of":"edge"}, celyaml absent`,
 		why:  "an ExternalName Service selects no pods either: no selector is created for it",

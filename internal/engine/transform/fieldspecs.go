@@ -64,7 +64,11 @@ var selectorLabels = func() []fieldSpec {
 		// by hand, and one made of the labels alone would select every pod
 		// that has them (kustomize creates it)
 		{path: p("spec", "selector"), version: "v1", kind: "Service"},
-		{path: p("spec", "selector"), create: true, version: "v1", kind: "ReplicationController"},
+		// not created either: a ReplicationController without a selector
+		// is given its pod template's labels by the API server, the new
+		// ones among them; one made of the labels alone would take every
+		// pod that has them, other controllers' too (kustomize creates it)
+		{path: p("spec", "selector"), version: "v1", kind: "ReplicationController"},
 		{path: p("spec", "selector", "matchLabels"), create: true, kind: "Deployment"},
 	}
 	out = append(out, affinityTerms("apps", "Deployment")...)
