@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
@@ -104,6 +105,30 @@ func TestValidateFunction_badSchemas(t *testing.T) {
 	want := `schemas: no CustomResourceDefinition (apiextensions.k8s.io/v1) or OpenAPI v3 document: the document is another Kubernetes object`
 	if ferr == nil || ferr.Text != want || *ferr.FunctionArgument != 1 {
 		t.Fatalf("got %v, want %s", ferr, want)
+	}
+}
+
+// schemas may be a release bundle that mixes the CRDs with the rest of an
+// install (argo-cd's install.yaml): the CRDs are taken, the other objects
+// ignored, and the bundle's group is then covered, a kind typo in it an
+// error.
+func TestValidateFunction_takesTheCRDsOfABundle(t *testing.T) {
+	crd, err := os.ReadFile("testdata/validate/widget-crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bundle := yamlArg(t, "- {apiVersion: v1, kind: ServiceAccount, metadata: {name: widget-controller, namespace: widgets}}\n"+
+		"- {apiVersion: apps/v1, kind: Deployment, metadata: {name: widget-controller, namespace: widgets}, spec: {selector: {matchLabels: {app: w}}, template: {metadata: {labels: {app: w}}, spec: {containers: [{name: c, image: widget-controller}]}}}}\n"+
+		"- "+strings.ReplaceAll(strings.TrimSpace(string(crd)), "\n", "\n  ")+"\n")
+	docs := yamlArg(t, `[{apiVersion: example.com/v1, kind: Widget, metadata: {name: web, namespace: prod}, spec: {image: nginx, replicas: 2, replcas: 3}},
+                        {apiVersion: example.com/v1, kind: Widgte, metadata: {name: api, namespace: prod}, spec: {image: nginx, replicas: 2}}]`)
+	_, ferr := (&validateFunction{}).call(context.Background(), []tftypes.Value{docs, bundle})
+	want := "the API server would refuse these documents (2 violations):\n" +
+		"example.com/Widget/prod/web: spec.replcas: Invalid value: field not declared in schema\n" +
+		"example.com/Widgte/prod/api: kind Widgte is not defined by the CustomResourceDefinitions given for group example.com, which define Widget: did you mean Widget?; " +
+		"they may define the group only in part: if it has such a kind, give its CustomResourceDefinition too"
+	if ferr == nil || ferr.Text != want || *ferr.FunctionArgument != 0 {
+		t.Fatalf("got %v, want\n%s", ferr, want)
 	}
 }
 

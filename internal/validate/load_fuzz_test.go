@@ -122,13 +122,15 @@ func FuzzApplyPath(f *testing.F) {
 	f.Add(`.spec.ports[port=80,protocol="TCP"].targtPort`, `[name="web",x=1]`)
 	f.Add(`.spec.hostnames[="a.example"]`, `[="a.example"]`)
 	f.Add(`.a[0].b[k="x\"]y"]`, `[k="x\"]y"]`)
-	doc := map[string]any{"spec": map[string]any{
+	f.Add(`.metadata.labels.app.kubernetes.io/name`, `[=""]`)
+	doc := map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "x", "app.kubernetes.io": map[string]any{}, "app.kubernetes.io/name": "x"}}, "spec": map[string]any{
 		"ports":     []any{map[string]any{"port": int64(80)}, map[string]any{"port": int64(443), "protocol": "UDP"}},
 		"hostnames": []any{"a.example", "b.example"},
 	}}
 	f.Fuzz(func(t *testing.T, path, key string) {
-		_ = smdPath(path, doc)
-		_ = valueAt(doc, path)
+		segs := smdSegments(path, doc)
+		_ = valueAtSegs(doc, segs)
+		_ = fieldPathOf(segs).String()
 		k := keyFields(key)
 		if strings.Count(k, "=") != strings.Count(k, "=…") {
 			t.Fatalf("keyFields(%q) = %q shows a value", key, k)

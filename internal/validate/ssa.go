@@ -106,17 +106,20 @@ func (ks *kindSchema) applyErrors(obj map[string]any) field.ErrorList {
 		}
 		removed := false
 		for _, ve := range verrs {
-			path, msg := smdPath(ve.Path, work), ve.ErrorMessage
+			segs, msg := smdSegments(ve.Path, work), ve.ErrorMessage
 			if m := elementPrefix.FindStringSubmatch(msg); m != nil {
-				path += "[" + m[1] + "]"
+				if i, err := strconv.Atoi(m[1]); err == nil {
+					segs = append(segs, apiPathSeg{index: i})
+				}
 				msg = msg[len(m[0]):]
 			}
-			if seen[path+"\x00"+msg] {
+			key := segsKey(segs) + "\x00" + msg
+			if seen[key] {
 				continue
 			}
-			seen[path+"\x00"+msg] = true
-			errs = append(errs, field.Invalid(fieldPathOf(path), nil, smdMessage(msg, valueAt(work, path))))
-			if msg == undeclaredField && deleteAt(work, path) {
+			seen[key] = true
+			errs = append(errs, field.Invalid(fieldPathOf(segs), nil, smdMessage(msg, valueAtSegs(work, segs))))
+			if msg == undeclaredField && deleteAt(work, segs) {
 				removed = true
 			}
 		}
@@ -141,10 +144,9 @@ const undeclaredField = "field not declared in schema"
 // removes at least one undeclared field, so a document has far fewer.
 const maxApplyRounds = 1000
 
-// deleteAt removes the field at an API-server field path of obj and
-// reports whether there was one.
-func deleteAt(obj any, p string) bool {
-	segs := pathSegmentsOf(p)
+// deleteAt removes the field at a path's segments of obj and reports
+// whether there was one.
+func deleteAt(obj any, segs []apiPathSeg) bool {
 	if len(segs) == 0 {
 		return false
 	}
@@ -228,59 +230,109 @@ func splitKey(s string) ([]keyPart, bool) {
 	return parts, true
 }
 
-// smdPath turns a structured-merge-diff path (`.spec.ports[name="x"].port`)
-// into the API server's (`spec.ports[0].port`), finding a keyed item's
-// index in obj; a key it cannot find is written [?].
-func smdPath(p string, obj any) string {
-	var b strings.Builder
-	cur := obj
-	for len(p) > 0 {
-		switch p[0] {
-		case '.':
-			end := strings.IndexAny(p[1:], ".[")
-			if end < 0 {
-				end = len(p) - 1
-			}
-			name := p[1 : end+1]
-			p = p[end+1:]
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(name)
-			m, _ := cur.(map[string]any)
-			cur = m[name]
-		case '[':
-			end := closingBracket(p)
-			if end < 0 {
-				b.WriteString(p)
-				return b.String()
-			}
-			elem := p[:end+1]
-			p = p[end+1:]
-			l, _ := cur.([]any)
-			if i, err := strconv.Atoi(elem[1:end]); err == nil {
-				b.WriteString(elem)
-				if i >= 0 && i < len(l) {
-					cur = l[i]
-				} else {
-					cur = nil
+// smdSegments reads a structured-merge-diff path
+// (`.spec.ports[name="x"].port`) against obj into the API server's path
+// segments (spec, ports, [0], port), finding a keyed item's index in obj;
+// a key it cannot find is the segment [?]. A field name is written as it
+// is, and may hold '.' or '[' (a map key such as app.kubernetes.io/name),
+// so at a mapping of obj the segment is the key of the mapping the path
+// goes on with, the longest first, such that the rest of the path reads
+// too (or, when none does, the shortest); past what obj holds, a name
+// ends at the next '.' or '['.
+func smdSegments(p string, obj any) []apiPathSeg {
+	r := smdReader{budget: maxPathReads}
+	segs, _ := r.read(p, obj, true)
+	return segs
+}
+
+// maxPathReads bounds the steps of one smdSegments: a document whose keys
+// are prefixes of each other could otherwise make the longest-first
+// search try every way of splitting the path.
+const maxPathReads = 10000
+
+type smdReader struct{ budget int }
+
+// read reads p from cur (present: cur is a value of obj). ok reports that
+// every field name of p is a key of obj, each keyed item found.
+func (r *smdReader) read(p string, cur any, present bool) (segs []apiPathSeg, ok bool) {
+	if p == "" {
+		return nil, present
+	}
+	r.budget--
+	if r.budget < 0 {
+		return []apiPathSeg{{key: strings.TrimPrefix(p, "."), index: -1}}, false
+	}
+	switch p[0] {
+	case '.':
+		rest := p[1:]
+		if m, isMap := cur.(map[string]any); isMap && present {
+			var shortest []apiPathSeg
+			for _, k := range keysLeading(m, rest) {
+				tail, ok := r.read(rest[len(k):], m[k], true)
+				segs = append([]apiPathSeg{{key: k, index: -1}}, tail...)
+				if ok {
+					return segs, true
 				}
-				continue
+				shortest = segs
 			}
-			i := keyedIndex(elem, l)
+			if shortest != nil {
+				// No key reads the whole path (it ends past what obj
+				// holds): the shortest key, as far as obj goes.
+				return shortest, false
+			}
+		}
+		end := strings.IndexAny(rest, ".[")
+		if end < 0 {
+			end = len(rest)
+		}
+		tail, _ := r.read(rest[end:], nil, false)
+		return append([]apiPathSeg{{key: rest[:end], index: -1}}, tail...), false
+	case '[':
+		end := closingBracket(p)
+		if end < 0 {
+			return []apiPathSeg{{key: p, index: -1}}, false
+		}
+		elem, rest := p[:end+1], p[end+1:]
+		l, _ := cur.([]any)
+		i, err := strconv.Atoi(elem[1:end])
+		if err != nil {
+			i = keyedIndex(elem, l)
 			if i < 0 {
-				b.WriteString("[?]")
-				cur = nil
-				continue
+				tail, _ := r.read(rest, nil, false)
+				return append([]apiPathSeg{{key: "[?]", index: -1}}, tail...), false
 			}
-			b.WriteString("[" + strconv.Itoa(i) + "]")
-			cur = l[i]
-		default:
-			b.WriteString(p)
-			return b.String()
+		}
+		if i < 0 {
+			tail, _ := r.read(rest, nil, false)
+			return append([]apiPathSeg{{key: "[?]", index: -1}}, tail...), false
+		}
+		var next any
+		inList := present && i < len(l)
+		if inList {
+			next = l[i]
+		}
+		tail, ok := r.read(rest, next, inList)
+		return append([]apiPathSeg{{index: i}}, tail...), ok
+	}
+	return []apiPathSeg{{key: p, index: -1}}, false
+}
+
+// keysLeading lists the keys of m that p starts with as a whole field
+// name (followed by the end, '.' or '['), the longest first.
+func keysLeading(m map[string]any, p string) []string {
+	var keys []string
+	if _, ok := m[p]; ok && p != "" {
+		keys = append(keys, p)
+	}
+	for i := len(p) - 1; i > 0; i-- {
+		if p[i] != '.' && p[i] != '[' {
+			continue
+		}
+		if _, ok := m[p[:i]]; ok {
+			keys = append(keys, p[:i])
 		}
 	}
-	return b.String()
+	return keys
 }
 
 // closingBracket finds the ] that closes the [ at p[0], past JSON strings.
@@ -335,18 +387,16 @@ func sameJSONValue(a, b any) bool {
 	return err1 == nil && err2 == nil && reflect.DeepEqual(x, y)
 }
 
-// fieldPathOf turns "spec.a[0].b" into a *field.Path that prints it back.
-func fieldPathOf(p string) *field.Path {
-	if p == "" {
-		return nil
-	}
+// fieldPathOf is the *field.Path of a path's segments ([?], a keyed item
+// not found, written as it is).
+func fieldPathOf(segs []apiPathSeg) *field.Path {
 	var fp *field.Path
-	for _, seg := range pathSegmentsOf(p) {
+	for _, seg := range segs {
 		switch {
 		case seg.index >= 0:
 			fp = fp.Index(seg.index)
-		case strings.HasPrefix(seg.key, "["):
-			fp = fp.Key(strings.TrimSuffix(strings.TrimPrefix(seg.key, "["), "]"))
+		case seg.key == "[?]":
+			fp = fp.Key("?")
 		case fp == nil:
 			fp = field.NewPath(seg.key)
 		default:
@@ -363,39 +413,18 @@ type apiPathSeg struct {
 	index int // -1 for a key
 }
 
-// pathSegmentsOf splits "spec.a[0].b" into spec, a, [0], b ([?] stays a
-// key).
-func pathSegmentsOf(p string) []apiPathSeg {
-	var segs []apiPathSeg
-	for len(p) > 0 {
-		switch p[0] {
-		case '.':
-			p = p[1:]
-		case '[':
-			end := strings.IndexByte(p, ']')
-			if end < 0 {
-				return append(segs, apiPathSeg{key: p, index: -1})
-			}
-			if i, err := strconv.Atoi(p[1:end]); err == nil && i >= 0 {
-				segs = append(segs, apiPathSeg{index: i})
-			} else {
-				segs = append(segs, apiPathSeg{key: p[:end+1], index: -1})
-			}
-			p = p[end+1:]
-		default:
-			end := strings.IndexAny(p, ".[")
-			if end < 0 {
-				end = len(p)
-			}
-			segs = append(segs, apiPathSeg{key: p[:end], index: -1})
-			p = p[end:]
+// segsKey tells paths apart that print alike (a key "a.b", and b in a).
+func segsKey(segs []apiPathSeg) string {
+	var b strings.Builder
+	for _, s := range segs {
+		if s.index >= 0 {
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+		} else {
+			b.WriteString(strconv.Quote(s.key))
 		}
 	}
-	return segs
+	return b.String()
 }
-
-// valueAt reads the value at an API-server field path of obj.
-func valueAt(obj any, p string) any { return valueAtSegs(obj, pathSegmentsOf(p)) }
 
 // valueAtSegs reads the value at a field path's segments of obj.
 func valueAtSegs(obj any, segs []apiPathSeg) any {

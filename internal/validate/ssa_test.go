@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -102,7 +103,7 @@ func TestApplyPathsAreTheServersFieldPaths(t *testing.T) {
 		`.data.80`:                                       "data.80",
 		`.spec.ports[1].port`:                            "spec.ports[1].port",
 	} {
-		if got := fieldPathOf(smdPath(smd, doc)).String(); got != want {
+		if got := fieldPathOf(smdSegments(smd, doc)).String(); got != want {
 			t.Errorf("%s: got %s, want %s", smd, got, want)
 		}
 	}
@@ -124,6 +125,67 @@ func TestCheckServerSideApplyGivesEveryErrorOnEveryRun(t *testing.T) {
 		got, err := s.CheckAll(docs)
 		if err != nil || strings.Join(got, "\n") != want {
 			t.Fatalf("run %d: got %v\n%s\nwant\n%s", run, err, strings.Join(got, "\n"), want)
+		}
+	}
+}
+
+// An undeclared key may hold a '.' or a '[' (a label key written under
+// spec, say), which the field manager's path writes as it is: it is still
+// one key, removed before the next reading, so every undeclared key is
+// named on every run, as a create names them.
+func TestCheckServerSideApplyNamesEveryUndeclaredKeyWithADotOnEveryRun(t *testing.T) {
+	s := widgetSchemas(t)
+	docs := fromYAML(t, widgetHead+"spec: {maxDesired: 1, app.kubernetes.io/name: web, zeta: 1, alpha: 2, 'x[0]': 1, app: 3}")
+	want := strings.Join([]string{
+		"example.com/Widget/ns/w: spec.alpha: Invalid value: field not declared in schema",
+		"example.com/Widget/ns/w: spec.app: Invalid value: field not declared in schema",
+		"example.com/Widget/ns/w: spec.app.kubernetes.io/name: Invalid value: field not declared in schema",
+		"example.com/Widget/ns/w: spec.x[0]: Invalid value: field not declared in schema",
+		"example.com/Widget/ns/w: spec.zeta: Invalid value: field not declared in schema",
+	}, "\n")
+	for run := 0; run < 50; run++ {
+		got, err := s.CheckAll(docs)
+		if err != nil || strings.Join(got, "\n") != want {
+			t.Fatalf("run %d: got %v\n%s\nwant\n%s", run, err, strings.Join(got, "\n"), want)
+		}
+	}
+	got, err := s.CheckAllWith(docs, Options{Request: Create})
+	if err != nil || strings.Join(got, "\n") != want {
+		t.Errorf("create: got %v\n%s\nwant\n%s", err, strings.Join(got, "\n"), want)
+	}
+}
+
+// A field name in the field manager's path is the key of the document it
+// goes on with: the longest that lets the rest of the path be read.
+func TestApplyPathsReadKeysThatHoldADot(t *testing.T) {
+	doc := map[string]any{"spec": map[string]any{
+		"app":                    map[string]any{"kubernetes": map[string]any{"io": 1}},
+		"app.kubernetes.io/name": "web",
+		"a.b":                    map[string]any{"c": 1},
+		"a":                      map[string]any{"b.c": 1},
+		"x[0]":                   []any{"y"},
+	}}
+	show := func(segs []apiPathSeg) string {
+		var out []string
+		for _, s := range segs {
+			if s.index >= 0 {
+				out = append(out, "#"+strconv.Itoa(s.index))
+			} else {
+				out = append(out, strconv.Quote(s.key))
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	for smd, want := range map[string]string{
+		`.spec.app.kubernetes.io/name`: `"spec" "app.kubernetes.io/name"`,
+		`.spec.app.kubernetes.io`:      `"spec" "app" "kubernetes" "io"`,
+		`.spec.a.b.c`:                  `"spec" "a.b" "c"`, // both readings exist: the longest key first
+		`.spec.x[0][0]`:                `"spec" "x[0]" #0`,
+		`.spec.absent.key`:             `"spec" "absent" "key"`,
+		`.spec.app.kubernetes.io/nam`:  `"spec" "app" "kubernetes" "io/nam"`,
+	} {
+		if got := show(smdSegments(smd, doc)); got != want {
+			t.Errorf("%s: got %s, want %s", smd, got, want)
 		}
 	}
 }
