@@ -28,7 +28,7 @@ func TestRender_unknownValues(t *testing.T) {
 		{"if merged beside keys makes the mapping unknown", "outer:\n  a: 1\n  $if: flag\n  $then: {b: 2}\nc: 3\n", `{outer:?,c:3}`},
 		{"if in item position with two plain branches is one unknown item", "- 0\n- $if: flag\n  $then: 1\n  $else: 2\n- 3\n", `[0,?number,3]`},
 		{"if in item position without else makes the sequence unknown", "s:\n  - 0\n  - $if: flag\n    $then: 1\nt: 1\n", `{s:?,t:1}`},
-		{"for over unknown in item position", "s:\n  - $for: x in list\n    $do: 1\nt: 1\n", `{s:?,t:1}`},
+		{"for over unknown in item position is a list of its items' type", "s:\n  - $for: x in list\n    $do: 1\nt: 1\n", `{s:?list(number),t:1}`},
 		{"for over unknown in value position", "s:\n  $for: k, v in list\n  $do: {$key: '${{ k }}', $value: 1}\nt: 1\n", `{s:?,t:1}`},
 		{"for over known list with unknown elements", "s:\n  - $for: x in mixed\n    $do: {$eval: '${{ x }}'}\n", `{s:[?,"cart"]}`},
 		{"key unknown", "m:\n  $key: {$eval: '${{ image }}'}\n  $value: 1\n", `{m:?}`},
