@@ -21,7 +21,8 @@ package engine_test
 //   - unknowns.json (optional): a JSON object of root variables not known
 //     yet, as during terraform plan, each given its type as Terraform
 //     writes types in JSON ("dynamic", "string", ["list","string"],
-//     ["object",{"image":"string"}], ...). out.yaml then shows each unknown
+//     ["object",{"image":"string"}], ["tuple",["string","number"]], ...).
+//     out.yaml then shows each unknown
 //     value as the string "(unknown TYPE)", and an unknown number of
 //     documents as the one document "(unknown documents)";
 //   - options.json (optional): engine limits by Options field name;
@@ -601,6 +602,19 @@ func jsonType(t any) (value.Type, error) {
 					return value.TypeDynamic, err
 				}
 				return map[any]func(value.Type) value.Type{"list": value.ListOf, "set": value.SetOf, "map": value.MapOf}[x[0]](elem), nil
+			case "tuple":
+				elems, ok := x[1].([]any)
+				if !ok {
+					break
+				}
+				types := make([]value.Type, len(elems))
+				for i, et := range elems {
+					var err error
+					if types[i], err = jsonType(et); err != nil {
+						return value.TypeDynamic, err
+					}
+				}
+				return value.TupleOf(types...), nil
 			case "object":
 				attrs, ok := x[1].(map[string]any)
 				if !ok {

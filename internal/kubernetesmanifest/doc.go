@@ -13,7 +13,8 @@
 // $schema that declares them. A root configuration holds many scenarios,
 // each as its own resources, so the whole matrix is six CLI runs per
 // configuration: two configurations of the scenarios that plan per CLI,
-// both CLIs at once, and one plan of those that cannot. Those
+// both CLIs at once, and one of those that cannot, planned twice (the
+// plan that fails, then the plan without them). Those
 // are listed once, in cannotPlan, and the test asserts exactly that list;
 // the twin-* scenarios write their shapes in plain HCL, to show which
 // limits are kubernetes_manifest's own.

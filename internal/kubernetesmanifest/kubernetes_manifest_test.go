@@ -178,3 +178,28 @@ func TestKubernetesManifestPlansEveryScenarioWithKnownKeys(t *testing.T) {
 		t.Error(w)
 	}
 }
+
+// cannotPlan names only scenarios of the matrix, and only a document-root
+// $if among the templates (the twins are kubernetes_manifest's own
+// limits): a stale or misspelt entry would assert nothing. It needs no
+// server.
+func TestCannotPlanListsOnlyScenariosOfTheMatrix(t *testing.T) {
+	names := map[string]*scenario{}
+	for i := range scenarios {
+		names[scenarios[i].name] = &scenarios[i]
+	}
+	var got []string
+	for name := range cannotPlan {
+		sc, ok := names[name]
+		switch {
+		case !ok:
+			t.Errorf("cannotPlan names %q, which is no scenario", name)
+		case sc.twin == "":
+			got = append(got, name)
+		}
+	}
+	sort.Strings(got)
+	if want := []string{"if-doc"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("the templates that cannot plan are %v, want %v (the unknown-values guide lists those)", got, want)
+	}
+}

@@ -62,6 +62,33 @@ func TestRender_anUnknownOfTheWrongTypeIsAnErrorNamingBoth(t *testing.T) {
 	}
 }
 
+// A $for over an unknown list gives an unknown list of its items' type
+// (reference §4 $for), so the place it lands checks that type at plan: a
+// list of numbers where a Service's ports, objects, are declared is an
+// error naming both, and a list of strings in a pod's dnsConfig, outside
+// any list, plans as an unknown of dynamic type.
+func TestRender_aForOverAnUnknownListIsCheckedAgainstItsPlace(t *testing.T) {
+	vars := ctxObject(map[string]tftypes.Value{"ports": tftypes.NewValue(tftypes.List{ElementType: tftypes.Number}, tftypes.UnknownValue)})
+	tmpl := "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  ports:\n    - $for: p in ports\n      $do: {$eval: \"${{ p }}\"}\n"
+	const want = "document 0 (v1 Service): spec.ports[*]: an unknown number where the kind's schema declares object; convert it in the template (string(...), int(...), ...) or give the input that type"
+	servers := map[string]tfprotov6.ProviderServer{
+		"server":    NewServer("test")(),
+		"framework": providerserver.NewProtocol6(New("test")())(),
+	}
+	for name, srv := range servers {
+		if got := callError(t, srv, "render", str(tmpl), vars); got != want {
+			t.Errorf("%s: got  %s\nwant %s", name, got, want)
+		}
+	}
+	vars = ctxObject(map[string]tftypes.Value{"servers": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, tftypes.UnknownValue)})
+	tmpl = "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers: [{name: app, image: app}]\n  dnsConfig:\n    nameservers:\n      - $for: s in servers\n        $do: {$eval: \"10.0.0.${{ s }}\"}\n"
+	for name, srv := range servers {
+		if got := unknownLeaves(t, callForResult(t, srv, "render", str(tmpl), vars)); got != "spec.dnsConfig.nameservers: tftypes.DynamicPseudoType" {
+			t.Errorf("%s: unknown leaves %s", name, got)
+		}
+	}
+}
+
 // callError calls a function through srv and gives its error's text.
 func callError(t *testing.T, srv tfprotov6.ProviderServer, name string, args ...tftypes.Value) string {
 	t.Helper()

@@ -85,7 +85,7 @@ type Program struct {
 	// names are the names the expression uses freely; the checker
 	// declares them when it types an unknown result (resultType).
 	names    []keyCandidate
-	path     []string // the names of a name or field chain, for pathType
+	path     []readStep // the steps of a name, field or constant index chain, for pathType
 	typeOnce sync.Once
 	outType  value.Type
 }
@@ -495,5 +495,5 @@ func (c *Cache) build(e *cacheEntry, declared func(string) bool) (*Program, *Err
 			loops = true
 		}
 	}))
-	return &Program{prg: prg, ast: a, expr: e.expr, cache: c, loops: loops, names: e.cands, path: selectPath(a.Expr())}, nil
+	return &Program{prg: prg, ast: a, expr: e.expr, cache: c, loops: loops, names: e.cands, path: readPath(a.Expr())}, nil
 }

@@ -1,10 +1,13 @@
 package celenv
 
 import (
+	"math"
+
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv/celval"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/value"
 	"github.com/google/cel-go/cel"
 	celast "github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/operators"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
@@ -29,50 +32,73 @@ func (p *Program) typedUnknown(act interpreter.Activation) ref.Val {
 }
 
 // pathType is the type of the unknown that the expression, a name or a
-// chain of field selections on one, reads; ok is false for any other
-// expression, or a chain over anything but engine values. A field of an
-// unknown value has the type the unknown's own type gives it (an object's
-// attribute, a map's element): `values.image` of an unknown
-// object({image=string}) is an unknown string.
+// chain of field selections and constant indexes on one, reads; ok is
+// false for any other expression, or a chain over anything but engine
+// values. A field or element of an unknown value has the type the
+// unknown's own type gives it (an object's attribute, a map's or list's
+// element, a tuple's i-th): `values.image` of an unknown
+// object({image=string}) is an unknown string, and so are `args[0]` of an
+// unknown list(string) and `labels['app.kubernetes.io/name']` of an
+// unknown map(string).
 func (p *Program) pathType(act interpreter.Activation) (t value.Type, ok bool) {
 	path := p.path
 	if len(path) == 0 || act == nil {
 		return value.TypeDynamic, false
 	}
-	root, found := act.ResolveName(path[0])
+	root, found := act.ResolveName(path[0].name)
 	if !found {
 		return value.TypeDynamic, false
 	}
 	if r, isUnknown := root.(*types.Unknown); isUnknown {
-		return fieldsType(celval.UnknownType(r), path[1:])
+		return stepsType(celval.UnknownType(r), path[1:])
 	}
 	rv, _ := root.(ref.Val)
+	var v value.Value
 	if m, isMap := celval.AsMap(rv); isMap {
-		var v value.Value = m
-		for i, name := range path[1:] {
-			switch x := v.(type) {
-			case *value.Map:
-				if v, found = x.Get(name); !found {
-					return value.TypeDynamic, false
-				}
-			case value.Unknown:
-				return fieldsType(x.Type, path[1+i:])
-			default:
+		v = m
+	} else if l, isList := celval.AsList(rv); isList {
+		v = l
+	} else {
+		return value.TypeDynamic, false
+	}
+	for i, st := range path[1:] {
+		switch x := v.(type) {
+		case *value.Map:
+			if st.index >= 0 {
 				return value.TypeDynamic, false
 			}
+			if v, found = x.Get(st.name); !found {
+				return value.TypeDynamic, false
+			}
+		case []value.Value:
+			if st.index < 0 || st.index >= len(x) {
+				return value.TypeDynamic, false
+			}
+			v = x[st.index]
+		case value.Unknown:
+			return stepsType(x.Type, path[1+i:])
+		default:
+			return value.TypeDynamic, false
 		}
-		if u, isUnknown := v.(value.Unknown); isUnknown {
-			return u.Type, true
-		}
+	}
+	if u, isUnknown := v.(value.Unknown); isUnknown {
+		return u.Type, true
 	}
 	return value.TypeDynamic, false
 }
 
-// fieldsType is the type of the chain of field selections names on an
-// unknown of type t: dynamic where the type says nothing of a field.
-func fieldsType(t value.Type, names []string) (value.Type, bool) {
-	for _, name := range names {
-		ft, has := t.Field(name)
+// stepsType is the type of the chain of field selections and indexes
+// steps on an unknown of type t: dynamic where the type says nothing of a
+// step.
+func stepsType(t value.Type, steps []readStep) (value.Type, bool) {
+	for _, st := range steps {
+		var ft value.Type
+		var has bool
+		if st.index >= 0 {
+			ft, has = t.Index(st.index)
+		} else {
+			ft, has = t.Field(st.name)
+		}
 		if !has {
 			return value.TypeDynamic, true
 		}
@@ -81,24 +107,55 @@ func fieldsType(t value.Type, names []string) (value.Type, bool) {
 	return t, true
 }
 
-// selectPath gives the names of an expression that is a name or a chain
-// of field selections on one (`svc.image.tag`), root first; nil for any
-// other expression.
-func selectPath(e celast.Expr) []string {
-	var rev []string
-	for e.Kind() == celast.SelectKind {
-		s := e.AsSelect()
-		if s.IsTestOnly() {
-			return nil
+// readStep is one step of a read path: the root name or a field selection
+// or constant string index (name, index -1), or a constant int index
+// (index >= 0).
+type readStep struct {
+	name  string
+	index int
+}
+
+// readPath gives the steps of an expression that is a name or a chain of
+// field selections and constant indexes on one (`svc.image.tag`,
+// `args[0]`, `labels['app']`), root first; nil for any other expression.
+func readPath(e celast.Expr) []readStep {
+	var rev []readStep
+	for {
+		if e.Kind() == celast.SelectKind {
+			s := e.AsSelect()
+			if s.IsTestOnly() {
+				return nil
+			}
+			rev = append(rev, readStep{name: s.FieldName(), index: -1})
+			e = s.Operand()
+			continue
 		}
-		rev = append(rev, s.FieldName())
-		e = s.Operand()
+		if e.Kind() == celast.CallKind {
+			c := e.AsCall()
+			if c.FunctionName() != operators.Index || len(c.Args()) != 2 || c.IsMemberFunction() || c.Args()[1].Kind() != celast.LiteralKind {
+				return nil
+			}
+			switch k := c.Args()[1].AsLiteral().(type) {
+			case types.String:
+				rev = append(rev, readStep{name: string(k), index: -1})
+			case types.Int:
+				if k < 0 || int64(k) > int64(math.MaxInt32) {
+					return nil
+				}
+				rev = append(rev, readStep{index: int(k)})
+			default:
+				return nil
+			}
+			e = c.Args()[0]
+			continue
+		}
+		break
 	}
 	if e.Kind() != celast.IdentKind {
 		return nil
 	}
-	path := make([]string, 0, len(rev)+1)
-	path = append(path, e.AsIdent())
+	path := make([]readStep, 0, len(rev)+1)
+	path = append(path, readStep{name: e.AsIdent(), index: -1})
 	for i := len(rev) - 1; i >= 0; i-- {
 		path = append(path, rev[i])
 	}

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv"
+	"github.com/celyaml/terraform-provider-celyaml/internal/engine/celenv/celval"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/diag"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/emit"
 	"github.com/celyaml/terraform-provider-celyaml/internal/engine/lex"
@@ -71,13 +72,17 @@ func (d *forDir) KeyNode() *yaml.Node { return d.key }
 func (d *forDir) Name() string        { return "$for" }
 
 // iterate evaluates the collection and calls fn with a scope holding the
-// loop variables. unknown reports an unknown collection.
-func (d *forDir) iterate(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame, fn func(it *scope.Scope) error) (n int, unknown bool, err error) {
+// loop variables. unknown reports an unknown collection, *unknownType its
+// type when unknownType is not nil.
+func (d *forDir) iterate(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame, unknownType *value.Type, fn func(it *scope.Scope) error) (n int, unknown bool, err error) {
 	coll, err := r.EvalExpr(d.coll, sc, fr)
 	if err != nil {
 		return 0, false, err
 	}
 	if _, ok := coll.(*types.Unknown); ok {
+		if unknownType != nil {
+			*unknownType = celval.UnknownType(coll)
+		}
 		return 0, true, nil
 	}
 	it := scope.New(sc, 2)
@@ -184,7 +189,7 @@ func (d *forDir) Value(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame) 
 	if m, ok := d.body.(*tree.MapNode); ok && m.Replaces() && len(m.Preludes) == 0 {
 		kv, _ = m.Prods[0].(*kvDir)
 	}
-	n, unknown, err := d.iterate(r, sc, fr, func(it *scope.Scope) error {
+	n, unknown, err := d.iterate(r, sc, fr, nil, func(it *scope.Scope) error {
 		if kv != nil {
 			k, v, state, err := kv.entry(r, it, fr)
 			if err != nil || state == kvNothing {
@@ -248,7 +253,8 @@ func (d *forDir) Multi(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame, 
 	if d.bodySeq && pos == tree.PosStream {
 		return dst, r.ErrAt(fr, d.doKey, d.path+".$do", "a $do body written as a sequence cannot stand at a document root: documents are not lists; give one mapping per document")
 	}
-	_, unknown, err := d.iterate(r, sc, fr, func(it *scope.Scope) error {
+	var collType value.Type
+	_, unknown, err := d.iterate(r, sc, fr, &collType, func(it *scope.Scope) error {
 		var err error
 		if d.bodySeq {
 			dst, err = r.Splice(d.body, d.doKey, d.path+".$do", it, fr, pos, dst)
@@ -258,9 +264,68 @@ func (d *forDir) Multi(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame, 
 		return err
 	})
 	if unknown {
+		if pos == tree.PosItem {
+			if elem, ok := d.itemType(r, sc, fr, collType); ok {
+				return dst, &tree.UnknownItemsError{Elem: elem}
+			}
+		}
 		return dst, tree.ErrUnknownShape
 	}
 	return dst, err
+}
+
+// itemType is the type of every item the $for gives in item position
+// over an unknown collection of type coll (reference §4 $for): its body
+// rendered once with the loop variables unknown, of the types coll gives
+// them (an element of a list(T) or set(T) is a T, its index a number, a
+// key of a map a string), must give items, all of one type, which the
+// values at apply cannot change. ok is false when it gives nothing, items
+// of different types, or an error (the apply reports that with the
+// values), or when coll cannot be iterated.
+func (d *forDir) itemType(r tree.ContentRenderer, sc *scope.Scope, fr *diag.Frame, coll value.Type) (value.Type, bool) {
+	key, elem := value.TypeDynamic, value.TypeDynamic
+	switch coll.Kind() {
+	case value.KindList, value.KindSet:
+		key, elem = value.TypeNumber, coll.Elem()
+	case value.KindMap:
+		key, elem = value.TypeString, coll.Elem()
+	case value.KindObject:
+		key = value.TypeString
+	case value.KindDynamic, value.KindTuple:
+	default:
+		return value.TypeDynamic, false // not a collection: an error at apply
+	}
+	it := scope.New(sc, 2)
+	if d.v2 != "" {
+		it.BindValue(d.v1, value.UnknownOf(key))
+		it.BindValue(d.v2, value.UnknownOf(elem))
+	} else {
+		one := elem // a list's element
+		switch coll.Kind() {
+		case value.KindMap, value.KindObject:
+			one = key // a map's key
+		case value.KindDynamic:
+			one = value.TypeDynamic // either
+		}
+		it.BindValue(d.v1, value.UnknownOf(one))
+	}
+	var items []value.Value
+	var err error
+	if d.bodySeq {
+		items, err = r.Splice(d.body, d.doKey, d.path+".$do", it, fr, tree.PosItem, nil)
+	} else {
+		items, err = r.Multi(d.body, it, fr, tree.PosItem, nil)
+	}
+	if err != nil || len(items) == 0 {
+		return value.TypeDynamic, false
+	}
+	t := value.TypeOfRendered(items[0])
+	for _, x := range items[1:] {
+		if !value.TypeOfRendered(x).Equal(t) {
+			return value.TypeDynamic, false
+		}
+	}
+	return t, true
 }
 
 // WritesKey reports whether the body writes key k itself.

@@ -174,3 +174,18 @@ func (e *UnknownShapeError) Error() string { return ErrUnknownShape.Error() + " 
 
 // Is makes errors.Is(err, ErrUnknownShape) hold.
 func (e *UnknownShapeError) Is(target error) bool { return target == ErrUnknownShape }
+
+// UnknownItemsError is ErrUnknownShape from a producer in item position
+// that knows the type of every item it gives although not how many: a
+// $for over an unknown collection whose body, rendered with its loop
+// variables unknown, gives items of one type (reference §4 $for). The
+// enclosing sequence is then an unknown list of that type, when its other
+// items have it too, and an unknown of dynamic type otherwise.
+type UnknownItemsError struct {
+	Elem value.Type
+}
+
+func (e *UnknownItemsError) Error() string { return ErrUnknownShape.Error() }
+
+// Is makes errors.Is(err, ErrUnknownShape) hold.
+func (e *UnknownItemsError) Is(target error) bool { return target == ErrUnknownShape }

@@ -285,6 +285,30 @@ func TypeOf(v Value) Type {
 	return TypeDynamic
 }
 
+// TypeOfRendered gives the type of a rendered value as the functions
+// write it out once known: TypeOf for a scalar, null or an unknown, an
+// object of its keys for a map and a tuple of its length for a list,
+// nested, the unknowns inside keeping their own types. A $for over an
+// unknown collection uses it for the items its body gives.
+func TypeOfRendered(v Value) Type {
+	switch x := v.(type) {
+	case *Map:
+		attrs := make(map[string]Type, x.Len())
+		for i := 0; i < x.Len(); i++ {
+			k, e := x.At(i)
+			attrs[k] = TypeOfRendered(e)
+		}
+		return ObjectOf(attrs)
+	case []Value:
+		elems := make([]Type, len(x))
+		for i, e := range x {
+			elems[i] = TypeOfRendered(e)
+		}
+		return TupleOf(elems...)
+	}
+	return TypeOf(v)
+}
+
 // Written gives the type that an unknown of type t is written out with
 // (to Terraform): its own type when it is a primitive, dynamic for any
 // other. The engine writes a known list as a tuple of its length and a

@@ -23,11 +23,11 @@ func (r *Renderer) Value(t tree.Node, sc *scope.Scope, fr *diag.Frame) (value.Va
 		return t.Value, true, nil
 	case *tree.SeqNode:
 		out := make([]value.Value, 0, len(t.Elems))
-		for _, el := range t.Elems {
+		for i, el := range t.Elems {
 			var err error
 			out, err = r.Multi(el, sc, fr, tree.PosItem, out)
 			if errors.Is(err, tree.ErrUnknownShape) {
-				return value.Unknown{}, true, nil
+				return r.unknownSeq(t.Elems[i+1:], out, err, sc, fr), true, nil
 			}
 			if err != nil {
 				return nil, false, err
@@ -43,6 +43,46 @@ func (r *Renderer) Value(t tree.Node, sc *scope.Scope, fr *diag.Frame) (value.Va
 		return t.Value(r, sc, fr)
 	}
 	return nil, false, nil
+}
+
+// unknownSeq is a sequence whose number of items an unknown decides (err,
+// from one of its items): an unknown list of the type each of its items
+// has when err says what type the items it stands for have
+// (tree.UnknownItemsError, a $for over an unknown collection) and every
+// other item, those before (done) and those after (rest), has it too;
+// otherwise an unknown of dynamic type, as is also any error the rest
+// meets (the apply reports it with the values).
+func (r *Renderer) unknownSeq(rest []tree.Node, done []value.Value, err error, sc *scope.Scope, fr *diag.Frame) value.Value {
+	var items *tree.UnknownItemsError
+	if !errors.As(err, &items) {
+		return value.Unknown{}
+	}
+	elem := items.Elem
+	same := func(vs []value.Value) bool {
+		for _, v := range vs {
+			if !value.TypeOfRendered(v).Equal(elem) {
+				return false
+			}
+		}
+		return true
+	}
+	if !same(done) {
+		return value.Unknown{}
+	}
+	var more []value.Value
+	for _, el := range rest {
+		more, err = r.Multi(el, sc, fr, tree.PosItem, more[:0])
+		if err != nil {
+			if errors.As(err, &items) && items.Elem.Equal(elem) {
+				continue
+			}
+			return value.Unknown{}
+		}
+		if !same(more) {
+			return value.Unknown{}
+		}
+	}
+	return value.UnknownOf(value.ListOf(elem))
 }
 
 // Multi renders t in item or stream position, appending what it gives.
