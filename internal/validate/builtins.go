@@ -168,3 +168,11 @@ var builtinGroups = map[string]bool{
 // given schema covers, in a build without the bundle.
 const noBuiltinsText = "this build carries no built-in schemas of the Kubernetes kinds (it was built from a checkout without the committed internal/validate/builtin/data bundle): " +
 	"build it from a whole checkout (`make builtin-schemas` regenerates the bundle), or pass the cluster's saved /openapi/v3 document of this group-version"
+
+// shownGroup names an API group in a message: "core" for the core group.
+func shownGroup(group string) string {
+	if group == "" {
+		return "core"
+	}
+	return group
+}

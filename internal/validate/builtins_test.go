@@ -34,7 +34,7 @@ func freshBuiltins(t *testing.T) *builtinSet {
 
 func checkLines(t *testing.T, s *Schemas, doc string) ([]string, error) {
 	t.Helper()
-	lines, err := createHidden(s).CheckAll(fromYAML(t, doc))
+	lines, err := s.CheckAllWith(fromYAML(t, doc), Options{Request: Create})
 	if lines == nil {
 		lines = []string{}
 	}
@@ -56,13 +56,13 @@ func TestCheckBuiltinDeploymentWithNoSchemasGiven(t *testing.T) {
 	}{
 		{"valid", "spec: {replicas: 2, selector: {matchLabels: {app: cart}}, template: {metadata: {labels: {app: cart}}, spec: {containers: [{name: cart, image: nginx, ports: [{containerPort: 80}]}]}}}", []string{}},
 		{"wrong type", "spec: {replicas: two, selector: {}, template: {spec: {containers: [{name: c}]}}}", []string{
-			`apps/Deployment/…/…: spec.replicas: Invalid value: spec.replicas in body must be of type integer: "string"`,
+			`apps/Deployment/prod/cart: spec.replicas: Invalid value: spec.replicas in body must be of type integer: "string"`,
 		}},
 		{"unknown field", "spec: {selector: {}, template: {spec: {containers: [{name: c, imag: nginx}]}}}", []string{
-			"apps/Deployment/…/…: spec.template.spec.containers[0][…]: Invalid value: field not declared in schema",
+			"apps/Deployment/prod/cart: spec.template.spec.containers[0].imag: Invalid value: field not declared in schema",
 		}},
 		{"missing container name", "spec: {selector: {}, template: {spec: {containers: [{image: nginx}]}}}", []string{
-			"apps/Deployment/…/…: spec.template.spec.containers[0].name: Required value",
+			"apps/Deployment/prod/cart: spec.template.spec.containers[0].name: Required value",
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -77,12 +77,12 @@ func TestCheckBuiltinDeploymentWithNoSchemasGiven(t *testing.T) {
 		})
 	}
 	// A version the built-in kinds do not serve is an error, as for a CRD.
-	_, err = createHidden(none).Check(fromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}")[0])
-	if want := "apps/Deployment/_/…: no schema for kind Deployment in apps/…: the schemas cover group apps with apps/v1 Deployment"; err == nil || err.Error() != want {
+	_, err = none.CheckWith(fromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}")[0], Options{Request: Create})
+	if want := "apps/Deployment/_/d: no schema for kind Deployment in apps/v1beta2: the schemas cover group apps with apps/v1 Deployment"; err == nil || err.Error() != want {
 		t.Errorf("apps/v1beta2: got %v, want %s", err, want)
 	}
 	// A kind no schema defines is still not checked.
-	if r, err := createHidden(none).Check(fromYAML(t, "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c}\nbogus: 1")[0]); err != nil || r.Checked {
+	if r, err := none.CheckWith(fromYAML(t, "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c}\nbogus: 1")[0], Options{Request: Create}); err != nil || r.Checked {
 		t.Errorf("a custom resource without its CRD: got %+v, %v; want unchecked", r, err)
 	}
 }
@@ -114,12 +114,12 @@ func TestCheckSavedDocumentOverridesTheBuiltinKind(t *testing.T) {
 	if got, err := checkLines(t, s, cm); err != nil || len(got) != 0 {
 		t.Errorf("with the saved document: got %q, %v; want accepted", got, err)
 	}
-	want := `_/ConfigMap/…/…: immutable: Invalid value: immutable in body must be of type boolean: "string"`
+	want := `_/ConfigMap/ns/c: immutable: Invalid value: immutable in body must be of type boolean: "string"`
 	if got, err := checkLines(t, none, cm); err != nil || strings.Join(got, "\n") != want {
 		t.Errorf("built-in kinds alone: got %q, %v; want %s", got, err, want)
 	}
 	secret := "apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: ns}\nimmutable: \"yes\""
-	want = `_/Secret/…/…: immutable: Invalid value: immutable in body must be of type boolean: "string"`
+	want = `_/Secret/ns/s: immutable: Invalid value: immutable in body must be of type boolean: "string"`
 	if got, err := checkLines(t, s, secret); err != nil || strings.Join(got, "\n") != want {
 		t.Errorf("a Secret, which the saved document does not define: got %q, %v; want %s", got, err, want)
 	}
@@ -133,22 +133,22 @@ func TestCheckWithoutBuiltinsNamesTheBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "apps/…/…/…: no schema for a kind of the built-in group apps: this build carries no built-in schemas of the Kubernetes kinds " +
+	want := "apps/Deployment/prod/cart: no schema for a kind of the built-in group apps: this build carries no built-in schemas of the Kubernetes kinds " +
 		"(it was built from a checkout without the committed internal/validate/builtin/data bundle): build it from a whole checkout " +
 		"(`make builtin-schemas` regenerates the bundle), or pass the cluster's saved /openapi/v3 document of this group-version"
-	lines, err := createHidden(s).CheckAll(fromYAML(t, deploymentHead+"spec: {replicas: two}"))
+	lines, err := s.CheckAllWith(fromYAML(t, deploymentHead+"spec: {replicas: two}"), Options{Request: Create})
 	if err != nil || strings.Join(lines, "\n") != want {
 		t.Errorf("a Deployment: got %q, %v; want %s", lines, err, want)
 	}
-	if r, err := createHidden(s).Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nbogus: 1")[0]); err != nil || r.Checked {
+	if r, err := s.CheckWith(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nbogus: 1")[0], Options{Request: Create}); err != nil || r.Checked {
 		t.Errorf("a custom resource without its CRD: got %+v, %v; want unchecked", r, err)
 	}
 	saved, err := loadSavedOpenAPIWith(noBuiltins())
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines, err = createHidden(saved).CheckAll(fromYAML(t, deploymentHead+"spec: {replicas: two, selector: {}, template: {spec: {containers: [{name: c}]}}}"))
-	want = `apps/Deployment/…/…: spec.replicas: Invalid value: spec.replicas in body must be of type integer: "string"`
+	lines, err = saved.CheckAllWith(fromYAML(t, deploymentHead+"spec: {replicas: two, selector: {}, template: {spec: {containers: [{name: c}]}}}"), Options{Request: Create})
+	want = `apps/Deployment/prod/cart: spec.replicas: Invalid value: spec.replicas in body must be of type integer: "string"`
 	if err != nil || strings.Join(lines, "\n") != want {
 		t.Errorf("a Deployment with apps/v1 saved: got %q, %v; want %s", lines, err, want)
 	}
@@ -167,7 +167,7 @@ func TestCheckOfAGivenKindLeavesTheBuiltinsUnread(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines, err := checkLines(t, s, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {replicas: two}")
-	want := `example.com/Widget/_/…: spec.replicas: Invalid value: spec.replicas in body must be of type integer: "string"`
+	want := `example.com/Widget/_/w: spec.replicas: Invalid value: spec.replicas in body must be of type integer: "string"`
 	if err != nil || strings.Join(lines, "\n") != want {
 		t.Errorf("got %q, %v; want %s", lines, err, want)
 	}
@@ -190,7 +190,7 @@ func TestCheckBuildsOnlyTheBuiltinKindsItChecks(t *testing.T) {
 	}
 	doc := fromYAML(t, benchDeployment)[0]
 	for range 3 {
-		if r, err := createHidden(s).Check(doc); err != nil || !r.Checked || len(r.Violations) > 0 {
+		if r, err := s.CheckWith(doc, Options{Request: Create}); err != nil || !r.Checked || len(r.Violations) > 0 {
 			t.Fatalf("got %+v, %v", r, err)
 		}
 	}
@@ -213,7 +213,7 @@ func TestCheckBrokenBundleIsASchemaError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = createHidden(s).CheckAll(fromYAML(t, benchDeployment))
+	_, err = s.CheckAllWith(fromYAML(t, benchDeployment), Options{Request: Create})
 	var se *SchemaError
 	want := "the built-in schemas (kubernetes-1.37.json.gz) cannot be read: gzip: invalid header; rebuild with `make builtin-schemas`"
 	if !errors.As(err, &se) || err.Error() != want {
@@ -314,10 +314,10 @@ func TestCheckBuiltinRecursiveSchemaStopsWhereItRepeats(t *testing.T) {
 		{"valid", "{type: object, properties: {spec: {type: object, properties: {replicas: {type: integer}}}}}", []string{}},
 		{"a nested schema is not checked", "{type: object, properties: {spec: {type: object, propertiez: {}}}}", []string{}},
 		{"openAPIV3Schema's own fields are", "{type: object, propertiez: {}}", []string{
-			"apiextensions.k8s.io/CustomResourceDefinition/_/…: spec.versions[0].schema.openAPIV3Schema[…]: Invalid value: field not declared in schema",
+			"apiextensions.k8s.io/CustomResourceDefinition/_/widgets.example.com: spec.versions[0].schema.openAPIV3Schema.propertiez: Invalid value: field not declared in schema",
 		}},
 		{"and their types", "{type: object, required: spec}", []string{
-			`apiextensions.k8s.io/CustomResourceDefinition/_/…: spec.versions[0].schema.openAPIV3Schema.required: Invalid value: spec.versions[0].schema.openAPIV3Schema.required in body must be of type array: "string"`,
+			`apiextensions.k8s.io/CustomResourceDefinition/_/widgets.example.com: spec.versions[0].schema.openAPIV3Schema.required: Invalid value: spec.versions[0].schema.openAPIV3Schema.required in body must be of type array: "string"`,
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

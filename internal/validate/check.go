@@ -27,8 +27,8 @@ import (
 
 // Violation is one reason the API server would refuse a document.
 type Violation struct {
-	ID      string // the document's manifest ID, group/Kind/namespace/name (with HideNames, what the schemas do not write hidden: redact.go)
-	Path    string // the field path, as the API server writes it ("" for the document), every key named (with HideNames, keys the schema does not declare hidden)
+	ID      string // the document's manifest ID, group/Kind/namespace/name, whole
+	Path    string // the field path, as the API server writes it ("" for the document), every key named
 	Message string // the API server's words, without the offending value
 }
 
@@ -54,15 +54,11 @@ func (r Request) String() string {
 }
 
 // Options are the options of a check; the zero Options check a
-// server-side apply and name every key and name.
+// server-side apply. Messages always name every key and name: they are
+// the user's structure, which the API server prints at apply too; values
+// never show (reference §6).
 type Options struct {
 	Request Request
-	// HideNames leaves out of messages the keys, names and manifest-ID
-	// parts that no schema writes ([…] in a path, … in an ID), as a render
-	// the caller marked sensitive hides them (reference §6). By default
-	// they are named: they are the user's structure, which the API server
-	// prints at apply too; values never show.
-	HideNames bool
 }
 
 func (v Violation) String() string {
@@ -149,17 +145,17 @@ func (s *Schemas) CheckWith(doc value.Value, o Options) (Result, error) {
 		return Result{}, err
 	}
 	if versions == nil {
-		if err := s.unknownKind(m, group, version, kind, o); err != nil {
+		if err := s.unknownKind(m, group, version, kind); err != nil {
 			return Result{}, err
 		}
 		if builtinGroups[group] && !s.builtin.present() {
-			return Result{}, fmt.Errorf("%s: no schema for a kind of the built-in group %s: %s", s.idOf(m, o), shownGroup(group), noBuiltinsText)
+			return Result{}, fmt.Errorf("%s: no schema for a kind of the built-in group %s: %s", manifestID(m), shownGroup(group), noBuiltinsText)
 		}
 		return Result{}, nil
 	}
 	if entry == nil {
 		return Result{}, fmt.Errorf("%s: no schema for kind %s in %s: the schemas cover group %s with %s",
-			s.idOf(m, o), kind, s.apiVersionOf(group, version, o), group, strings.Join(servedIn(versions), ", "))
+			manifestID(m), kind, av, group, strings.Join(servedIn(versions), ", "))
 	}
 	ks, err := entry.get()
 	if err != nil {
@@ -167,26 +163,14 @@ func (s *Schemas) CheckWith(doc value.Value, o Options) (Result, error) {
 	}
 	errs := ks.validateSafely(m, unknown, o.Request)
 	r := Result{Checked: true}
-	id := s.idOf(m, o)
-	var names map[string]bool
-	if o.HideNames {
-		names = schemaNames(ks.structural)
-	}
+	id := manifestID(m)
 	for _, e := range errs {
 		path := fieldPath(e)
 		if dependsOnUnknown(path, unknown) {
 			r.Waiting = true
 			continue
 		}
-		shown, msg := path, message(e)
-		if o.HideNames {
-			shown = shownPath(path, names)
-		}
-		if shown != path && path != "" {
-			// kube-openapi's details repeat the path ("spec.x in body ...").
-			msg = strings.ReplaceAll(msg, path, shown)
-		}
-		r.Violations = append(r.Violations, Violation{ID: id, Path: shown, Message: msg})
+		r.Violations = append(r.Violations, Violation{ID: id, Path: path, Message: message(e)})
 	}
 	if len(unknown) > 0 {
 		r.Waiting = true

@@ -58,14 +58,14 @@ func TestCheckSavedOpenAPICoversOnlyItsOwnKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	role := fromYAML(t, "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r, namespace: ns}\nrules: [{verbs: [get], bogus: 1}]")[0]
-	if _, err := createHidden(withoutBuiltins).Check(role); err == nil || !strings.Contains(err.Error(), "no schema for a kind of the built-in group rbac.authorization.k8s.io") {
+	if _, err := withoutBuiltins.CheckWith(role, Options{Request: Create}); err == nil || !strings.Contains(err.Error(), "no schema for a kind of the built-in group rbac.authorization.k8s.io") {
 		t.Errorf("a Role, with apps/v1 and core/v1 saved and no built-in kinds: got %v, want the error that the build carries no built-in schemas", err)
 	}
 	// A kind only the shared definitions name is not a kind of the
 	// document: in a group it does not serve it is not checked; in a
 	// group-version it serves (or the built-in kinds do), the API server
 	// serves no such kind, and it is refused.
-	if r, err := createHidden(s).Check(fromYAML(t, "apiVersion: admission.k8s.io/v1\nkind: DeleteOptions\nbogus: 1")[0]); err != nil || r.Checked || len(r.Violations) > 0 {
+	if r, err := s.CheckWith(fromYAML(t, "apiVersion: admission.k8s.io/v1\nkind: DeleteOptions\nbogus: 1")[0], Options{Request: Create}); err != nil || r.Checked || len(r.Violations) > 0 {
 		t.Errorf("admission.k8s.io DeleteOptions: got %+v, %v; want it unchecked", r, err)
 	}
 	for doc, want := range map[string]string{
@@ -83,13 +83,13 @@ func TestCheckSavedOpenAPICoversOnlyItsOwnKinds(t *testing.T) {
 		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ns}\nbogus: 1",
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: ns}\nbogus: 1",
 	} {
-		r, err := createHidden(s).Check(fromYAML(t, doc)[0])
-		if err != nil || !r.Checked || len(r.Violations) != 1 || r.Violations[0].Path != "[…]" {
+		r, err := s.CheckWith(fromYAML(t, doc)[0], Options{Request: Create})
+		if err != nil || !r.Checked || len(r.Violations) != 1 || r.Violations[0].Path != "bogus" || r.Violations[0].Message != "Invalid value: field not declared in schema" {
 			t.Errorf("%q: got %+v, %v; want checked, with the unknown field refused", doc, r, err)
 		}
 	}
-	_, err = createHidden(s).Check(fromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}")[0])
-	if want := "apps/Deployment/_/…: no schema for kind Deployment in apps/…: the schemas cover group apps with apps/v1 Deployment"; err == nil || err.Error() != want {
+	_, err = s.CheckWith(fromYAML(t, "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: d}")[0], Options{Request: Create})
+	if want := "apps/Deployment/_/d: no schema for kind Deployment in apps/v1beta2: the schemas cover group apps with apps/v1 Deployment"; err == nil || err.Error() != want {
 		t.Errorf("version mismatch: got %v, want %s", err, want)
 	}
 }
@@ -106,14 +106,14 @@ func TestCheckSavedOpenAPIBuiltInKinds(t *testing.T) {
 		{"ConfigMap with data null", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: ns}\ndata: null", nil},
 		{"a zero-value default never fills a required field",
 			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ns}\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{image: nginx}]}}}", []string{
-				"apps/Deployment/…/…: spec.template.spec.containers[0].name: Required value",
+				"apps/Deployment/ns/d: spec.template.spec.containers[0].name: Required value",
 			}},
 		{"a valid Deployment with a null field",
 			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d, namespace: ns, labels: null}\nspec: {replicas: null, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: nginx, ports: [{containerPort: 80}]}]}}}", nil},
 		{"a cluster-scoped kind's namespace is cleared, as the API server clears it",
 			"apiVersion: v1\nkind: Namespace\nmetadata: {name: prod, namespace: other}", nil},
 		{"a type", "apiVersion: v1\nkind: Service\nmetadata: {name: s, namespace: ns}\nspec: {ports: [{port: eighty}]}", []string{
-			`_/Service/…/…: spec.ports[0].port: Invalid value: spec.ports[0].port in body must be of type integer: "string"`,
+			`_/Service/ns/s: spec.ports[0].port: Invalid value: spec.ports[0].port in body must be of type integer: "string"`,
 		}},
 	}
 	for _, c := range cases {
@@ -150,7 +150,7 @@ func TestCheckBuildsOnlyTheKindsItChecksOnce(t *testing.T) {
 	}
 	doc := fromYAML(t, benchDeployment)[0]
 	for range 100 {
-		if r, err := createHidden(s).Check(doc); err != nil || !r.Checked || len(r.Violations) > 0 {
+		if r, err := s.CheckWith(doc, Options{Request: Create}); err != nil || !r.Checked || len(r.Violations) > 0 {
 			t.Fatalf("got %+v, %v", r, err)
 		}
 	}

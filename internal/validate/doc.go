@@ -22,8 +22,9 @@
 // the built-in kinds are indexed when a document first needs them; a
 // kind's validators are built the first time a document of it is checked.
 //
-// Messages name the whole manifest ID and every key of a field path, never
-// a value (Options.HideNames hides the names too). Transition
-// rules (those reading oldSelf) are skipped: there is no old object. The
-// caller's documents are never changed.
+// Messages name the whole manifest ID and every key of a field path, as
+// the API server names them at apply, and never a value: no caller can
+// mark the documents sensitive (Terraform passes a function no
+// sensitivity). Transition rules (those reading oldSelf) are skipped:
+// there is no old object. The caller's documents are never changed.
 package validate

@@ -71,11 +71,12 @@ func widgetSchemas(t *testing.T) *Schemas {
 	return s
 }
 
-// violations checks one document and returns its violations as lines.
+// violations checks one document as a create and returns its violations
+// as lines.
 func violations(t *testing.T, s *Schemas, doc string) []string {
 	t.Helper()
 	docs := fromYAML(t, doc)
-	r, err := createHidden(s).Check(docs[0])
+	r, err := s.CheckWith(docs[0], Options{Request: Create})
 	if err != nil {
 		t.Fatalf("Check: %v", err)
 	}
@@ -84,22 +85,4 @@ func violations(t *testing.T, s *Schemas, doc string) []string {
 		lines = append(lines, v.String())
 	}
 	return lines
-}
-
-// oldRules checks as a create, with the keys and names no schema writes
-// hidden (Options{Request: Create, HideNames: true}): the tests written
-// before server-side apply and named keys became the default keep
-// testing those options exactly.
-type oldRules struct{ s *Schemas }
-
-func createHidden(s *Schemas) oldRules { return oldRules{s} }
-
-var createHiddenOptions = Options{Request: Create, HideNames: true}
-
-func (o oldRules) Check(doc value.Value) (Result, error) {
-	return o.s.CheckWith(doc, createHiddenOptions)
-}
-
-func (o oldRules) CheckAll(docs []value.Value) ([]string, error) {
-	return o.s.CheckAllWith(docs, createHiddenOptions)
 }

@@ -22,19 +22,15 @@ import (
 // unknownKind is the error of a document whose kind the schemas do not
 // define in a group-version they define, nil when they do not define that
 // group-version or it serves the kind.
-func (s *Schemas) unknownKind(doc map[string]any, group, version, kind string, o Options) error {
+func (s *Schemas) unknownKind(doc map[string]any, group, version, kind string) error {
 	gv := schema.GroupVersion{Group: group, Version: version}
-	shown := kind
-	if o.HideNames {
-		shown = "…" // the document's own text (reference §6)
-	}
 	if group == "" && version == "v1" && kind == "List" {
 		return nil // kubectl's client-side list of objects
 	}
 	if s.complete[gv] || s.builtinServes(gv) {
 		kinds := s.kindsOf(gv)
 		return fmt.Errorf("%s: kind %s does not exist in %s, whose kinds are %s%s",
-			s.idOf(doc, o), shown, gv.String(), strings.Join(kinds, ", "), didYouMean(kind, kinds))
+			manifestID(doc), kind, gv.String(), strings.Join(kinds, ", "), didYouMean(kind, kinds))
 	}
 	if !s.crdGroups[group] {
 		return nil
@@ -48,7 +44,7 @@ func (s *Schemas) unknownKind(doc map[string]any, group, version, kind string, o
 	sort.Strings(kinds)
 	return fmt.Errorf("%s: kind %s is not defined by the CustomResourceDefinitions given for group %s, which define %s%s; "+
 		"they may define the group only in part: if it has such a kind, give its CustomResourceDefinition too",
-		s.idOf(doc, o), shown, group, strings.Join(kinds, ", "), didYouMean(kind, kinds))
+		manifestID(doc), kind, group, strings.Join(kinds, ", "), didYouMean(kind, kinds))
 }
 
 // builtinServes reports whether the built-in kinds define gv wholly (read

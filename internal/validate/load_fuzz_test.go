@@ -84,7 +84,7 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte("apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec: {schedule: '* * * * *', concurrencyPolicy: Never}\n"))
 	f.Fuzz(func(t *testing.T, text []byte) {
 		for _, d := range decodeAll(text) {
-			for _, o := range []Options{{}, {Request: Create}, {HideNames: true}} {
+			for _, o := range []Options{{}, {Request: Create}} {
 				r, err := s.CheckWith(d, o)
 				if err != nil {
 					continue

@@ -43,18 +43,18 @@ func TestCheckDefaultsBeforeRules(t *testing.T) {
 			routeHead + "spec: {rules: [{backendRefs: [{name: web, port: 80}]}]}", nil},
 		{"backendRef to a Service without port gives only the real error",
 			routeHead + "spec: {rules: [{backendRefs: [{name: web}]}]}", []string{
-				"routes.example.com/HTTPRoute/…/…: spec.rules[0].backendRefs[0]: Invalid value: Must have port for Service reference",
+				"routes.example.com/HTTPRoute/ns/r: spec.rules[0].backendRefs[0]: Invalid value: Must have port for Service reference",
 			}},
 		{"backendRef of another kind needs no port",
 			routeHead + "spec: {rules: [{backendRefs: [{name: web, kind: Bucket, group: storage.example.com}]}]}", nil},
 		{"every item of every list is defaulted",
 			routeHead + "spec: {rules: [{backendRefs: [{name: a, port: 1}, {name: b}]}, {backendRefs: [{name: c}]}]}", []string{
-				"routes.example.com/HTTPRoute/…/…: spec.rules[0].backendRefs[1]: Invalid value: Must have port for Service reference",
-				"routes.example.com/HTTPRoute/…/…: spec.rules[1].backendRefs[0]: Invalid value: Must have port for Service reference",
+				"routes.example.com/HTTPRoute/ns/r: spec.rules[0].backendRefs[1]: Invalid value: Must have port for Service reference",
+				"routes.example.com/HTTPRoute/ns/r: spec.rules[1].backendRefs[0]: Invalid value: Must have port for Service reference",
 			}},
 		{"a default inside a defaulted object is read by a rule",
 			routeHead + "spec: {rules: [{matches: [{path: {value: relative}}]}]}", []string{
-				"routes.example.com/HTTPRoute/…/…: spec.rules[0].matches[0].path: Invalid value: value must be an absolute path and start with '/' when type one of ['Exact', 'PathPrefix']",
+				"routes.example.com/HTTPRoute/ns/r: spec.rules[0].matches[0].path: Invalid value: value must be an absolute path and start with '/' when type one of ['Exact', 'PathPrefix']",
 			}},
 		{"a whole defaulted list passes its rules",
 			routeHead + "spec: {rules: [{}]}", nil},
@@ -62,7 +62,7 @@ func TestCheckDefaultsBeforeRules(t *testing.T) {
 			routeHead + "spec: {labels: {team: {}}}", nil},
 		{"a map value's rule still fails on a given value",
 			routeHead + "spec: {labels: {team: {weight: 0}}}", []string{
-				"routes.example.com/HTTPRoute/…/…: spec.labels[…]: Invalid value: a label's weight must be positive",
+				"routes.example.com/HTTPRoute/ns/r: spec.labels[team]: Invalid value: a label's weight must be positive",
 			}},
 		{"a null where the schema is nullable is kept",
 			routeHead + "spec: {rules: [{timeouts: null, backendRefs: [{name: web, port: 80}]}]}", nil},
@@ -72,20 +72,20 @@ func TestCheckDefaultsBeforeRules(t *testing.T) {
 			routeHead + "spec: {rules: [{matches: null, backendRefs: [{name: web, port: 80, weight: null}]}]}", nil},
 		{"a structural error still blocks the rules",
 			routeHead + "spec: {rules: [{backendRefs: [{port: 80}]}]}", []string{
-				"routes.example.com/HTTPRoute/…/…: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-				"routes.example.com/HTTPRoute/…/…: spec.rules[0].backendRefs[0].name: Required value",
+				"routes.example.com/HTTPRoute/ns/r: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+				"routes.example.com/HTTPRoute/ns/r: spec.rules[0].backendRefs[0].name: Required value",
 			}},
 		{"HTTPS listener without tls.mode reads the default Terminate",
 			gatewayHead + "spec: {listeners: [{name: https, port: 443, protocol: HTTPS, tls: {certificateRefs: [{name: cert}]}}]}", nil},
 		{"the default mode's rule fails without certificates",
 			gatewayHead + "spec: {listeners: [{name: https, port: 443, protocol: HTTPS, tls: {certificateRefs: []}}]}", []string{
-				"routes.example.com/Gateway/…/…: spec.listeners[0].tls: Invalid value: certificateRefs must be specified when TLSModeType is Terminate",
+				"routes.example.com/Gateway/ns/g: spec.listeners[0].tls: Invalid value: certificateRefs must be specified when TLSModeType is Terminate",
 			}},
 		{"Passthrough needs no certificates",
 			gatewayHead + "spec: {listeners: [{name: tls, port: 443, protocol: TLS, tls: {mode: Passthrough, certificateRefs: []}}]}", nil},
 		{"an unknown metadata field is refused, alone, as strict field validation refuses it",
 			"apiVersion: routes.example.com/v1\nkind: HTTPRoute\nmetadata: {name: r, namespace: ns, lables: {a: b}}\nspec: {rules: [{backendRefs: [{name: web}]}]}", []string{
-				"routes.example.com/HTTPRoute/…/…: metadata[…]: Invalid value: field not declared in schema",
+				"routes.example.com/HTTPRoute/ns/r: metadata.lables: Invalid value: field not declared in schema",
 			}},
 		{"status is reset at a create where the kind has a status subresource",
 			gatewayHead + "spec: {listeners: [{name: http, port: 80, protocol: HTTP}]}\nstatus: {addresses: [a, b]}", nil},
@@ -110,7 +110,7 @@ func TestCheckLeavesTheDocumentAsGiven(t *testing.T) {
 	s := routeSchemas(t)
 	doc := fromYAML(t, routeHead+"spec: {hostnames: null, rules: [{backendRefs: [{name: web, port: 80}]}]}")[0]
 	before, _ := plain(doc)
-	if _, err := createHidden(s).Check(doc); err != nil {
+	if _, err := s.CheckWith(doc, Options{Request: Create}); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := plain(doc)
@@ -127,11 +127,11 @@ func TestCheckLeavesTheDocumentAsGiven(t *testing.T) {
 // metadata, so a document with generateName and no name passes.
 func TestCheckGenerateNameGivesTheName(t *testing.T) {
 	s := widgetSchemas(t)
-	r, err := createHidden(s).Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {generateName: w-}\nspec: {maxDesired: 1}")[0])
+	r, err := s.CheckWith(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {generateName: w-}\nspec: {maxDesired: 1}")[0], Options{Request: Create})
 	if err != nil || !r.Checked || len(r.Violations) != 0 {
 		t.Errorf("generateName: got %+v, %v; want checked and passing", r, err)
 	}
-	r, err = createHidden(s).Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {}\nspec: {maxDesired: 1}")[0])
+	r, err = s.CheckWith(fromYAML(t, "apiVersion: example.com/v1\nkind: Widget\nmetadata: {}\nspec: {maxDesired: 1}")[0], Options{Request: Create})
 	if err != nil || len(r.Violations) != 2 || r.Violations[1].String() != "example.com/Widget/_/_: metadata.name: Required value: name or generateName is required" {
 		t.Errorf("no name: got %+v, %v", r, err)
 	}

@@ -16,46 +16,46 @@ func TestCheckStructural(t *testing.T) {
 		want []string
 	}{
 		{"wrong type", "spec: {maxDesired: many}", []string{
-			"example.com/Widget/…/…: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-			`example.com/Widget/…/…: spec.maxDesired: Invalid value: spec.maxDesired in body must be of type integer: "string"`,
+			"example.com/Widget/ns/w: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+			`example.com/Widget/ns/w: spec.maxDesired: Invalid value: spec.maxDesired in body must be of type integer: "string"`,
 		}},
 		{"missing required", "spec: {minReplicas: 0}", []string{
-			"example.com/Widget/…/…: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-			"example.com/Widget/…/…: spec.maxDesired: Required value",
+			"example.com/Widget/ns/w: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+			"example.com/Widget/ns/w: spec.maxDesired: Required value",
 		}},
 		{"enum", "spec: {maxDesired: 1, size: medium}", []string{
-			"example.com/Widget/…/…: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-			`example.com/Widget/…/…: spec.size: Unsupported value: supported values: "small", "large"`,
+			"example.com/Widget/ns/w: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+			`example.com/Widget/ns/w: spec.size: Unsupported value: supported values: "small", "large"`,
 		}},
 		{"pattern", "spec: {maxDesired: 1, color: Red}", []string{
-			"example.com/Widget/…/…: spec.color: Invalid value: spec.color in body should match '^[a-z]+$'",
+			"example.com/Widget/ns/w: spec.color: Invalid value: spec.color in body should match '^[a-z]+$'",
 		}},
 		{"format", "spec: {maxDesired: 1, contact: not-an-address}", []string{
-			"example.com/Widget/…/…: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-			"example.com/Widget/…/…: spec.contact: Invalid value: spec.contact in body must be of type email",
+			"example.com/Widget/ns/w: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+			"example.com/Widget/ns/w: spec.contact: Invalid value: spec.contact in body must be of type email",
 		}},
 		{"a failing value is never printed", "spec: {maxDesired: 1, contact: hunter2-secret, color: hunter2Secret, size: hunter2}", []string{
-			"example.com/Widget/…/…: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-			"example.com/Widget/…/…: spec.color: Too long: may not be more than 10 bytes",
-			"example.com/Widget/…/…: spec.contact: Invalid value: spec.contact in body must be of type email",
-			"example.com/Widget/…/…: spec.size: Unsupported value: supported values: \"small\", \"large\"",
+			"example.com/Widget/ns/w: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+			"example.com/Widget/ns/w: spec.color: Too long: may not be more than 10 bytes",
+			"example.com/Widget/ns/w: spec.contact: Invalid value: spec.contact in body must be of type email",
+			"example.com/Widget/ns/w: spec.size: Unsupported value: supported values: \"small\", \"large\"",
 		}},
 		{"maximum", "spec: {maxDesired: 101}", []string{
-			"example.com/Widget/…/…: spec.maxDesired: Invalid value: spec.maxDesired in body should be less than or equal to 100",
+			"example.com/Widget/ns/w: spec.maxDesired: Invalid value: spec.maxDesired in body should be less than or equal to 100",
 		}},
 		{"minimum", "spec: {maxDesired: -1}", []string{
-			"example.com/Widget/…/…: spec.maxDesired: Invalid value: spec.maxDesired in body should be greater than or equal to 0",
+			"example.com/Widget/ns/w: spec.maxDesired: Invalid value: spec.maxDesired in body should be greater than or equal to 0",
 		}},
 		{"maxItems", "spec: {maxDesired: 1, values: [1, 2, 3, 4, 5]}", []string{
-			"example.com/Widget/…/…: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-			"example.com/Widget/…/…: spec.values: Too many: must have at most 4 items",
+			"example.com/Widget/ns/w: <root>: Invalid value: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+			"example.com/Widget/ns/w: spec.values: Too many: must have at most 4 items",
 		}},
 		{"unknown field", "spec: {maxDesired: 1, colour: red}", []string{
-			"example.com/Widget/…/…: spec[…]: Invalid value: field not declared in schema",
+			"example.com/Widget/ns/w: spec.colour: Invalid value: field not declared in schema",
 		}},
 		{"unknown field kept where the schema preserves unknown fields", "apiVersion: example.com/v2\nkind: Widget\nmetadata: {name: w, namespace: ns}\nspec: {anything: [1, 2]}", nil},
 		{"metadata name", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: Not_A_Name, namespace: ns}\nspec: {maxDesired: 1}", []string{
-			"example.com/Widget/…/…: metadata.name: Invalid value: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+			"example.com/Widget/ns/Not_A_Name: metadata.name: Invalid value: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
 		}},
 	}
 	for _, c := range cases {
@@ -79,7 +79,7 @@ func TestCheckStructural(t *testing.T) {
 func TestCheckCoverage(t *testing.T) {
 	s := widgetSchemas(t)
 	doc := "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c}\nspec: {nonsense: 1}"
-	if r, err := createHidden(s).Check(fromYAML(t, doc)[0]); err != nil || r.Checked || len(r.Violations) != 0 {
+	if r, err := s.CheckWith(fromYAML(t, doc)[0], Options{Request: Create}); err != nil || r.Checked || len(r.Violations) != 0 {
 		t.Errorf("%q: got %+v, %v; want unchecked", doc, r, err)
 	}
 	// A kind that no given CRD of the group defines is refused, saying
@@ -94,13 +94,12 @@ func TestCheckCoverage(t *testing.T) {
 			t.Errorf("%q: got %v, want %s", doc, err, want)
 		}
 	}
-	// A version that no schema writes may come from a variable, and is
-	// hidden; the name always is.
+	// A version no schema serves is named, as the document writes it.
 	for doc, want := range map[string]string{
-		"apiVersion: example.com/v1beta1\nkind: Widget\nmetadata: {name: w}": "example.com/Widget/_/…: no schema for kind Widget in example.com/…",
-		"apiVersion: example.com/v0\nkind: Widget\nmetadata: {name: w}":      "example.com/Widget/_/…: no schema for kind Widget in example.com/…",
+		"apiVersion: example.com/v1beta1\nkind: Widget\nmetadata: {name: w}": "example.com/Widget/_/w: no schema for kind Widget in example.com/v1beta1",
+		"apiVersion: example.com/v0\nkind: Widget\nmetadata: {name: w}":      "example.com/Widget/_/w: no schema for kind Widget in example.com/v0",
 	} {
-		_, err := createHidden(s).Check(fromYAML(t, doc)[0])
+		_, err := s.CheckWith(fromYAML(t, doc)[0], Options{Request: Create})
 		want += ": the schemas cover group example.com with example.com/v1 Widget, example.com/v2 Widget"
 		if err == nil || err.Error() != want {
 			t.Errorf("%q: got error %v, want %s", doc, err, want)
@@ -135,7 +134,7 @@ spec:
 	if err != nil {
 		t.Fatalf("Load reads only the CRD's group and kinds, and should not refuse it yet: %v", err)
 	}
-	_, err = createHidden(s).Check(fromYAML(t, "apiVersion: example.com/v1\nkind: Costly\nmetadata: {name: a}")[0])
+	_, err = s.CheckWith(fromYAML(t, "apiVersion: example.com/v1\nkind: Costly\nmetadata: {name: a}")[0], Options{Request: Create})
 	var se *SchemaError
 	if !errors.As(err, &se) {
 		t.Fatalf("checking a Costly accepted a rule over its cost limit: %v", err)
@@ -152,7 +151,7 @@ func TestCheckWaitsForUnknownValues(t *testing.T) {
 	spec, _ := doc.(*value.Map).Get("spec")
 	spec.(*value.Map).Set("contact", value.Unknown{})
 	spec.(*value.Map).Set("minReplicas", value.Unknown{})
-	r, err := createHidden(s).Check(doc)
+	r, err := s.CheckWith(doc, Options{Request: Create})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +159,7 @@ func TestCheckWaitsForUnknownValues(t *testing.T) {
 	for _, v := range r.Violations {
 		got = append(got, v.String())
 	}
-	want := "example.com/Widget/…/…: spec.color: Invalid value: spec.color in body should match '^[a-z]+$'"
+	want := "example.com/Widget/ns/w: spec.color: Invalid value: spec.color in body should match '^[a-z]+$'"
 	if !r.Waiting || strings.Join(got, "\n") != want {
 		t.Errorf("got waiting=%v\n%s\nwant waiting and\n%s", r.Waiting, strings.Join(got, "\n"), want)
 	}
