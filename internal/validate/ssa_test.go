@@ -192,3 +192,24 @@ func TestApplyPathsReadKeysThatHoldADot(t *testing.T) {
 		}
 	}
 }
+
+// A document whose keys are prefixes of each other at every level ("x"
+// and "x.x") can be read along exponentially many ways; a path none of
+// them reads to its end stops after maxPathReads steps, its remainder one
+// segment, instead of trying every split.
+func TestApplyPathsStopOnKeysThatArePrefixesOfEachOther(t *testing.T) {
+	const depth = 60
+	var level any = 1
+	for range depth {
+		level = map[string]any{"x": level, "x.x": level}
+	}
+	p := strings.Repeat(".x", depth) + ".absent"
+	segs := smdSegments(p, level)
+	var keys []string
+	for _, s := range segs {
+		keys = append(keys, s.key)
+	}
+	if got := "." + strings.Join(keys, "."); got != p {
+		t.Errorf("the segments read %q, not the path %q", got, p)
+	}
+}
